@@ -1,0 +1,84 @@
+"""Cards: 52 plain integers ``suit * 13 + rank`` with names for people and machines.
+
+Ranks run A=0 … K=12, suits c d h s = 0 … 3. People read ``K♣ 10♦ A♠``; machine
+formats use ``Kc Td As``. Both parse, in any case, and ``10`` is accepted for T.
+"""
+
+from __future__ import annotations
+
+from .errors import InputError
+
+RANKS = "A23456789TJQK"
+SUITS = "cdhs"
+SUIT_SYMBOLS = "♣♦♥♠"
+RANK_NAMES = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
+DECK_SIZE = 52
+
+_SUIT_BY_CHAR = {c: i for i, c in enumerate(SUITS)} | {c: i for i, c in enumerate(SUIT_SYMBOLS)}
+# Variation selectors and the white-suit symbols people paste from other apps.
+_SUIT_BY_CHAR |= {"♧": 0, "♢": 1, "♡": 2, "♤": 3}
+
+
+class Card(int):
+    """A card as an int 0..51 (``suit * 13 + rank``) that prints for people."""
+
+    __slots__ = ()
+
+    def __new__(cls, value: int) -> Card:
+        if not 0 <= value < DECK_SIZE:
+            raise ValueError(f"card index out of range: {value}")
+        return super().__new__(cls, value)
+
+    @classmethod
+    def of(cls, rank: int, suit: int) -> Card:
+        return cls(suit * 13 + rank)
+
+    @classmethod
+    def parse(cls, text: str) -> Card:
+        """Read ``Kc``, ``K♣``, ``10d``, ``td`` …; raise InputError naming a bad token."""
+        return cls(parse_card(text))
+
+    @property
+    def rank(self) -> int:
+        return int(self) % 13
+
+    @property
+    def suit(self) -> int:
+        return int(self) // 13
+
+    @property
+    def token(self) -> str:
+        """Machine notation: ``Kc``."""
+        return RANKS[self.rank] + SUITS[self.suit]
+
+    @property
+    def pretty(self) -> str:
+        """People's notation: ``K♣``."""
+        return RANK_NAMES[self.rank] + SUIT_SYMBOLS[self.suit]
+
+    def __str__(self) -> str:
+        return self.pretty
+
+    def __repr__(self) -> str:
+        return f"Card({self.token})"
+
+
+def parse_card(text: str) -> int:
+    """Return the card index of ``text`` or raise InputError that names the token."""
+    if not isinstance(text, str):
+        raise InputError(f"not a card: {text!r}")
+    token = text.strip().replace("\ufe0f", "")
+    if len(token) < 2:
+        raise InputError(f"not a card: {text!r} (expected rank and suit, e.g. Kc or K♣)")
+    rank_text, suit_char = token[:-1].upper(), token[-1]
+    suit = _SUIT_BY_CHAR.get(suit_char.lower(), _SUIT_BY_CHAR.get(suit_char))
+    if rank_text == "10":
+        rank_text = "T"
+    if len(rank_text) != 1 or rank_text not in RANKS or suit is None:
+        raise InputError(f"not a card: {text!r} (expected rank and suit, e.g. Kc or K♣)")
+    return suit * 13 + RANKS.index(rank_text)
+
+
+def parse_cards(text: str) -> list[Card]:
+    """Parse cards separated by spaces or commas."""
+    return [Card.parse(tok) for tok in text.replace(",", " ").split()]

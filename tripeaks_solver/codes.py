@@ -1,0 +1,80 @@
+"""Game codes such as ``TP1-E-AAAAAAB``: version, rules letter, deal number in base 26."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .errors import InputError
+
+VERSION = "TP1"
+DEAL_LETTERS = 7
+DEAL_COUNT = 26**DEAL_LETTERS
+# The rules letter names a rule set; legacy N reads as Easy and prints back as E.
+RULES_LETTERS = {"E": "easy", "N": "easy", "C": "classic"}
+LETTER_OF_RULES = {"easy": "E", "classic": "C"}
+
+
+def deal_id(number: int) -> str:
+    """The seven letters of a deal number: 3 -> ``AAAAAAD``."""
+    if not 0 <= number < DEAL_COUNT:
+        raise InputError(f"deal number {number} is outside 0 … {DEAL_COUNT - 1}")
+    letters = []
+    for _ in range(DEAL_LETTERS):
+        number, digit = divmod(number, 26)
+        letters.append(chr(ord("A") + digit))
+    return "".join(reversed(letters))
+
+
+def parse_deal_id(text: str) -> int:
+    """Read seven letters A–Z (any case) as a base-26 deal number."""
+    letters = text.strip().upper()
+    if len(letters) != DEAL_LETTERS:
+        raise InputError(
+            f"deal id {text.strip()!r} must have {DEAL_LETTERS} letters A–Z, not {len(letters)}"
+        )
+    number = 0
+    for ch in letters:
+        if not ("A" <= ch <= "Z"):
+            raise InputError(f"deal id {text.strip()!r} has {ch!r}: only letters A–Z are allowed")
+        number = number * 26 + (ord(ch) - ord("A"))
+    return number
+
+
+@dataclass(frozen=True)
+class GameCode:
+    """A parsed game code: the deal number and the rule set its letter names."""
+
+    number: int
+    rules: str = "easy"
+
+    @classmethod
+    def parse(cls, text: str) -> GameCode:
+        """Read ``TP1-E-AAAAAAB`` (any case, surrounding spaces allowed)."""
+        if not isinstance(text, str):
+            raise InputError(f"not a game code: {text!r}")
+        raw = text.strip()
+        parts = raw.upper().split("-")
+        if len(parts) != 3:
+            raise InputError(
+                f"game code {raw!r} must look like TP1-E-AAAAAAB (version-rules-deal)"
+            )
+        version, letter, letters = parts
+        if version != VERSION:
+            raise InputError(f"game code {raw!r}: unknown version {version!r} (expected {VERSION})")
+        if letter not in RULES_LETTERS:
+            raise InputError(
+                f"game code {raw!r}: unknown rules letter {letter!r} "
+                "(E = Easy, C = Classic, legacy N = Easy)"
+            )
+        try:
+            number = parse_deal_id(letters)
+        except InputError as exc:
+            raise InputError(f"game code {raw!r}: {exc}") from None
+        return cls(number, RULES_LETTERS[letter])
+
+    @property
+    def deal_id(self) -> str:
+        return deal_id(self.number)
+
+    def __str__(self) -> str:
+        return f"{VERSION}-{LETTER_OF_RULES[self.rules]}-{self.deal_id}"

@@ -1,0 +1,150 @@
+"""The solver's Python front: Deal + Rules -> integer arrays -> kernels -> Solution."""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from functools import cache
+
+import numpy as np
+
+from . import kernels
+from .cards import Card
+from .dealing import Deal
+from .game import Game
+from .geometry import TABLEAU_SIZE, configurations
+from .rules import EASY, Rules
+
+WIN_BONUS_SCORE = 772  # 500 - 28 removals + 3 peaks * 100; a win scores this minus its draws
+
+
+@dataclass(frozen=True)
+class Step:
+    """One move of a line, as the plain-Python game scored it."""
+
+    number: int
+    card: Card
+    is_draw: bool
+    score: int
+    peaks_cleared: int
+
+    @property
+    def token(self) -> str:
+        return "draw" if self.is_draw else self.card.token
+
+
+@dataclass(frozen=True)
+class Solution:
+    """What the solver knows about one deal under one rule set.
+
+    ``min_draws`` and ``best_score`` are None when the search was not asked for the
+    optimum (``optimal=False``); ``min_draws`` is also None on a lost deal. ``moves``
+    is a line reaching ``best_score`` (or any win when not optimal): tableau positions
+    0–27 and -1 for a draw. ``states`` counts the search states visited.
+    """
+
+    deal: Deal
+    rules: Rules
+    winnable: bool
+    min_draws: int | None
+    best_score: int | None
+    max_removed: int
+    states: int
+    seconds: float
+    moves: tuple[int, ...] = field(default=())
+
+    @property
+    def tokens(self) -> list[str]:
+        """The line in machine notation: ``["Kc", "draw", …]``."""
+        tab = self.deal.tableau
+        return ["draw" if m < 0 else tab[m].token for m in self.moves]
+
+    def steps(self) -> list[Step]:
+        """Replay the line on the plain-Python game: each move with the score after it."""
+        game = Game(self.deal, self.rules)
+        out = []
+        for i, m in enumerate(self.moves, 1):
+            action = game.draw() if m < 0 else game.remove(self.deal.tableau[m])
+            out.append(Step(i, action.card, action.is_draw, game.score, action.peaks_cleared))
+        return out
+
+
+@cache
+def _tables():
+    cfg = configurations()
+    return cfg.next_id, cfg.available, cfg.removed.astype(np.int64), cfg.peaks.astype(np.int64), cfg.full_id
+
+
+class _Workspace:
+    """Scratch arrays the kernels reuse from deal to deal (about 2 MB)."""
+
+    def __init__(self, max_stock: int = 24) -> None:
+        n = len(configurations())
+        bits = n * (max_stock + 1) * kernels.RANKS
+        self.seen = np.zeros((bits + 63) // 64, dtype=np.uint64)
+        self.stack = np.empty(n * kernels.RANKS, dtype=np.int64)
+        self.frontier = np.empty(n, dtype=np.int64)
+        self.next_frontier = np.empty(n, dtype=np.int64)
+        self.path = np.empty(kernels.MAX_DEPTH, dtype=np.int64)
+
+
+@cache
+def _workspace() -> _Workspace:
+    return _Workspace()
+
+
+def _deal_arrays(deal: Deal) -> tuple[np.ndarray, np.ndarray, int]:
+    tab = np.array([c.rank for c in deal.tableau], dtype=np.int64)
+    stock = np.array([c.rank for c in deal.stock], dtype=np.int64)
+    return tab, stock, deal.waste.rank
+
+
+def _line(path: np.ndarray, length: int) -> tuple[int, ...]:
+    return tuple(-1 if m == kernels.DRAW else int(m) for m in path[:length])
+
+
+def solve(deal: Deal, rules: Rules = EASY, optimal: bool = True) -> Solution:
+    """Solve ``deal`` under ``rules``.
+
+    ``optimal=True`` finds the fewest draws of a win (so the best score, 772 − draws)
+    or, on a lost deal, the best score of a stuck end and the most cards removable,
+    with a line reaching it. ``optimal=False`` answers winnability only, faster, and
+    still returns a winning line when there is one.
+    """
+    start = time.perf_counter()
+    next_id, available, removed, peaks, full_id = _tables()
+    ws = _workspace()
+    tab, stock, waste = _deal_arrays(deal)
+    wrap = rules.wrap
+    common = (next_id, available, removed, peaks, full_id, tab, stock, waste, wrap)
+    stock_len = len(stock)
+
+    if not optimal:
+        found, length, states, max_removed, _ = kernels._dfs(
+            *common, stock_len, False, kernels.GOAL_WIN, 0, ws.seen, ws.path
+        )
+        moves = _line(ws.path, length) if found else ()
+        return Solution(deal, rules, bool(found), None, None, int(max_removed), int(states),
+                        time.perf_counter() - start, moves)
+
+    min_draws, states, max_removed, best_stuck = kernels._sweep(
+        *common, False, ws.seen, ws.stack, ws.frontier, ws.next_frontier
+    )
+    winnable = min_draws >= 0
+    if winnable:
+        best_score = WIN_BONUS_SCORE - int(min_draws)
+        found, length, more, _, _ = kernels._dfs(
+            *common, min_draws, False, kernels.GOAL_WIN, 0, ws.seen, ws.path
+        )
+    else:
+        best_score = int(best_stuck)
+        found, length, more, _, _ = kernels._dfs(
+            *common, stock_len, False, kernels.GOAL_STUCK, best_score, ws.seen, ws.path
+        )
+    if not found:  # the sweep proved the goal reachable; a miss is a bug, not a verdict
+        raise AssertionError(f"solver found no line to its own optimum on {deal.line()}")
+    return Solution(
+        deal, rules, winnable, int(min_draws) if winnable else None, best_score,
+        TABLEAU_SIZE if winnable else int(max_removed), int(states + more),
+        time.perf_counter() - start, _line(ws.path, length),
+    )
