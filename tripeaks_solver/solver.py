@@ -53,6 +53,18 @@ class Solution:
     seconds: float
     moves: tuple[int, ...] = field(default=())
 
+    def summary(self) -> dict:
+        """The numbers as a plain dict (the JSON and CSV fields, without code and line)."""
+        return {
+            "rules": self.rules.name,
+            "winnable": self.winnable,
+            "min_draws": self.min_draws,
+            "best_score": self.best_score,
+            "max_removed": self.max_removed,
+            "states": self.states,
+            "seconds": round(self.seconds, 6),
+        }
+
     @property
     def tokens(self) -> list[str]:
         """The line in machine notation: ``["Kc", "draw", …]``."""
