@@ -26,7 +26,7 @@ class Card(int):
 
     def __new__(cls, value: int) -> Card:
         if not 0 <= value < DECK_SIZE:
-            raise ValueError(f"card index out of range: {value}")
+            raise InputError(f"card index out of range: {value} (expected 0 … 51)")
         return super().__new__(cls, value)
 
     @classmethod

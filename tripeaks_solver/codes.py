@@ -27,16 +27,17 @@ def deal_id(number: int) -> str:
 
 def parse_deal_id(text: str) -> int:
     """Read seven letters A–Z (any case) as a base-26 deal number."""
-    letters = text.strip().upper()
+    # Check each character before upper-casing: "ß".upper() is "SS", "ſ".upper() is "S".
+    letters = text.strip()
     if len(letters) != DEAL_LETTERS:
         raise InputError(
             f"deal id {text.strip()!r} must have {DEAL_LETTERS} letters A–Z, not {len(letters)}"
         )
     number = 0
     for ch in letters:
-        if not ("A" <= ch <= "Z"):
+        if not (ch.isascii() and ch.isalpha()):
             raise InputError(f"deal id {text.strip()!r} has {ch!r}: only letters A–Z are allowed")
-        number = number * 26 + (ord(ch) - ord("A"))
+        number = number * 26 + (ord(ch.upper()) - ord("A"))
     return number
 
 
@@ -53,12 +54,12 @@ class GameCode:
         if not isinstance(text, str):
             raise InputError(f"not a game code: {text!r}")
         raw = text.strip()
-        parts = raw.upper().split("-")
+        parts = raw.split("-")
         if len(parts) != 3:
             raise InputError(
                 f"game code {raw!r} must look like TP1-E-AAAAAAB (version-rules-deal)"
             )
-        version, letter, letters = parts
+        version, letter, letters = parts[0].upper(), parts[1].upper(), parts[2]
         if version != VERSION:
             raise InputError(f"game code {raw!r}: unknown version {version!r} (expected {VERSION})")
         if letter not in RULES_LETTERS:

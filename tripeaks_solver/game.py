@@ -10,7 +10,7 @@ from .cards import Card
 from .dealing import Deal
 from .errors import IllegalMoveError, InputError
 from .geometry import COVERED_BY, FULL_MASK, PEAK_MASKS, TABLEAU_SIZE, peaks_cleared
-from .messages import message
+from .messages import check_language, message
 from .rules import EASY, Rules
 
 START_SCORE = 500
@@ -45,7 +45,7 @@ class Game:
     def __init__(self, deal: Deal, rules: Rules = EASY, lang: str | None = None) -> None:
         self.deal = deal
         self.rules = rules
-        self.lang = lang
+        self.lang = None if lang is None else check_language(lang)
         self.removed = 0  # bit p set when tableau position p is gone
         self.stock_index = 0  # cards drawn so far
         self.waste: Card = deal.waste

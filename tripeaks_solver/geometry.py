@@ -83,6 +83,7 @@ class Configurations:
 
     ``mask[i]``: bit ``p`` set when position ``p`` is removed in configuration ``i``;
     ``next_id[i, p]``: the configuration after removing ``p`` (-1 if ``p`` is not playable);
+    ``prev_id[i, p]``: the configuration that removing ``p`` led here from (-1 if none);
     ``available[i]``: mask of playable (uncovered, still present) positions;
     ``removed[i]`` and ``peaks[i]``: cards removed and peaks cleared.
     Id 0 is the full board; ``full_id`` is the empty one (all 28 removed).
@@ -90,6 +91,7 @@ class Configurations:
 
     mask: np.ndarray
     next_id: np.ndarray
+    prev_id: np.ndarray
     available: np.ndarray
     removed: np.ndarray
     peaks: np.ndarray
@@ -124,16 +126,20 @@ def configurations() -> Configurations:
     n = len(masks)
     mask_arr = np.array(masks, dtype=np.int64)
     next_id = np.full((n, TABLEAU_SIZE), -1, dtype=np.int32)
+    prev_id = np.full((n, TABLEAU_SIZE), -1, dtype=np.int32)
     for i, m in enumerate(masks):
         bits = avail[i]
         while bits:
             low = bits & -bits
             bits ^= low
-            next_id[i, low.bit_length() - 1] = index[m | low]
+            p = low.bit_length() - 1
+            j = index[m | low]
+            next_id[i, p] = j
+            prev_id[j, p] = i
     removed = np.array([m.bit_count() for m in masks], dtype=np.int8)
     peaks = np.array([peaks_cleared(m) for m in masks], dtype=np.int8)
-    for arr in (mask_arr, next_id, removed, peaks):
+    for arr in (mask_arr, next_id, prev_id, removed, peaks):
         arr.setflags(write=False)
     available = np.array(avail, dtype=np.int64)
     available.setflags(write=False)
-    return Configurations(mask_arr, next_id, available, removed, peaks, index[FULL_MASK])
+    return Configurations(mask_arr, next_id, prev_id, available, removed, peaks, index[FULL_MASK])

@@ -84,7 +84,8 @@ class Solution:
 @cache
 def _tables():
     cfg = configurations()
-    return cfg.next_id, cfg.available, cfg.removed.astype(np.int64), cfg.peaks.astype(np.int64), cfg.full_id
+    return (cfg.next_id, cfg.prev_id, cfg.available, cfg.removed.astype(np.int64),
+            cfg.peaks.astype(np.int64), cfg.full_id)
 
 
 class _Workspace:
@@ -92,8 +93,8 @@ class _Workspace:
 
     def __init__(self, max_stock: int = 24) -> None:
         n = len(configurations())
-        bits = n * (max_stock + 1) * kernels.RANKS
-        self.seen = np.zeros((bits + 63) // 64, dtype=np.uint64)
+        layer_words = (n * kernels.RANKS + 63) // 64
+        self.seen = np.zeros(layer_words * (max_stock + 1), dtype=np.uint64)
         self.stack = np.empty(n * kernels.RANKS, dtype=np.int64)
         self.frontier = np.empty(n, dtype=np.int64)
         self.next_frontier = np.empty(n, dtype=np.int64)
@@ -124,7 +125,7 @@ def solve(deal: Deal, rules: Rules = EASY, optimal: bool = True) -> Solution:
     still returns a winning line when there is one.
     """
     start = time.perf_counter()
-    next_id, available, removed, peaks, full_id = _tables()
+    next_id, prev_id, available, removed, peaks, full_id = _tables()
     ws = _workspace()
     tab, stock, waste = _deal_arrays(deal)
     wrap = rules.wrap
@@ -133,30 +134,20 @@ def solve(deal: Deal, rules: Rules = EASY, optimal: bool = True) -> Solution:
 
     if not optimal:
         found, length, states, max_removed, _ = kernels._dfs(
-            *common, stock_len, False, kernels.GOAL_WIN, 0, ws.seen, ws.path
+            *common, stock_len, False, ws.seen, ws.path
         )
         moves = _line(ws.path, length) if found else ()
         return Solution(deal, rules, bool(found), None, None, int(max_removed), int(states),
                         time.perf_counter() - start, moves)
 
-    min_draws, states, max_removed, best_stuck = kernels._sweep(
-        *common, False, ws.seen, ws.stack, ws.frontier, ws.next_frontier
+    min_draws, states, max_removed, best_stuck, length = kernels._optimal(
+        next_id, prev_id, available, removed, peaks, full_id, tab, stock, waste, wrap, False,
+        ws.seen, ws.stack, ws.frontier, ws.next_frontier, ws.path,
     )
     winnable = min_draws >= 0
-    if winnable:
-        best_score = WIN_BONUS_SCORE - int(min_draws)
-        found, length, more, _, _ = kernels._dfs(
-            *common, min_draws, False, kernels.GOAL_WIN, 0, ws.seen, ws.path
-        )
-    else:
-        best_score = int(best_stuck)
-        found, length, more, _, _ = kernels._dfs(
-            *common, stock_len, False, kernels.GOAL_STUCK, best_score, ws.seen, ws.path
-        )
-    if not found:  # the sweep proved the goal reachable; a miss is a bug, not a verdict
-        raise AssertionError(f"solver found no line to its own optimum on {deal.line()}")
+    best_score = WIN_BONUS_SCORE - int(min_draws) if winnable else int(best_stuck)
     return Solution(
         deal, rules, winnable, int(min_draws) if winnable else None, best_score,
-        TABLEAU_SIZE if winnable else int(max_removed), int(states + more),
+        int(max_removed), int(states),
         time.perf_counter() - start, _line(ws.path, length),
     )
