@@ -4,8 +4,8 @@ A search state is (configuration id, stock index, waste rank). The stock index i
 number of draws so far, so it is also the draw count of every line reaching the state.
 States index a dense bitset ``seen`` laid out layer by layer: bit
 ``stock_index * layer_bits + config * RANKS + rank``. A layer (one stock index) is a
-contiguous ~40 KB block, so a sweep works in cache, and a kernel clears only the layers
-it touched before it returns: ``seen`` is all zero between calls.
+contiguous ~40 KB block, so a search works in cache, and a kernel clears only the
+layers it touched before it returns: ``seen`` is all zero between calls.
 
 Rank 13 is the wild rank: it is adjacent to every rank (an empty waste takes any card).
 Moves are encoded as tableau positions 0–27, or ``DRAW`` for a draw.
@@ -18,11 +18,22 @@ from numba import njit
 
 RANKS = 14  # 13 card ranks + the wild rank
 WILD = 13
-DRAW = 28
 TABLEAU = 28
+DRAW = TABLEAU
 MAX_DEPTH = 64  # 28 removals + at most 24 draws + the start
 START_SCORE = 500
 PEAK_BONUS = 100
+
+_DEBRUIJN = np.array([0, 1, 28, 2, 29, 14, 24, 3, 30, 22, 20, 15, 25, 17, 4, 8,
+                      31, 27, 13, 23, 21, 19, 16, 7, 26, 12, 18, 6, 11, 5, 10, 9],
+                     dtype=np.int64)
+
+
+@njit(cache=True, inline="always")
+def _lowest_position(bits):
+    # Index of the lowest set bit of a non-zero mask below 2^32 (de Bruijn multiply).
+    low = bits & -bits
+    return _DEBRUIJN[((low * 0x077CB531) & 0xFFFFFFFF) >> 27]
 
 
 @njit(cache=True, inline="always")
@@ -36,11 +47,9 @@ def _adjacent_masks(tab_rank, wrap):
     """Per waste rank, the mask of tableau positions whose rank may go on it."""
     masks = np.zeros(RANKS, dtype=np.int64)
     for w in range(RANKS):
-        m = np.int64(0)
-        for p in range(tab_rank.shape[0]):
+        for p in range(TABLEAU):
             if _ranks_adjacent(w, tab_rank[p], wrap):
-                m |= np.int64(1) << p
-        masks[w] = m
+                masks[w] |= np.int64(1) << p
     return masks
 
 
@@ -55,17 +64,8 @@ def _test_and_set(seen, index):
 
 
 @njit(cache=True, inline="always")
-def _lowest_position(bits):
-    # Index of the lowest set bit; bits is a non-zero int64 with at most 28 bits.
-    p = 0
-    while not (bits >> p) & 1:
-        p += 1
-    return p
-
-
-@njit(cache=True)
-def _stuck_score(removed, peaks, draws):
-    return START_SCORE - removed - draws + PEAK_BONUS * peaks
+def _is_seen(seen, index):
+    return (seen[index >> 6] >> np.uint64(index & 63)) & np.uint64(1) != 0
 
 
 @njit(cache=True)
@@ -80,25 +80,77 @@ def _clear_layers(seen, layer_bits, last_layer):
 
 
 @njit(cache=True)
-def _dfs(next_id, available, removed, peaks, full_id, tab_rank, stock_rank, start_rank,
-         wrap, max_draws, draw_when_stuck, seen, path):
-    """Depth-first search from the start for a win (all 28 removed, at most ``max_draws`` draws).
+def _stuck_score(removed, peaks, draws):
+    return START_SCORE - removed - draws + PEAK_BONUS * peaks
 
-    Returns (found, path_length, states, max_removed, best_stuck_score); the line is
-    written to ``path``. When nothing is found the search was exhaustive, so
-    max_removed and best_stuck_score (-1 if no stuck end) describe every reachable state.
+
+# --- the depth-first search for a win -------------------------------------------------
+#
+# Pruning (sound): a card of rank k leaves only right after a waste top of a rank
+# adjacent to k, and every waste top (the current one, a stock card still to be drawn
+# within the draw limit, a tableau card still to be removed) is followed by exactly one
+# action. Distinct removals of rank-k cards therefore follow distinct such waste tops,
+# so no win lies ahead of a state where, for some rank k,
+#     cards of rank k left  >  adjacent-rank cards left in the tableau
+#                              + adjacent-rank stock cards still to draw
+#                              + (1 if the current waste is adjacent to k).
+# The search keeps both tableau counts up to date along its path.
+
+@njit(cache=True)
+def _rank_tables(tab_rank, stock_rank, wrap, max_draws):
+    """``nbr[k]``: mask of ranks adjacent to k; ``stock_nb[s, k]``: how many of
+    stock[s:max_draws] are adjacent to k."""
+    nbr = np.zeros(RANKS, dtype=np.int64)
+    for a in range(RANKS):
+        for b in range(RANKS):
+            if _ranks_adjacent(a, b, wrap):
+                nbr[a] |= np.int64(1) << b
+    n = stock_rank.shape[0]
+    stock_nb = np.zeros((n + 1, RANKS), dtype=np.int64)
+    for s in range(min(max_draws, n) - 1, -1, -1):
+        for k in range(RANKS):
+            stock_nb[s, k] = stock_nb[s + 1, k] + ((nbr[k] >> stock_rank[s]) & 1)
+    return nbr, stock_nb
+
+
+@njit(cache=True, inline="always")
+def _shift_rank(left, supply, nbr, rank, delta):
+    # A tableau card of `rank` leaves (-1) or comes back on undo (+1).
+    left[rank] += delta
+    for k in range(RANKS):
+        if (nbr[rank] >> k) & 1:
+            supply[k] += delta
+
+
+@njit(cache=True, inline="always")
+def _short_of_tops(left, supply, stock_nb, waste, nbr):
+    for k in range(RANKS):
+        if left[k] > supply[k] + stock_nb[k] + ((nbr[k] >> waste) & 1):
+            return True
+    return False
+
+
+@njit(cache=True)
+def _dfs(next_id, available, full_id, tab_rank, stock_rank, start_rank, wrap, max_draws,
+         draw_when_stuck, seen, path):
+    """Depth-first search for a win: all 28 removed with at most ``max_draws`` draws.
+
+    Removals are tried before the draw. Returns (found, path_length, states) with the
+    line in ``path``; the search is exhaustive when nothing is found.
     """
-    stock_len = stock_rank.shape[0]
     layer = _layer_bits(next_id.shape[0])
     adj = _adjacent_masks(tab_rank, wrap)
-    f_c = np.empty(MAX_DEPTH, dtype=np.int32)
-    f_s = np.empty(MAX_DEPTH, dtype=np.int32)
+    nbr, stock_nb = _rank_tables(tab_rank, stock_rank, wrap, max_draws)
+    left = np.zeros(RANKS, dtype=np.int64)
+    supply = np.zeros(RANKS, dtype=np.int64)
+    for p in range(TABLEAU):
+        _shift_rank(left, supply, nbr, tab_rank[p], 1)
+    f_c = np.empty(MAX_DEPTH, dtype=np.int64)
+    f_s = np.empty(MAX_DEPTH, dtype=np.int64)
     f_cand = np.empty(MAX_DEPTH, dtype=np.int64)
     f_draw = np.empty(MAX_DEPTH, dtype=np.bool_)
 
     states = 0
-    max_removed = 0
-    best_stuck = -1
     deepest = 0
     found = False
     depth = 0
@@ -109,20 +161,18 @@ def _dfs(next_id, available, removed, peaks, full_id, tab_rank, stock_rank, star
     while True:
         # A new frame for state (c, s, r) at `depth`.
         states += 1
-        cand = available[c] & adj[r]
-        if removed[c] > max_removed:
-            max_removed = removed[c]
-        if s == stock_len and cand == 0:
-            score = _stuck_score(removed[c], peaks[c], s)
-            if score > best_stuck:
-                best_stuck = score
         if c == full_id:
             found = True
             break
         f_c[depth] = c
         f_s[depth] = s
-        f_cand[depth] = cand
-        f_draw[depth] = s < max_draws and s < stock_len and not (draw_when_stuck and cand != 0)
+        if _short_of_tops(left, supply, stock_nb[s], r, nbr):
+            f_cand[depth] = 0
+            f_draw[depth] = False
+        else:
+            cand = available[c] & adj[r]
+            f_cand[depth] = cand
+            f_draw[depth] = s < max_draws and not (draw_when_stuck and cand != 0)
         # Advance to the next unexplored child, popping exhausted frames.
         while depth >= 0:
             pc = f_c[depth]
@@ -141,38 +191,40 @@ def _dfs(next_id, available, removed, peaks, full_id, tab_rank, stock_rank, star
                 s = ps + 1
                 r = stock_rank[ps]
                 move = DRAW
-                if s > deepest:
-                    deepest = s
+                deepest = max(deepest, s)
             else:
                 depth -= 1
+                if depth >= 0 and path[depth] != DRAW:
+                    _shift_rank(left, supply, nbr, tab_rank[path[depth]], 1)
                 continue
             if not _test_and_set(seen, s * layer + c * RANKS + r):
                 path[depth] = move
+                if move != DRAW:
+                    _shift_rank(left, supply, nbr, r, -1)
                 depth += 1
                 break
         if depth < 0:
             break
     _clear_layers(seen, layer, deepest)
-    return found, depth if found else 0, states, max_removed, best_stuck
+    return found, depth if found else 0, states
 
+
+# --- the full sweep, for lost deals ----------------------------------------------------
 
 @njit(cache=True)
-def _sweep(next_id, available, removed, peaks, full_id, tab_rank, stock_rank, start_rank,
-           adj, draw_when_stuck, seen, stack, frontier, next_frontier):
-    """Layer-by-layer sweep over the stock: every state with 0 draws, then 1, …
+def _sweep(next_id, available, removed, peaks, tab_rank, stock_rank, start_rank, adj,
+           draw_when_stuck, seen, stack, frontier, next_frontier):
+    """Every reachable state, layer by layer over the stock (0 draws, then 1, …).
 
-    Marks every reached state in ``seen`` (and leaves it marked for :func:`_trace`).
-    Returns (min_draws, states, max_removed, best_stuck_score, goal_config, goal_rank,
-    last_layer). ``min_draws`` is the first layer holding a win (-1 if none) and the goal
-    is that win; on a lost deal every layer is swept, so max_removed and best_stuck_score
-    (-1 if there is no stuck end) are exact and the goal is a best stuck end.
+    Marks them all in ``seen`` (left marked for :func:`_trace`). Returns (states,
+    max_removed, best_stuck_score, goal_config, goal_rank) where the goal is a stuck
+    end (stock exhausted, nothing playable) with the best app score (-1 if none).
     """
     stock_len = stock_rank.shape[0]
     layer = _layer_bits(next_id.shape[0])
     states = 0
     max_removed = 0
     best_stuck = -1
-    min_draws = -1
     goal_c = -1
     goal_r = -1
     # Every frontier entry has its state bit set already, so it is pushed exactly once.
@@ -180,8 +232,7 @@ def _sweep(next_id, available, removed, peaks, full_id, tab_rank, stock_rank, st
     frontier[0] = 0
     n_frontier = 1
     entry_rank = start_rank
-    s = 0
-    while n_frontier > 0:
+    for s in range(stock_len + 1):
         for top in range(n_frontier):
             stack[top] = frontier[top] * RANKS + entry_rank
         top = n_frontier
@@ -192,14 +243,11 @@ def _sweep(next_id, available, removed, peaks, full_id, tab_rank, stock_rank, st
             c = stack[top] // RANKS
             r = stack[top] % RANKS
             states += 1
-            if c == full_id:
-                return s, states, TABLEAU, best_stuck, c, r, min(s + 1, stock_len)
-            if removed[c] > max_removed:
-                max_removed = removed[c]
+            max_removed = max(max_removed, removed[c])
             cand = available[c] & adj[r]
             if s < stock_len:
                 if not (draw_when_stuck and cand != 0):
-                    # Entering the next layer with this configuration; dedup by its state bit.
+                    # This configuration enters the next layer; its state bit dedups it.
                     if not _test_and_set(seen, base + layer + c * RANKS + stock_rank[s]):
                         next_frontier[n_next] = c
                         n_next += 1
@@ -220,22 +268,16 @@ def _sweep(next_id, available, removed, peaks, full_id, tab_rank, stock_rank, st
             entry_rank = stock_rank[s]
         frontier, next_frontier = next_frontier, frontier
         n_frontier = n_next
-        s += 1
-    return min_draws, states, max_removed, best_stuck, goal_c, goal_r, min(s, stock_len)
-
-
-@njit(cache=True, inline="always")
-def _is_seen(seen, index):
-    return (seen[index >> 6] >> np.uint64(index & 63)) & np.uint64(1) != 0
+    return states, max_removed, best_stuck, goal_c, goal_r
 
 
 @njit(cache=True)
 def _trace(prev_id, available, tab_rank, stock_rank, start_rank, adj, wrap, draw_when_stuck,
            seen, c, s, r, path):
-    """Walk back from a marked goal state (c, s, r) to the start through marked states.
+    """Walk back from a marked state (c, s, r) to the start through marked states.
 
-    Every marked state was reached from the start, so a marked predecessor always exists
-    and the walk ends at the start. Writes the line to ``path``; returns its length.
+    Every marked state was reached from the start, so a marked predecessor always
+    exists and the walk ends at the start. Writes the line to ``path``; returns its length.
     """
     layer = _layer_bits(prev_id.shape[0])
     n = 0
@@ -256,7 +298,7 @@ def _trace(prev_id, available, tab_rank, stock_rank, start_rank, adj, wrap, draw
             if moved:
                 break
         if not moved:
-            # A draw: the state one layer down with the same configuration.
+            # A draw: a state one layer down with the same configuration.
             for pr in range(RANKS):
                 if _is_seen(seen, (s - 1) * layer + c * RANKS + pr) and not (
                     draw_when_stuck and available[c] & adj[pr] != 0
@@ -270,19 +312,49 @@ def _trace(prev_id, available, tab_rank, stock_rank, start_rank, adj, wrap, draw
     return n
 
 
+# --- the optimum ----------------------------------------------------------------------
+
+@njit(cache=True)
+def _draws_in(path, length):
+    n = 0
+    for i in range(length):
+        if path[i] == DRAW:
+            n += 1
+    return n
+
+
 @njit(cache=True)
 def _optimal(next_id, prev_id, available, removed, peaks, full_id, tab_rank, stock_rank,
              start_rank, wrap, draw_when_stuck, seen, stack, frontier, next_frontier, path):
-    """The sweep, then the line to its goal. Returns (min_draws, states, max_removed,
-    best_stuck_score, line_length); leaves ``seen`` zero."""
+    """Exact optimum and a line to it. Returns (min_draws, states, max_removed,
+    best_stuck_score, line_length), min_draws -1 on a lost deal; leaves ``seen`` zero.
+
+    A win scores 772 − draws, so on a winnable deal the optimum is the win with the
+    fewest draws: search again for a win with fewer draws than the last one found,
+    until a search proves (exhaustively) that there is none. On a lost deal the
+    unpruned sweep visits every reachable state, for the exact best stuck end.
+    """
+    stock_len = stock_rank.shape[0]
+    found, length, states = _dfs(next_id, available, full_id, tab_rank, stock_rank,
+                                 start_rank, wrap, stock_len, draw_when_stuck, seen, path)
+    if found:
+        trial = np.empty_like(path)
+        draws = _draws_in(path, length)
+        while draws > 0:
+            better, n, more = _dfs(next_id, available, full_id, tab_rank, stock_rank,
+                                   start_rank, wrap, draws - 1, draw_when_stuck, seen, trial)
+            states += more
+            if not better:
+                break
+            path[:n] = trial[:n]
+            length = n
+            draws = _draws_in(path, length)
+        return draws, states, TABLEAU, -1, length
     adj = _adjacent_masks(tab_rank, wrap)
-    min_draws, states, max_removed, best_stuck, gc, gr, last = _sweep(
-        next_id, available, removed, peaks, full_id, tab_rank, stock_rank, start_rank,
-        adj, draw_when_stuck, seen, stack, frontier, next_frontier)
-    length = 0
-    if gc >= 0:
-        s = min_draws if min_draws >= 0 else stock_rank.shape[0]
-        length = _trace(prev_id, available, tab_rank, stock_rank, start_rank, adj, wrap,
-                        draw_when_stuck, seen, gc, s, gr, path)
-    _clear_layers(seen, _layer_bits(next_id.shape[0]), last)
-    return min_draws, states, max_removed, best_stuck, length
+    more, max_removed, best_stuck, gc, gr = _sweep(
+        next_id, available, removed, peaks, tab_rank, stock_rank, start_rank, adj,
+        draw_when_stuck, seen, stack, frontier, next_frontier)
+    length = _trace(prev_id, available, tab_rank, stock_rank, start_rank, adj, wrap,
+                    draw_when_stuck, seen, gc, stock_len, gr, path)
+    _clear_layers(seen, _layer_bits(next_id.shape[0]), stock_len)
+    return -1, states + more, max_removed, best_stuck, length

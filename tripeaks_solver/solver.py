@@ -38,7 +38,9 @@ class Solution:
     """What the solver knows about one deal under one rule set.
 
     ``min_draws`` and ``best_score`` are None when the search was not asked for the
-    optimum (``optimal=False``); ``min_draws`` is also None on a lost deal. ``moves``
+    optimum (``optimal=False``); ``min_draws`` is also None on a lost deal, and so is
+    ``max_removed`` on a lost deal searched with ``optimal=False`` (the fast search
+    stops exploring lines it has proved lost, so it does not know the most cards). ``moves``
     is a line reaching ``best_score`` (or any win when not optimal): tableau positions
     0–27 and -1 for a draw. ``states`` counts the search states visited.
     """
@@ -48,7 +50,7 @@ class Solution:
     winnable: bool
     min_draws: int | None
     best_score: int | None
-    max_removed: int
+    max_removed: int | None
     states: int
     seconds: float
     moves: tuple[int, ...] = field(default=())
@@ -129,16 +131,15 @@ def solve(deal: Deal, rules: Rules = EASY, optimal: bool = True) -> Solution:
     ws = _workspace()
     tab, stock, waste = _deal_arrays(deal)
     wrap = rules.wrap
-    common = (next_id, available, removed, peaks, full_id, tab, stock, waste, wrap)
-    stock_len = len(stock)
 
     if not optimal:
-        found, length, states, max_removed, _ = kernels._dfs(
-            *common, stock_len, False, ws.seen, ws.path
+        found, length, states = kernels._dfs(
+            next_id, available, full_id, tab, stock, waste, wrap, len(stock), False,
+            ws.seen, ws.path,
         )
-        moves = _line(ws.path, length) if found else ()
-        return Solution(deal, rules, bool(found), None, None, int(max_removed), int(states),
-                        time.perf_counter() - start, moves)
+        return Solution(deal, rules, bool(found), None, None, TABLEAU_SIZE if found else None,
+                        int(states), time.perf_counter() - start,
+                        _line(ws.path, length) if found else ())
 
     min_draws, states, max_removed, best_stuck, length = kernels._optimal(
         next_id, prev_id, available, removed, peaks, full_id, tab, stock, waste, wrap, False,
