@@ -119,7 +119,7 @@ def test_all_52_cards_are_distinct_and_tokens_are_unique():
         "1 0d",
         "K ♣",
         "Xz",
-        "joker",
+        "jokers",
     ],
 )
 def test_bad_tokens_raise_input_error_that_names_the_token(token):
@@ -149,7 +149,7 @@ def test_parse_cards_names_the_one_bad_token():
     assert "9h" not in str(info.value) and "7s" not in str(info.value)
 
 
-@pytest.mark.parametrize("value", [-1, 52, 100])
+@pytest.mark.parametrize("value", [-1, 53, 100])
 def test_card_index_out_of_range(value):
     with pytest.raises(InputError, match=str(value)):
         Card(value)
@@ -169,7 +169,7 @@ def _parse_or_error(text: str):
         assert "\n" not in str(exc)
         return exc
     assert isinstance(card, Card)
-    assert 0 <= card < 52
+    assert 0 <= card <= 52  # 52 is the joker
     # Whatever was accepted must print back to something that reads as the same card.
     assert Card.parse(card.token) == card
     assert Card.parse(card.pretty) == card
@@ -214,3 +214,12 @@ def test_seeded_random_strings_are_cards_or_input_errors():
             rejected += 1
     # Both outcomes must actually occur, or the loop proves nothing.
     assert accepted > 100 and rejected > 100
+
+
+def test_joker_parses_and_prints_in_both_notations():
+    for text in ("Jk", "jk", "JOKER", "🃏"):
+        assert Card.parse(text) == 52
+    joker = Card(52)
+    assert joker.is_joker and joker.rank == 13
+    assert (joker.token, joker.pretty) == ("Jk", "🃏")
+    assert not any(Card(i).is_joker for i in range(52))

@@ -56,10 +56,10 @@ MY_RANKS = "A23456789TJQK"
 MY_SUITS = "cdhs"
 
 
-def my_deck(number: int) -> list[int]:
+def my_deck(number: int, size: int = 52) -> list[int]:
     rng = NpSplitMix64(number)
-    deck = list(range(52))
-    for i in range(51, 0, -1):
+    deck = list(range(size))
+    for i in range(size - 1, 0, -1):
         j = rng.bounded(i + 1)
         deck[i], deck[j] = deck[j], deck[i]
     return deck
@@ -242,7 +242,11 @@ def test_wrong_count_raises_input_error(count):
     cards = [c % 52 for c in range(count)]
     with pytest.raises(InputError) as info:
         Deal.from_cards(cards)
-    assert str(info.value) == f"a deal has 52 cards, got {count}"
+    message = str(info.value)
+    if count == 53:  # 53 cards are a joker deal: here the 53rd repeats a card
+        assert "appears twice" in message
+    else:
+        assert message.startswith("a deal has 52 cards") and f"got {count}" in message
 
 
 def test_bad_token_and_bad_int_raise_input_error():
@@ -250,7 +254,19 @@ def test_bad_token_and_bad_int_raise_input_error():
     tokens[10] = "Zz"
     with pytest.raises(InputError, match="Zz"):
         Deal.from_cards(tokens)
-    with pytest.raises(InputError, match="52"):
+    with pytest.raises(InputError, match="joker has 53 cards"):
         Deal.from_cards(list(range(51)) + [52])
+    with pytest.raises(InputError, match="53"):
+        Deal.from_cards(list(range(51)) + [53])
     with pytest.raises(InputError):
         Deal.from_cards([-1] + list(range(1, 52)))
+
+
+def test_joker_deal_is_the_same_shuffle_on_53_cards():
+    """Joker deals extend the frozen algorithm to a 53-card deck (card 52 = joker)."""
+    for number in (0, 1, 3, 12345):
+        deal = Deal.from_number(number, joker=True)
+        assert len(deal.cards) == 53 and deal.has_joker
+        assert sorted(deal.cards) == list(range(53))
+        assert [int(c) for c in deal.cards] == my_deck(number, 53)
+        assert len(deal.stock) == 24

@@ -1,7 +1,9 @@
-"""Cards: 52 plain integers ``suit * 13 + rank`` with names for people and machines.
+"""Cards: plain integers ``suit * 13 + rank`` with names for people and machines.
 
 Ranks run A=0 … K=12, suits c d h s = 0 … 3. People read ``K♣ 10♦ A♠``; machine
 formats use ``Kc Td As``. Both parse, in any case, and ``10`` is accepted for T.
+The joker of the joker variant is card 52, rank 13 (wild): ``Jk`` for machines,
+``🃏`` for people (``joker`` also parses).
 """
 
 from __future__ import annotations
@@ -13,6 +15,9 @@ SUITS = "cdhs"
 SUIT_SYMBOLS = "♣♦♥♠"
 RANK_NAMES = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
 DECK_SIZE = 52
+JOKER = 52
+WILD_RANK = 13
+_JOKER_WORDS = {"jk", "joker", "🃏", "jkr"}
 
 _SUIT_BY_CHAR = {c: i for i, c in enumerate(SUITS)} | {c: i for i, c in enumerate(SUIT_SYMBOLS)}
 # Variation selectors and the white-suit symbols people paste from other apps.
@@ -20,13 +25,14 @@ _SUIT_BY_CHAR |= {"♧": 0, "♢": 1, "♡": 2, "♤": 3}
 
 
 class Card(int):
-    """A card as an int 0..51 (``suit * 13 + rank``) that prints for people."""
+    """A card as an int 0..51 (``suit * 13 + rank``), or 52 for the joker, that prints
+    for people."""
 
     __slots__ = ()
 
     def __new__(cls, value: int) -> Card:
-        if not 0 <= value < DECK_SIZE:
-            raise InputError(f"card index out of range: {value} (expected 0 … 51)")
+        if not 0 <= value <= JOKER:
+            raise InputError(f"card index out of range: {value} (expected 0 … 51, 52 = joker)")
         return super().__new__(cls, value)
 
     @classmethod
@@ -39,22 +45,28 @@ class Card(int):
         return cls(parse_card(text))
 
     @property
+    def is_joker(self) -> bool:
+        return int(self) == JOKER
+
+    @property
     def rank(self) -> int:
-        return int(self) % 13
+        """0 = A … 12 = K; 13 (wild) for the joker."""
+        return WILD_RANK if self.is_joker else int(self) % 13
 
     @property
     def suit(self) -> int:
+        """0 … 3 for c d h s; 4 for the joker."""
         return int(self) // 13
 
     @property
     def token(self) -> str:
         """Machine notation: ``Kc``."""
-        return RANKS[self.rank] + SUITS[self.suit]
+        return "Jk" if self.is_joker else RANKS[self.rank] + SUITS[self.suit]
 
     @property
     def pretty(self) -> str:
         """People's notation: ``K♣``."""
-        return RANK_NAMES[self.rank] + SUIT_SYMBOLS[self.suit]
+        return "🃏" if self.is_joker else RANK_NAMES[self.rank] + SUIT_SYMBOLS[self.suit]
 
     def __str__(self) -> str:
         return self.pretty
@@ -68,6 +80,8 @@ def parse_card(text: str) -> int:
     if not isinstance(text, str):
         raise InputError(f"not a card: {text!r}")
     token = text.strip().replace("\ufe0f", "")
+    if token.lower() in _JOKER_WORDS:
+        return JOKER
     if len(token) < 2:
         raise InputError(f"not a card: {text!r} (expected rank and suit, e.g. Kc or K♣)")
     rank_text, suit_char = token[:-1].upper(), token[-1]

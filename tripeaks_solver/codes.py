@@ -43,10 +43,12 @@ def parse_deal_id(text: str) -> int:
 
 @dataclass(frozen=True)
 class GameCode:
-    """A parsed game code: the deal number and the rule set its letter names."""
+    """A parsed game code: the deal number, the rule set its letter names, and the
+    joker flag (a ``J`` after the rules letter, ``TP1-EJ-AAAAAAB``: a 53-card deal)."""
 
     number: int
     rules: str = "easy"
+    joker: bool = False
 
     @classmethod
     def parse(cls, text: str) -> GameCode:
@@ -62,20 +64,24 @@ class GameCode:
         version, letter, letters = parts[0].upper(), parts[1].upper(), parts[2]
         if version != VERSION:
             raise InputError(f"game code {raw!r}: unknown version {version!r} (expected {VERSION})")
+        joker = len(letter) == 2 and letter.endswith("J")
+        if joker:
+            letter = letter[0]
         if letter not in RULES_LETTERS:
             raise InputError(
-                f"game code {raw!r}: unknown rules letter {letter!r} "
-                "(E = Easy, C = Classic, legacy N = Easy)"
+                f"game code {raw!r}: unknown rules letter {parts[1]!r} "
+                "(E = Easy, C = Classic, legacy N = Easy; a J after it marks a joker deal)"
             )
         try:
             number = parse_deal_id(letters)
         except InputError as exc:
             raise InputError(f"game code {raw!r}: {exc}") from None
-        return cls(number, RULES_LETTERS[letter])
+        return cls(number, RULES_LETTERS[letter], joker)
 
     @property
     def deal_id(self) -> str:
         return deal_id(self.number)
 
     def __str__(self) -> str:
-        return f"{VERSION}-{LETTER_OF_RULES[self.rules]}-{self.deal_id}"
+        flag = "J" if self.joker else ""
+        return f"{VERSION}-{LETTER_OF_RULES[self.rules]}{flag}-{self.deal_id}"

@@ -4,17 +4,23 @@ The algorithm (documented in the README so other programs can reproduce our deal
 deck index ``suit * 13 + rank``; SplitMix64 seeded with the deal number; an unbiased
 bounded draw by rejection; Fisher–Yates from the end; ``deck[0..27]`` to tableau
 positions 0–27, ``deck[28]`` to the waste, ``deck[29..51]`` to the stock, drawn in order.
+Joker deals run the same steps on a 53-card deck whose card 52 is the joker
+(Fisher–Yates from index 52), so their stock has 24 cards, ``deck[29..52]``.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
-from .cards import DECK_SIZE, Card, parse_card
+from .cards import DECK_SIZE, JOKER, Card, parse_card
 from .codes import DEAL_COUNT, GameCode, deal_id
 from .errors import InputError
 from .geometry import BOTTOM_MASK, TABLEAU_SIZE
+
+if TYPE_CHECKING:
+    from .rules import Rules
 
 _MASK64 = (1 << 64) - 1
 WASTE_INDEX = TABLEAU_SIZE
@@ -57,16 +63,19 @@ def shuffled_deck(number: int, size: int = DECK_SIZE) -> list[int]:
 class Deal:
     """An immutable deal: 28 tableau cards, the starting waste card and the stock.
 
-    ``cards`` holds 52 cards in the order positions 0–27, waste, stock in draw order.
-    ``number`` is the deal number when the deal came from a code, else None.
+    ``cards`` holds 52 cards (53 with the joker) in the order positions 0–27, waste,
+    stock in draw order. ``number`` is the deal number when the deal came from a code.
     """
 
     cards: tuple[Card, ...]
     number: int | None = field(default=None, compare=False)
 
     def __post_init__(self) -> None:
-        if len(self.cards) != DECK_SIZE:
-            raise InputError(f"a deal has {DECK_SIZE} cards, got {len(self.cards)}")
+        if len(self.cards) not in (DECK_SIZE, DECK_SIZE + 1):
+            raise InputError(f"a deal has {DECK_SIZE} cards ({DECK_SIZE + 1} with the joker), "
+                             f"got {len(self.cards)}")
+        if len(self.cards) == DECK_SIZE and JOKER in self.cards:
+            raise InputError(f"a deal with the joker has {DECK_SIZE + 1} cards, got {DECK_SIZE}")
         seen: dict[int, int] = {}
         for i, c in enumerate(self.cards):
             if int(c) in seen:
@@ -77,21 +86,24 @@ class Deal:
         object.__setattr__(self, "cards", tuple(Card(c) for c in self.cards))
 
     @classmethod
-    def from_number(cls, number: int) -> Deal:
-        """The deal of a deal number (0 … 26^7 − 1)."""
+    def from_number(cls, number: int, joker: bool = False) -> Deal:
+        """The deal of a deal number (0 … 26^7 − 1), with 53 cards if ``joker``."""
         if not 0 <= number < DEAL_COUNT:
             raise InputError(f"deal number {number} is outside 0 … {DEAL_COUNT - 1}")
-        return cls(tuple(Card(c) for c in shuffled_deck(number)), number)
+        deck = shuffled_deck(number, DECK_SIZE + 1 if joker else DECK_SIZE)
+        return cls(tuple(Card(c) for c in deck), number)
 
     @classmethod
     def from_code(cls, code: str | GameCode) -> Deal:
-        """The deal of a game code; its rules letter does not change the cards."""
+        """The deal of a game code; its rules letter does not change the cards, its
+        joker flag does."""
         gc = code if isinstance(code, GameCode) else GameCode.parse(code)
-        return cls.from_number(gc.number)
+        return cls.from_number(gc.number, gc.joker)
 
     @classmethod
     def from_cards(cls, cards: Iterable[int | str]) -> Deal:
-        """A deal from 52 cards (ints or tokens) in line order: positions, waste, stock."""
+        """A deal from 52 (or 53, with the joker) cards, ints or tokens, in line order:
+        positions, waste, stock."""
         parsed = tuple(Card(parse_card(c)) if isinstance(c, str) else Card(c) for c in cards)
         return cls(parsed)
 
@@ -108,6 +120,20 @@ class Deal:
         return self.cards[WASTE_INDEX + 1 :]
 
     @property
+    def has_joker(self) -> bool:
+        return len(self.cards) > DECK_SIZE
+
+    def opening(self, rules: Rules) -> tuple[Card | None, tuple[Card, ...]]:
+        """The starting waste and stock under ``rules``: with an empty waste, the waste
+        card is the first card of the stock. Rules with the joker need a joker deal."""
+        if rules.joker != self.has_joker:
+            need = "a 53-card deal with the joker" if rules.joker else "a 52-card deal"
+            raise InputError(f"{rules} rules need {need}")
+        if rules.empty_waste:
+            return None, (self.waste, *self.stock)
+        return self.waste, self.stock
+
+    @property
     def deal_id(self) -> str | None:
         return None if self.number is None else deal_id(self.number)
 
@@ -116,7 +142,7 @@ class Deal:
         return bool(BOTTOM_MASK >> position & 1)
 
     def line(self) -> str:
-        """The 52 machine tokens on one line (positions 0–27, waste, stock)."""
+        """The machine tokens on one line (positions 0–27, waste, stock)."""
         return " ".join(c.token for c in self.cards)
 
     def position_of(self, card: int) -> int:

@@ -1,4 +1,13 @@
-"""The plain-Python game: moves, undo, score, status. The reference every solution replays on."""
+"""The plain-Python game: moves, undo, scores, status. The reference every solution replays on.
+
+Three scores are kept side by side (``score_under`` picks one):
+- ``app``: start 500, −1 a removal, −1 a draw, +100 when a removal clears a peak,
+  never below 0 (RULES.md);
+- ``original``: each removal scores one more than the previous removal of the current
+  run (1, 2, 3, …); a draw ends the run and costs 5; clearing the first and second
+  peak +15 each, the third +30; starts at 0;
+- ``cards-left``: cards left in the peaks, then moves (fewer is better for both).
+"""
 
 from __future__ import annotations
 
@@ -6,7 +15,7 @@ from collections import deque
 from dataclasses import dataclass
 from enum import Enum
 
-from .cards import Card
+from .cards import WILD_RANK, Card
 from .dealing import Deal
 from .errors import IllegalMoveError, InputError
 from .geometry import COVERED_BY, FULL_MASK, PEAK_MASKS, TABLEAU_SIZE, peaks_cleared
@@ -16,6 +25,9 @@ from .rules import EASY, Rules
 START_SCORE = 500
 PEAK_BONUS = 100
 UNDO_LIMIT = 100
+SCHEMES = ("app", "original", "cards-left")
+ORIGINAL_DRAW_COST = 5
+ORIGINAL_PEAK_BONUS = (15, 15, 30)  # for the first, second and third peak cleared
 
 
 class Status(Enum):
@@ -30,9 +42,11 @@ class Action:
 
     card: Card
     position: int
-    previous_waste: Card
+    previous_waste: Card | None
     previous_score: int
     peaks_cleared: int = 0
+    previous_original: int = 0
+    previous_run: int = 0
 
     @property
     def is_draw(self) -> bool:
@@ -40,7 +54,7 @@ class Action:
 
 
 class Game:
-    """A game in progress on ``deal`` under ``rules``, with the app's score and undo."""
+    """A game in progress on ``deal`` under ``rules``, with scores and undo."""
 
     def __init__(self, deal: Deal, rules: Rules = EASY, lang: str | None = None) -> None:
         self.deal = deal
@@ -48,8 +62,10 @@ class Game:
         self.lang = None if lang is None else check_language(lang)
         self.removed = 0  # bit p set when tableau position p is gone
         self.stock_index = 0  # cards drawn so far
-        self.waste: Card = deal.waste
+        self.waste, self.stock = deal.opening(rules)
         self.score = START_SCORE
+        self.original = 0
+        self.run = 0  # removals since the last draw, for the original scoring
         self.moves = 0
         self.history: deque[Action] = deque(maxlen=UNDO_LIMIT)
         self._position = {int(c): p for p, c in enumerate(deal.tableau)}
@@ -64,19 +80,26 @@ class Game:
             self.is_removed(q) for q in COVERED_BY[position]
         )
 
-    is_face_up = is_uncovered
+    def is_face_up(self, position: int) -> bool:
+        """Uncovered cards are face up; with open peaks every card is."""
+        return not self.is_removed(position) and (self.rules.open or self.is_uncovered(position))
+
+    def follows_waste(self, card: Card) -> bool:
+        """May ``card`` go on the waste top (anything goes on an empty waste)?"""
+        top = WILD_RANK if self.waste is None else self.waste.rank
+        return self.rules.adjacent(top, card.rank)
 
     def playable(self) -> list[Card]:
         """Tableau cards that may be removed now, left to right by position."""
         return [
             c
             for p, c in enumerate(self.deal.tableau)
-            if self.is_uncovered(p) and self.rules.adjacent(self.waste.rank, c.rank)
+            if self.is_uncovered(p) and self.follows_waste(c)
         ]
 
     @property
     def stock_left(self) -> int:
-        return len(self.deal.stock) - self.stock_index
+        return len(self.stock) - self.stock_index
 
     @property
     def cards_left(self) -> int:
@@ -93,6 +116,16 @@ class Game:
         if self.stock_left == 0 and not self.playable():
             return Status.STUCK
         return Status.IN_PLAY
+
+    def score_under(self, scheme: str) -> int | tuple[int, int]:
+        """The score under ``app`` or ``original``; (cards left, moves) under ``cards-left``."""
+        if scheme == "app":
+            return self.score
+        if scheme == "original":
+            return self.original
+        if scheme == "cards-left":
+            return self.cards_left, self.moves
+        raise InputError(f"unknown scoring {scheme!r} (expected one of {', '.join(SCHEMES)})")
 
     # --- actions --------------------------------------------------------------
     def _refuse(self, key: str) -> IllegalMoveError:
@@ -114,12 +147,16 @@ class Game:
             raise self._refuse("not_in_tableau")
         if not self.is_uncovered(position):
             raise self._refuse("blocked")
-        if not self.rules.adjacent(self.waste.rank, card.rank):
+        if not self.follows_waste(card):
             raise self._refuse("not_adjacent")
         before = self.removed
         self.removed |= 1 << position
         cleared = sum(1 for m in PEAK_MASKS if self.removed & m == m and before & m != m)
-        action = Action(card, position, self.waste, self.score, cleared)
+        action = self._record(card, position, cleared)
+        self.run += 1
+        self.original += self.run
+        if cleared:
+            self.original += ORIGINAL_PEAK_BONUS[peaks_cleared(before)]
         self._apply(action, card, -1 + PEAK_BONUS * cleared)
         return action
 
@@ -128,11 +165,18 @@ class Game:
         self._check_in_play()
         if self.stock_left == 0:
             raise self._refuse("stock_empty")
-        card = self.deal.stock[self.stock_index]
+        if self.rules.draw_when_stuck and self.playable():
+            raise self._refuse("draw_not_allowed")
+        card = self.stock[self.stock_index]
         self.stock_index += 1
-        action = Action(card, -1, self.waste, self.score)
+        action = self._record(card, -1, 0)
+        self.run = 0
+        self.original -= ORIGINAL_DRAW_COST
         self._apply(action, card, -1)
         return action
+
+    def _record(self, card: Card, position: int, cleared: int) -> Action:
+        return Action(card, position, self.waste, self.score, cleared, self.original, self.run)
 
     def _apply(self, action: Action, new_waste: Card, points: int) -> None:
         self.waste = new_waste
@@ -141,7 +185,7 @@ class Game:
         self.history.append(action)
 
     def undo(self) -> Action:
-        """Take back the last action (up to 100): card, face-down state and score return."""
+        """Take back the last action (up to 100): card, face-down state and scores return."""
         if not self.history:
             raise self._refuse("nothing_to_undo")
         action = self.history.pop()
@@ -151,6 +195,8 @@ class Game:
             self.removed &= ~(1 << action.position)
         self.waste = action.previous_waste
         self.score = action.previous_score
+        self.original = action.previous_original
+        self.run = action.previous_run
         return action
 
     def play(self, move: str) -> Action:
@@ -163,5 +209,7 @@ class Game:
         try:
             card = Card.parse(move)
         except InputError:
-            raise InputError(f"not a move: {move!r} (expected a card such as Kc or K♣, draw, undo)")
+            raise InputError(
+                f"not a move: {move!r} (expected a card such as Kc or K♣, draw, undo)"
+            ) from None
         return self.remove(card)

@@ -213,12 +213,13 @@ def _dfs(next_id, available, full_id, tab_rank, stock_rank, start_rank, wrap, ma
 
 @njit(cache=True)
 def _sweep(next_id, available, removed, peaks, tab_rank, stock_rank, start_rank, adj,
-           draw_when_stuck, seen, stack, frontier, next_frontier):
+           draw_when_stuck, most_removed, seen, stack, frontier, next_frontier):
     """Every reachable state, layer by layer over the stock (0 draws, then 1, …).
 
     Marks them all in ``seen`` (left marked for :func:`_trace`). Returns (states,
-    max_removed, best_stuck_score, goal_config, goal_rank) where the goal is a stuck
-    end (stock exhausted, nothing playable) with the best app score (-1 if none).
+    max_removed, best_key, goal_config, goal_rank) where the goal is a stuck end
+    (stock exhausted, nothing playable) with the best key: its app score, or with
+    ``most_removed`` its cards removed (-1 if there is no stuck end).
     """
     stock_len = stock_rank.shape[0]
     layer = _layer_bits(next_id.shape[0])
@@ -252,7 +253,7 @@ def _sweep(next_id, available, removed, peaks, tab_rank, stock_rank, start_rank,
                         next_frontier[n_next] = c
                         n_next += 1
             elif cand == 0:
-                score = _stuck_score(removed[c], peaks[c], s)
+                score = removed[c] if most_removed else _stuck_score(removed[c], peaks[c], s)
                 if score > best_stuck:
                     best_stuck = score
                     goal_c = c
@@ -325,9 +326,12 @@ def _draws_in(path, length):
 
 @njit(cache=True)
 def _optimal(next_id, prev_id, available, removed, peaks, full_id, tab_rank, stock_rank,
-             start_rank, wrap, draw_when_stuck, seen, stack, frontier, next_frontier, path):
+             start_rank, wrap, draw_when_stuck, most_removed, seen, stack, frontier,
+             next_frontier, path):
     """Exact optimum and a line to it. Returns (min_draws, states, max_removed,
-    best_stuck_score, line_length), min_draws -1 on a lost deal; leaves ``seen`` zero.
+    best_stuck_key, line_length), min_draws -1 on a lost deal; leaves ``seen`` zero.
+    The best stuck end is the one with the best app score, or with ``most_removed``
+    the one with the most cards removed.
 
     A win scores 772 − draws, so on a winnable deal the optimum is the win with the
     fewest draws: search again for a win with fewer draws than the last one found,
@@ -353,8 +357,145 @@ def _optimal(next_id, prev_id, available, removed, peaks, full_id, tab_rank, sto
     adj = _adjacent_masks(tab_rank, wrap)
     more, max_removed, best_stuck, gc, gr = _sweep(
         next_id, available, removed, peaks, tab_rank, stock_rank, start_rank, adj,
-        draw_when_stuck, seen, stack, frontier, next_frontier)
+        draw_when_stuck, most_removed, seen, stack, frontier, next_frontier)
     length = _trace(prev_id, available, tab_rank, stock_rank, start_rank, adj, wrap,
                     draw_when_stuck, seen, gc, stock_len, gr, path)
     _clear_layers(seen, _layer_bits(next_id.shape[0]), stock_len)
     return -1, states + more, max_removed, best_stuck, length
+
+
+# --- the original scoring: run bonuses make the score depend on the path ---------------
+#
+# Under the original scoring a removal scores one more than the previous removal of
+# its run, and a draw ends the run. The removals between two draws are one run, so a
+# layer (the play between draw s and draw s+1) that enters at configuration c and
+# leaves at c' scores T(removed[c'] - removed[c]) with T(m) = m(m+1)/2, plus the peak
+# bonuses it earns, minus 5 for the draw that leaves it. What lies ahead depends only
+# on (s, c') — the waste after a draw is the drawn card — so the best total is a
+# longest path over layer entries, computed layer by layer from each entry's reach.
+
+ORIGINAL_DRAW_COST = 5
+NEG = -(1 << 40)
+
+
+@njit(cache=True)
+def _original_bonus(peaks_cleared):
+    # Cumulative peak bonus: 15 for the first peak, 15 for the second, 30 for the third.
+    return (0, 15, 30, 60)[peaks_cleared]
+
+
+@njit(cache=True)
+def _layer_reach(next_id, available, full_id, tab_rank, adj, draw_when_stuck, c0, r0,
+                 layer_seen, reach, parent, target_c, target_r):
+    """Breadth-first over removals within one layer from (c0, r0).
+
+    Fills ``reach`` with the states (c * RANKS + r) reached and ``parent`` with the
+    index of each one's predecessor. Stops early at (target_c, target_r) (target_r -1:
+    any rank that may leave the layer by a draw; target_c -1: no target). Returns
+    (count, index of the target or -1). Clears ``layer_seen`` before returning.
+    """
+    reach[0] = c0 * RANKS + r0
+    parent[0] = -1
+    _test_and_set(layer_seen, reach[0])
+    n = 1
+    head = 0
+    hit = -1
+    while head < n:
+        c = reach[head] // RANKS
+        r = reach[head] % RANKS
+        cand = available[c] & adj[r]
+        if c == target_c and (r == target_r or (target_r < 0 and not (
+                draw_when_stuck and cand != 0))):
+            hit = head
+            break
+        if c != full_id:
+            while cand != 0:
+                p = _lowest_position(cand)
+                cand &= cand - 1
+                code = next_id[c, p] * RANKS + tab_rank[p]
+                if not _test_and_set(layer_seen, code):
+                    reach[n] = code
+                    parent[n] = head
+                    n += 1
+        head += 1
+    for i in range(n):
+        layer_seen[reach[i] >> 6] = 0
+    return n, hit
+
+
+@njit(cache=True)
+def _original_optimal(next_id, available, removed, peaks, full_id, tab_rank, stock_rank,
+                      start_rank, wrap, draw_when_stuck, layer_seen, reach, parent, path):
+    """Best final score under the original scoring over complete games (won or stuck).
+
+    Returns (best_score, won, states, line_length) with the line in ``path``.
+    """
+    n_cfg = next_id.shape[0]
+    stock_len = stock_rank.shape[0]
+    adj = _adjacent_masks(tab_rank, wrap)
+    value = np.full((stock_len + 1, n_cfg), NEG, dtype=np.int64)
+    came_from = np.full((stock_len + 1, n_cfg), -1, dtype=np.int64)
+    entries = np.empty(n_cfg, dtype=np.int64)
+    value[0, 0] = 0
+    best = NEG
+    best_won = False
+    end_s = end_c0 = end_c = end_r = -1
+    states = 0
+    for s in range(stock_len + 1):
+        n_entries = 0
+        for c in range(n_cfg):
+            if value[s, c] > NEG:
+                entries[n_entries] = c
+                n_entries += 1
+        r0 = start_rank if s == 0 else stock_rank[s - 1]
+        for e in range(n_entries):
+            c0 = entries[e]
+            v0 = value[s, c0] - _original_bonus(peaks[c0])
+            n, _ = _layer_reach(next_id, available, full_id, tab_rank, adj, draw_when_stuck,
+                                c0, r0, layer_seen, reach, parent, -1, -1)
+            states += n
+            for i in range(n):
+                c = reach[i] // RANKS
+                r = reach[i] % RANKS
+                m = removed[c] - removed[c0]
+                v = v0 + m * (m + 1) // 2 + _original_bonus(peaks[c])
+                cand = available[c] & adj[r]
+                ends = c == full_id or (s == stock_len and cand == 0)
+                if ends:
+                    if v > best:
+                        best = v
+                        best_won = c == full_id
+                        end_s, end_c0, end_c, end_r = s, c0, c, r
+                elif s < stock_len and not (draw_when_stuck and cand != 0):
+                    if v - ORIGINAL_DRAW_COST > value[s + 1, c]:
+                        value[s + 1, c] = v - ORIGINAL_DRAW_COST
+                        came_from[s + 1, c] = c0
+    # The line, last layer first: within each layer the removals from its entry to its
+    # exit, then the draw that led into it.
+    length = 0
+    s, c0, c_exit, r_exit = end_s, end_c0, end_c, end_r
+    while s >= 0:
+        r0 = start_rank if s == 0 else stock_rank[s - 1]
+        _, hit = _layer_reach(next_id, available, full_id, tab_rank, adj, draw_when_stuck,
+                              c0, r0, layer_seen, reach, parent, c_exit, r_exit)
+        i = hit
+        while parent[i] >= 0:
+            # Which position was removed: the one configuration c differs from its parent.
+            c = reach[i] // RANKS
+            pc = reach[parent[i]] // RANKS
+            for p in range(TABLEAU):
+                if next_id[pc, p] == c:
+                    path[length] = p
+                    break
+            length += 1
+            i = parent[i]
+        if s == 0:
+            break
+        path[length] = DRAW
+        length += 1
+        c_exit = c0
+        r_exit = -1
+        c0 = came_from[s, c0]
+        s -= 1
+    path[:length] = path[:length][::-1].copy()
+    return best, best_won, states, length

@@ -39,6 +39,11 @@ MESSAGES: dict[str, dict[str, str]] = {
         "vi": "Lá bài này không ở trên các đỉnh",
         "sk": "Táto karta nie je vo vrcholoch",
     },
+    "draw_not_allowed": {
+        "en": "Draw only when no card can be played",
+        "vi": "Chỉ rút bài khi không còn lá nào chơi được",
+        "sk": "Doberať možno len vtedy, keď nemožno zahrať žiadnu kartu",
+    },
     "game_over": {
         "en": "The game is won",
         "vi": "Ván chơi đã thắng",

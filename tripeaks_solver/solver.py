@@ -11,7 +11,8 @@ import numpy as np
 from . import kernels
 from .cards import Card
 from .dealing import Deal
-from .game import Game
+from .errors import InputError
+from .game import SCHEMES, Game
 from .geometry import TABLEAU_SIZE, configurations
 from .rules import EASY, Rules
 
@@ -25,7 +26,7 @@ class Step:
     number: int
     card: Card
     is_draw: bool
-    score: int
+    score: int  # under the solution's scheme; cards left in the peaks under cards-left
     peaks_cleared: int
 
     @property
@@ -37,12 +38,15 @@ class Step:
 class Solution:
     """What the solver knows about one deal under one rule set.
 
+    ``best_score`` is the optimum of the scoring ``scheme``: app or original points,
+    or under ``cards-left`` the fewest cards left at the end, reached in ``best_moves``
+    moves. ``min_draws`` is the fewest draws of a win (app and cards-left schemes).
     ``min_draws`` and ``best_score`` are None when the search was not asked for the
     optimum (``optimal=False``); ``min_draws`` is also None on a lost deal, and so is
     ``max_removed`` on a lost deal searched with ``optimal=False`` (the fast search
-    stops exploring lines it has proved lost, so it does not know the most cards). ``moves``
-    is a line reaching ``best_score`` (or any win when not optimal): tableau positions
-    0–27 and -1 for a draw. ``states`` counts the search states visited.
+    stops exploring lines it has proved lost, so it does not know the most cards).
+    ``moves`` is a line reaching ``best_score`` (or any win when not optimal): tableau
+    positions 0–27 and -1 for a draw. ``states`` counts the search states visited.
     """
 
     deal: Deal
@@ -54,6 +58,8 @@ class Solution:
     states: int
     seconds: float
     moves: tuple[int, ...] = field(default=())
+    scheme: str = "app"
+    best_moves: int | None = None
 
     def summary(self) -> dict:
         """The numbers as a plain dict (the JSON and CSV fields, without code and line)."""
@@ -79,7 +85,9 @@ class Solution:
         out = []
         for i, m in enumerate(self.moves, 1):
             action = game.draw() if m < 0 else game.remove(self.deal.tableau[m])
-            out.append(Step(i, action.card, action.is_draw, game.score, action.peaks_cleared))
+            score = game.cards_left if self.scheme == "cards-left" else game.score_under(
+                self.scheme)
+            out.append(Step(i, action.card, action.is_draw, score, action.peaks_cleared))
         return out
 
 
@@ -93,11 +101,13 @@ def _tables():
 class _Workspace:
     """Scratch arrays the kernels reuse from deal to deal (about 2 MB)."""
 
-    def __init__(self, max_stock: int = 24) -> None:
+    def __init__(self, max_stock: int = 25) -> None:
         n = len(configurations())
         layer_words = (n * kernels.RANKS + 63) // 64
         self.seen = np.zeros(layer_words * (max_stock + 1), dtype=np.uint64)
+        self.layer_seen = np.zeros(layer_words, dtype=np.uint64)
         self.stack = np.empty(n * kernels.RANKS, dtype=np.int64)
+        self.parent = np.empty(n * kernels.RANKS, dtype=np.int64)
         self.frontier = np.empty(n, dtype=np.int64)
         self.next_frontier = np.empty(n, dtype=np.int64)
         self.path = np.empty(kernels.MAX_DEPTH, dtype=np.int64)
@@ -108,47 +118,69 @@ def _workspace() -> _Workspace:
     return _Workspace()
 
 
-def _deal_arrays(deal: Deal) -> tuple[np.ndarray, np.ndarray, int]:
+def _deal_arrays(deal: Deal, rules: Rules) -> tuple[np.ndarray, np.ndarray, int]:
+    waste, stock = deal.opening(rules)
     tab = np.array([c.rank for c in deal.tableau], dtype=np.int64)
-    stock = np.array([c.rank for c in deal.stock], dtype=np.int64)
-    return tab, stock, deal.waste.rank
+    stock_ranks = np.array([c.rank for c in stock], dtype=np.int64)
+    return tab, stock_ranks, kernels.WILD if waste is None else waste.rank
 
 
 def _line(path: np.ndarray, length: int) -> tuple[int, ...]:
     return tuple(-1 if m == kernels.DRAW else int(m) for m in path[:length])
 
 
-def solve(deal: Deal, rules: Rules = EASY, optimal: bool = True) -> Solution:
+def solve(deal: Deal, rules: Rules = EASY, optimal: bool = True, scheme: str = "app") -> Solution:
     """Solve ``deal`` under ``rules``.
 
-    ``optimal=True`` finds the fewest draws of a win (so the best score, 772 − draws)
-    or, on a lost deal, the best score of a stuck end and the most cards removable,
-    with a line reaching it. ``optimal=False`` answers winnability only, faster, and
-    still returns a winning line when there is one.
+    ``optimal=True`` finds the optimum of the scoring ``scheme`` with a line reaching
+    it: under ``app`` (default) the win with the fewest draws (772 − draws) or, on a
+    lost deal, the stuck end with the best score; under ``cards-left`` the fewest cards
+    left, then the fewest moves; under ``original`` the best final score with run
+    bonuses. ``optimal=False`` answers winnability only, faster, and still returns a
+    winning line when there is one.
     """
+    if scheme not in SCHEMES:
+        raise InputError(f"unknown scoring {scheme!r} (expected one of {', '.join(SCHEMES)})")
     start = time.perf_counter()
     next_id, prev_id, available, removed, peaks, full_id = _tables()
     ws = _workspace()
-    tab, stock, waste = _deal_arrays(deal)
+    tab, stock, waste = _deal_arrays(deal, rules)
     wrap = rules.wrap
+    dws = rules.draw_when_stuck
 
+    found, length, states = kernels._dfs(
+        next_id, available, full_id, tab, stock, waste, wrap, len(stock), dws, ws.seen, ws.path
+    )
     if not optimal:
-        found, length, states = kernels._dfs(
-            next_id, available, full_id, tab, stock, waste, wrap, len(stock), False,
-            ws.seen, ws.path,
-        )
         return Solution(deal, rules, bool(found), None, None, TABLEAU_SIZE if found else None,
                         int(states), time.perf_counter() - start,
-                        _line(ws.path, length) if found else ())
+                        _line(ws.path, length) if found else (), scheme)
 
-    min_draws, states, max_removed, best_stuck, length = kernels._optimal(
-        next_id, prev_id, available, removed, peaks, full_id, tab, stock, waste, wrap, False,
-        ws.seen, ws.stack, ws.frontier, ws.next_frontier, ws.path,
+    if scheme == "original":
+        best, _, more, length = kernels._original_optimal(
+            next_id, available, removed, peaks, full_id, tab, stock, waste, wrap, dws,
+            ws.layer_seen, ws.stack, ws.parent, ws.path,
+        )
+        moves = _line(ws.path, length)
+        return Solution(deal, rules, bool(found), None, int(best),
+                        TABLEAU_SIZE if found else None, int(states + more),
+                        time.perf_counter() - start, moves, scheme)
+
+    most_removed = scheme == "cards-left"
+    min_draws, more, max_removed, best_key, length = kernels._optimal(
+        next_id, prev_id, available, removed, peaks, full_id, tab, stock, waste, wrap, dws,
+        most_removed, ws.seen, ws.stack, ws.frontier, ws.next_frontier, ws.path,
     )
     winnable = min_draws >= 0
-    best_score = WIN_BONUS_SCORE - int(min_draws) if winnable else int(best_stuck)
+    moves = _line(ws.path, length)
+    if most_removed:
+        best_score = TABLEAU_SIZE - (TABLEAU_SIZE if winnable else int(best_key))
+        best_moves = len(moves)
+    else:
+        best_score = WIN_BONUS_SCORE - int(min_draws) if winnable else int(best_key)
+        best_moves = None
     return Solution(
         deal, rules, winnable, int(min_draws) if winnable else None, best_score,
-        int(max_removed), int(states),
-        time.perf_counter() - start, _line(ws.path, length),
+        int(max_removed), int(states + more), time.perf_counter() - start, moves, scheme,
+        best_moves,
     )
