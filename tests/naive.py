@@ -14,27 +14,33 @@ exactly one place). The rules are restated here from RULES.md:
 - score: 500, −1 per removal, −1 per draw, +100 per cleared peak. A win therefore
   scores 500 − 28 − draws + 300 = 772 − draws.
 
-A state is (bitmask of removed positions, cards drawn so far, waste rank). The search
-visits every state reachable from the start (no pruning at all, not even on a win) with
-a memoised recursion, and returns per state:
+A state is (set of removed positions as a bitmask, cards drawn so far, waste rank).
+The search simply collects every state reachable from the start (a worklist and a
+Python set). All four answers are properties of single reachable states:
 
-- the fewest total draws of any win reachable from it (``INF`` when none),
-- the most tableau cards removed in any state reachable from it,
-- the best score of a stuck end reachable from it (``-1`` when none).
+- winnable / min_draws: the fewest draws of a reachable won state (the draw count of a
+  line is the ``drawn`` of the state it reaches);
+- max_removed: the most removed cards of any reachable state;
+- best_score: 772 − min_draws on a win, else the best score of a reachable stuck end.
+
+The only shortcut (``stop_at_first_win``, on by default) visits states in order of
+``drawn`` and stops at the first won state: no move lowers ``drawn``, so when a state
+with ``drawn = k`` is taken, every state with fewer draws has been taken already, and
+the first won state taken has the fewest draws. ``stop_at_first_win=False`` visits
+every reachable state; a test checks that both give the same answers.
 """
 
 from __future__ import annotations
 
-import sys
 from dataclasses import dataclass
 
 from tripeaks_solver.geometry import COVERED_BY, PEAK_POSITIONS
 
-INF = float("inf")
 N_POSITIONS = 28
 ALL_REMOVED = (1 << N_POSITIONS) - 1
 START_SCORE = 500
 PEAK_BONUS = 100
+WIN_SCORE_NO_DRAWS = START_SCORE - N_POSITIONS + 3 * PEAK_BONUS  # 772
 
 # The cover relation and the peaks as bitmasks, from the shared board description.
 COVER_MASK = tuple(sum(1 << q for q in COVERED_BY[p]) for p in range(N_POSITIONS))
@@ -49,7 +55,7 @@ def ranks_adjacent(a: int, b: int, wrap: bool) -> bool:
 
 
 def count_bits(mask: int) -> int:
-    return bin(mask).count("1")
+    return mask.bit_count()
 
 
 def peaks_cleared(removed: int) -> int:
@@ -70,58 +76,62 @@ class NaiveResult:
     max_removed: int
     states: int
 
+    def answers(self) -> tuple[bool, int | None, int, int]:
+        return self.winnable, self.min_draws, self.best_score, self.max_removed
 
-def naive_solve(deal, wrap: bool) -> NaiveResult:
-    """Exhaustively solve ``deal`` (a :class:`tripeaks_solver.Deal`) under Easy (wrap) or Classic."""
+
+def naive_solve(deal, wrap: bool, stop_at_first_win: bool = True) -> NaiveResult:
+    """Solve ``deal`` (a :class:`tripeaks_solver.Deal`) under Easy (``wrap``) or Classic."""
     tab_rank = [c.rank for c in deal.tableau]
     stock_rank = [c.rank for c in deal.stock]
     stock_len = len(stock_rank)
-    start_rank = deal.waste.rank
+
+    # For each waste rank, (position, its bit, the bits of the cards covering it) of the
+    # tableau cards whose rank may go on it: the rank test, done once per deal.
+    follows = [
+        [(p, 1 << p, COVER_MASK[p]) for p in range(N_POSITIONS)
+         if ranks_adjacent(w, tab_rank[p], wrap)]
+        for w in range(13)
+    ]
 
     def playable(removed: int, waste_rank: int) -> list[int]:
-        out = []
-        for p in range(N_POSITIONS):
-            gone = removed >> p & 1
-            uncovered = removed & COVER_MASK[p] == COVER_MASK[p]
-            if not gone and uncovered and ranks_adjacent(waste_rank, tab_rank[p], wrap):
-                out.append(p)
-        return out
+        """Positions still there, with every covering card gone, one rank from the waste."""
+        return [
+            p
+            for p, bit, cover in follows[waste_rank]
+            if not removed & bit and removed & cover == cover
+        ]
 
-    memo: dict[tuple[int, int, int], tuple[float, int, int]] = {}
+    start = (0, 0, deal.waste.rank)
+    seen = {start}
+    todo: list[list[tuple[int, int, int]]] = [[] for _ in range(stock_len + 1)]
+    todo[0].append(start)  # todo[k]: the states with k draws not yet expanded
+    min_draws = None  # fewest draws of a reached won state
+    most_removed = 0  # most cards removed in a reached state
+    best_stuck = -1  # best score of a reached stuck end
+    for layer in todo:  # layers only ever feed later layers, so this visits them all
+        while layer:
+            state = layer.pop()
+            removed, drawn, waste_rank = state
+            most_removed = max(most_removed, count_bits(removed))
+            if removed == ALL_REMOVED:  # won: the game ends here
+                if min_draws is None or drawn < min_draws:
+                    min_draws = drawn
+                continue
+            moves = playable(removed, waste_rank)
+            if drawn == stock_len and not moves:  # stuck: the game ends here
+                best_stuck = max(best_stuck, app_score(removed, drawn))
+                continue
+            children = [(removed | 1 << p, drawn, tab_rank[p]) for p in moves]
+            if drawn < stock_len:
+                children.append((removed, drawn + 1, stock_rank[drawn]))
+            for child in children:
+                if child not in seen:
+                    seen.add(child)
+                    todo[child[1]].append(child)
+        if min_draws is not None and stop_at_first_win:
+            break
 
-    def explore(removed: int, drawn: int, waste_rank: int) -> tuple[float, int, int]:
-        key = (removed, drawn, waste_rank)
-        if key in memo:
-            return memo[key]
-        if removed == ALL_REMOVED:  # won: the game ends here
-            result = (drawn, N_POSITIONS, -1)
-            memo[key] = result
-            return result
-        best_win = INF
-        most_removed = count_bits(removed)
-        best_stuck = -1
-        moves = playable(removed, waste_rank)
-        if drawn == stock_len and not moves:  # stuck: the game ends here
-            best_stuck = app_score(removed, drawn)
-        for p in moves:
-            w, m, s = explore(removed | 1 << p, drawn, tab_rank[p])
-            best_win, most_removed, best_stuck = min(best_win, w), max(most_removed, m), max(best_stuck, s)
-        if drawn < stock_len:
-            w, m, s = explore(removed, drawn + 1, stock_rank[drawn])
-            best_win, most_removed, best_stuck = min(best_win, w), max(most_removed, m), max(best_stuck, s)
-        result = (best_win, most_removed, best_stuck)
-        memo[key] = result
-        return result
-
-    old_limit = sys.getrecursionlimit()
-    sys.setrecursionlimit(max(old_limit, 1000))  # depth is at most 28 + 23 + 1 frames
-    try:
-        best_win, most_removed, best_stuck = explore(0, 0, start_rank)
-    finally:
-        sys.setrecursionlimit(old_limit)
-
-    if best_win < INF:
-        draws = int(best_win)
-        return NaiveResult(True, draws, START_SCORE - N_POSITIONS - draws + 3 * PEAK_BONUS,
-                           N_POSITIONS, len(memo))
-    return NaiveResult(False, None, best_stuck, most_removed, len(memo))
+    if min_draws is not None:
+        return NaiveResult(True, min_draws, WIN_SCORE_NO_DRAWS - min_draws, N_POSITIONS, len(seen))
+    return NaiveResult(False, None, best_stuck, most_removed, len(seen))
