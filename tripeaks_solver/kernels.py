@@ -3,7 +3,7 @@
 A search state is (configuration id, stock index, waste rank). The stock index is the
 number of draws so far, so it is also the draw count of every line reaching the state.
 States index a dense bitset ``seen`` laid out layer by layer: bit
-``stock_index * layer_bits + config * RANKS + rank``. A layer (one stock index) is a
+``stock_index * layer_bits + (config << 4 | rank)``. A layer (one stock index) is a
 contiguous ~40 KB block, so a search works in cache, and a kernel clears only the
 layers it touched before it returns: ``seen`` is all zero between calls.
 
@@ -17,6 +17,8 @@ import numpy as np
 from numba import njit
 
 RANKS = 14  # 13 card ranks + the wild rank
+ALL_RANKS = (1 << RANKS) - 1
+SHIFT = 4  # a state's (config, rank) code is config << SHIFT | rank: no division to decode
 WILD = 13
 TABLEAU = 28
 DRAW = TABLEAU
@@ -70,7 +72,7 @@ def _is_seen(seen, index):
 
 @njit(cache=True)
 def _layer_bits(n_configs):
-    return (n_configs * RANKS + 63) // 64 * 64
+    return ((n_configs << SHIFT) + 63) // 64 * 64
 
 
 @njit(cache=True)
@@ -98,33 +100,39 @@ def _stuck_score(removed, peaks, draws):
 
 @njit(cache=True)
 def _rank_tables(tab_rank, stock_rank, wrap, max_draws):
-    """``nbr[k]``: mask of ranks adjacent to k; ``stock_nb[s, k]``: how many of
-    stock[s:max_draws] are adjacent to k."""
+    """``nbr[k]``: mask of ranks adjacent to k, also listed in ``nbr_list[k, :nbr_count[k]]``;
+    ``stock_nb[s, k]``: how many of stock[s:max_draws] are adjacent to k."""
     nbr = np.zeros(RANKS, dtype=np.int64)
+    nbr_list = np.zeros((RANKS, RANKS), dtype=np.int64)
+    nbr_count = np.zeros(RANKS, dtype=np.int64)
     for a in range(RANKS):
         for b in range(RANKS):
             if _ranks_adjacent(a, b, wrap):
                 nbr[a] |= np.int64(1) << b
+                nbr_list[a, nbr_count[a]] = b
+                nbr_count[a] += 1
     n = stock_rank.shape[0]
     stock_nb = np.zeros((n + 1, RANKS), dtype=np.int64)
     for s in range(min(max_draws, n) - 1, -1, -1):
         for k in range(RANKS):
             stock_nb[s, k] = stock_nb[s + 1, k] + ((nbr[k] >> stock_rank[s]) & 1)
-    return nbr, stock_nb
+    return nbr, nbr_list, nbr_count, stock_nb
 
 
 @njit(cache=True, inline="always")
-def _shift_rank(left, supply, nbr, rank, delta):
+def _shift_rank(left, supply, nbr_list, nbr_count, rank, delta):
     # A tableau card of `rank` leaves (-1) or comes back on undo (+1).
     left[rank] += delta
-    for k in range(RANKS):
-        if (nbr[rank] >> k) & 1:
-            supply[k] += delta
+    for i in range(nbr_count[rank]):
+        supply[nbr_list[rank, i]] += delta
 
 
 @njit(cache=True, inline="always")
-def _short_of_tops(left, supply, stock_nb, waste, nbr):
-    for k in range(RANKS):
+def _short_of_tops(left, supply, stock_nb, waste, nbr, ranks):
+    # The test above, for the ranks in the mask `ranks`.
+    while ranks != 0:
+        k = _lowest_position(ranks)
+        ranks &= ranks - 1
         if left[k] > supply[k] + stock_nb[k] + ((nbr[k] >> waste) & 1):
             return True
     return False
@@ -140,15 +148,16 @@ def _dfs(next_id, available, full_id, tab_rank, stock_rank, start_rank, wrap, ma
     """
     layer = _layer_bits(next_id.shape[0])
     adj = _adjacent_masks(tab_rank, wrap)
-    nbr, stock_nb = _rank_tables(tab_rank, stock_rank, wrap, max_draws)
+    nbr, nbr_list, nbr_count, stock_nb = _rank_tables(tab_rank, stock_rank, wrap, max_draws)
     left = np.zeros(RANKS, dtype=np.int64)
     supply = np.zeros(RANKS, dtype=np.int64)
     for p in range(TABLEAU):
-        _shift_rank(left, supply, nbr, tab_rank[p], 1)
+        _shift_rank(left, supply, nbr_list, nbr_count, tab_rank[p], 1)
     f_c = np.empty(MAX_DEPTH, dtype=np.int64)
     f_s = np.empty(MAX_DEPTH, dtype=np.int64)
     f_cand = np.empty(MAX_DEPTH, dtype=np.int64)
     f_draw = np.empty(MAX_DEPTH, dtype=np.bool_)
+    f_r = np.empty(MAX_DEPTH, dtype=np.int64)
 
     states = 0
     deepest = 0
@@ -166,7 +175,11 @@ def _dfs(next_id, available, full_id, tab_rank, stock_rank, start_rank, wrap, ma
             break
         f_c[depth] = c
         f_s[depth] = s
-        if _short_of_tops(left, supply, stock_nb[s], r, nbr):
+        f_r[depth] = r
+        # After a move only the ranks adjacent to the old or the new waste top can have
+        # lost supply or the waste's help; the parent passed the test for all the others.
+        check = ALL_RANKS if depth == 0 else nbr[r] | nbr[f_r[depth - 1]]
+        if _short_of_tops(left, supply, stock_nb[s], r, nbr, check):
             f_cand[depth] = 0
             f_draw[depth] = False
         else:
@@ -195,12 +208,12 @@ def _dfs(next_id, available, full_id, tab_rank, stock_rank, start_rank, wrap, ma
             else:
                 depth -= 1
                 if depth >= 0 and path[depth] != DRAW:
-                    _shift_rank(left, supply, nbr, tab_rank[path[depth]], 1)
+                    _shift_rank(left, supply, nbr_list, nbr_count, tab_rank[path[depth]], 1)
                 continue
-            if not _test_and_set(seen, s * layer + c * RANKS + r):
+            if not _test_and_set(seen, s * layer + (c << SHIFT | r)):
                 path[depth] = move
                 if move != DRAW:
-                    _shift_rank(left, supply, nbr, r, -1)
+                    _shift_rank(left, supply, nbr_list, nbr_count, r, -1)
                 depth += 1
                 break
         if depth < 0:
@@ -235,23 +248,23 @@ def _sweep(next_id, available, removed, peaks, tab_rank, stock_rank, start_rank,
     entry_rank = start_rank
     for s in range(stock_len + 1):
         for top in range(n_frontier):
-            stack[top] = frontier[top] * RANKS + entry_rank
+            stack[top] = frontier[top] << SHIFT | entry_rank
         top = n_frontier
         n_next = 0
         base = s * layer
         while top > 0:
             top -= 1
-            c = stack[top] // RANKS
-            r = stack[top] % RANKS
+            c = stack[top] >> SHIFT
+            r = stack[top] & 15
             states += 1
             max_removed = max(max_removed, removed[c])
             cand = available[c] & adj[r]
             if s < stock_len:
-                if not (draw_when_stuck and cand != 0):
-                    # This configuration enters the next layer; its state bit dedups it.
-                    if not _test_and_set(seen, base + layer + c * RANKS + stock_rank[s]):
-                        next_frontier[n_next] = c
-                        n_next += 1
+                # This configuration enters the next layer; its state bit dedups it.
+                may_draw = not (draw_when_stuck and cand != 0)
+                if may_draw and not _test_and_set(seen, base + layer + (c << SHIFT | stock_rank[s])):
+                    next_frontier[n_next] = c
+                    n_next += 1
             elif cand == 0:
                 score = removed[c] if most_removed else _stuck_score(removed[c], peaks[c], s)
                 if score > best_stuck:
@@ -262,8 +275,8 @@ def _sweep(next_id, available, removed, peaks, tab_rank, stock_rank, start_rank,
                 p = _lowest_position(cand)
                 cand &= cand - 1
                 child = next_id[c, p]
-                if not _test_and_set(seen, base + child * RANKS + tab_rank[p]):
-                    stack[top] = child * RANKS + tab_rank[p]
+                if not _test_and_set(seen, base + (child << SHIFT | tab_rank[p])):
+                    stack[top] = (child << SHIFT | tab_rank[p])
                     top += 1
         if s < stock_len:
             entry_rank = stock_rank[s]
@@ -290,7 +303,7 @@ def _trace(prev_id, available, tab_rank, stock_rank, start_rank, adj, wrap, draw
             if pc < 0 or tab_rank[p] != r:
                 continue
             for pr in range(RANKS):
-                if _ranks_adjacent(pr, r, wrap) and _is_seen(seen, s * layer + pc * RANKS + pr):
+                if _ranks_adjacent(pr, r, wrap) and _is_seen(seen, s * layer + (pc << SHIFT | pr)):
                     path[n] = p
                     c = pc
                     r = pr
@@ -301,7 +314,7 @@ def _trace(prev_id, available, tab_rank, stock_rank, start_rank, adj, wrap, draw
         if not moved:
             # A draw: a state one layer down with the same configuration.
             for pr in range(RANKS):
-                if _is_seen(seen, (s - 1) * layer + c * RANKS + pr) and not (
+                if _is_seen(seen, (s - 1) * layer + (c << SHIFT | pr)) and not (
                     draw_when_stuck and available[c] & adj[pr] != 0
                 ):
                     path[n] = DRAW
@@ -389,20 +402,20 @@ def _layer_reach(next_id, available, full_id, tab_rank, adj, draw_when_stuck, c0
                  layer_seen, reach, parent, target_c, target_r):
     """Breadth-first over removals within one layer from (c0, r0).
 
-    Fills ``reach`` with the states (c * RANKS + r) reached and ``parent`` with the
+    Fills ``reach`` with the states ((c << SHIFT | r)) reached and ``parent`` with the
     index of each one's predecessor. Stops early at (target_c, target_r) (target_r -1:
     any rank that may leave the layer by a draw; target_c -1: no target). Returns
     (count, index of the target or -1). Clears ``layer_seen`` before returning.
     """
-    reach[0] = c0 * RANKS + r0
+    reach[0] = c0 << SHIFT | r0
     parent[0] = -1
     _test_and_set(layer_seen, reach[0])
     n = 1
     head = 0
     hit = -1
     while head < n:
-        c = reach[head] // RANKS
-        r = reach[head] % RANKS
+        c = reach[head] >> SHIFT
+        r = reach[head] & 15
         cand = available[c] & adj[r]
         if c == target_c and (r == target_r or (target_r < 0 and not (
                 draw_when_stuck and cand != 0))):
@@ -412,7 +425,7 @@ def _layer_reach(next_id, available, full_id, tab_rank, adj, draw_when_stuck, c0
             while cand != 0:
                 p = _lowest_position(cand)
                 cand &= cand - 1
-                code = next_id[c, p] * RANKS + tab_rank[p]
+                code = next_id[c, p] << SHIFT | tab_rank[p]
                 if not _test_and_set(layer_seen, code):
                     reach[n] = code
                     parent[n] = head
@@ -455,8 +468,8 @@ def _original_optimal(next_id, available, removed, peaks, full_id, tab_rank, sto
                                 c0, r0, layer_seen, reach, parent, -1, -1)
             states += n
             for i in range(n):
-                c = reach[i] // RANKS
-                r = reach[i] % RANKS
+                c = reach[i] >> SHIFT
+                r = reach[i] & 15
                 m = removed[c] - removed[c0]
                 v = v0 + m * (m + 1) // 2 + _original_bonus(peaks[c])
                 cand = available[c] & adj[r]
@@ -466,10 +479,10 @@ def _original_optimal(next_id, available, removed, peaks, full_id, tab_rank, sto
                         best = v
                         best_won = c == full_id
                         end_s, end_c0, end_c, end_r = s, c0, c, r
-                elif s < stock_len and not (draw_when_stuck and cand != 0):
-                    if v - ORIGINAL_DRAW_COST > value[s + 1, c]:
-                        value[s + 1, c] = v - ORIGINAL_DRAW_COST
-                        came_from[s + 1, c] = c0
+                elif (s < stock_len and not (draw_when_stuck and cand != 0)
+                      and v - ORIGINAL_DRAW_COST > value[s + 1, c]):
+                    value[s + 1, c] = v - ORIGINAL_DRAW_COST
+                    came_from[s + 1, c] = c0
     # The line, last layer first: within each layer the removals from its entry to its
     # exit, then the draw that led into it.
     length = 0
@@ -481,8 +494,8 @@ def _original_optimal(next_id, available, removed, peaks, full_id, tab_rank, sto
         i = hit
         while parent[i] >= 0:
             # Which position was removed: the one configuration c differs from its parent.
-            c = reach[i] // RANKS
-            pc = reach[parent[i]] // RANKS
+            c = reach[i] >> SHIFT
+            pc = reach[parent[i]] >> SHIFT
             for p in range(TABLEAU):
                 if next_id[pc, p] == c:
                     path[length] = p
