@@ -8,6 +8,8 @@ The joker of the joker variant is card 52, rank 13 (wild): ``Jk`` for machines,
 
 from __future__ import annotations
 
+from typing import Self
+
 from .errors import InputError
 
 RANKS = "A23456789TJQK"
@@ -30,7 +32,7 @@ class Card(int):
 
     __slots__ = ()
 
-    def __new__(cls, value: int) -> Card:
+    def __new__(cls, value: int) -> Self:
         if not 0 <= value <= JOKER:
             raise InputError(f"card index out of range: {value} (expected 0 … 51, 52 = joker)")
         return super().__new__(cls, value)

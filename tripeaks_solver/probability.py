@@ -11,6 +11,7 @@ import random
 from collections.abc import Iterator
 from dataclasses import dataclass
 
+from .analysis import wilson_interval
 from .cards import Card
 from .errors import InputError
 from .layout import Layout
@@ -28,10 +29,18 @@ class WinShare:
     wins: int
     total: int
     exact: bool
+    solved: int  # distinct deals the solver ran on (completions alike in ranks share one)
 
     @property
     def share(self) -> float:
         return self.wins / self.total
+
+    @property
+    def interval(self) -> tuple[float, float]:
+        """95% Wilson interval of the share (the share itself when exact)."""
+        if self.exact:
+            return self.share, self.share
+        return wilson_interval(self.wins, self.total)
 
 
 def _rank_fillings(missing: list[Card]) -> Iterator[tuple[list[Card], int]]:
@@ -87,12 +96,13 @@ def win_probability(layout: Layout | str, rules: Rules, samples: int = 1000,
     if samples < 1:
         raise InputError(f"samples must be at least 1, got {samples}")
     if distinct_rank_fillings(layout) <= samples:
-        wins = total = 0
+        wins = total = solved = 0
         for filling, weight in _rank_fillings(layout.missing_cards):
             total += weight
+            solved += 1
             if solve(layout.deal(filling), rules, optimal=False).winnable:
                 wins += weight
-        return WinShare(rules, wins, total, True)
+        return WinShare(rules, wins, total, True, solved)
     rng = random.Random(seed)
     missing = layout.missing_cards
     verdicts: dict[tuple[int, ...], bool] = {}
@@ -103,4 +113,4 @@ def win_probability(layout: Layout | str, rules: Rules, samples: int = 1000,
         if key not in verdicts:
             verdicts[key] = solve(layout.deal(missing), rules, optimal=False).winnable
         wins += verdicts[key]
-    return WinShare(rules, wins, samples, False)
+    return WinShare(rules, wins, samples, False, len(verdicts))
