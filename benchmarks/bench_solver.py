@@ -20,7 +20,7 @@ from tripeaks_solver import CLASSIC, EASY, Deal
 from tripeaks_solver.solver import solve
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
-from naive import naive_solve  # noqa: E402
+from naive import naive_solve
 
 
 def _timed(deals, rules, optimal):

@@ -54,9 +54,14 @@ def cli() -> None:
     """Exact TriPeaks solitaire answers.
 
     \b
-    tripeaks-solve TP1-E-AAAAAAD         solve a deal under Easy and Classic rules
-    tripeaks-solve deal TP1-E-AAAAAAD    show the layout
-    tripeaks-solve replay CODE MOVE...   check and score a recorded game
+    tripeaks-solve TP1-E-AAAAAAD           solve a deal under Easy and Classic rules
+    tripeaks-solve --layout "9c Kd ?? ..." solve a deal typed in (?? = unseen card)
+    tripeaks-solve deal TP1-E-AAAAAAD      show the layout
+    tripeaks-solve replay CODE MOVE...     check and score a recorded game
+    tripeaks-solve batch 0 10000 --csv F   win rates and best scores of many deals
+
+    Every command takes the rule variants (--empty-waste, --joker, --draw-when-stuck,
+    --open, --wrap/--no-wrap) and, where scores matter, --scoring.
     """
 
 
@@ -318,7 +323,7 @@ def _complete_layouts(path: Path) -> tuple[tuple[int, ...], ...]:
     return tuple(tuple(int(c) for c in lay.places) for _, lay in layouts)
 
 
-@cli.command("solve")
+@cli.command("solve", short_help="Solve deals (the default command).")
 @click.argument("codes", nargs=-1)
 @click.option("--rules", "rule_choice", type=click.Choice(RULE_CHOICES), default="both",
               show_default=True,
@@ -409,7 +414,7 @@ def solve_command(codes: tuple[str, ...], rule_choice: str, layouts: tuple[str, 
 
 
 # --- batch --------------------------------------------------------------------------
-@cli.command("batch")
+@cli.command("batch", short_help="Solve a range of deals: win rates, scores, CSV.")
 @click.argument("start", required=False)
 @click.argument("stop", required=False)
 @click.option("--layout-file", type=click.Path(path_type=Path, dir_okay=False), default=None,
