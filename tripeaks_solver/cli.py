@@ -222,14 +222,14 @@ def replay_command(code: str, moves: tuple[str, ...], lang: str | None, as_json:
         click.echo(json.dumps({"code": str(gc), "rules": rules.name, "variant": rules.variant,
                                "steps": rows, **result}, ensure_ascii=False))
     else:
-        click.echo(f"{game.status.value.capitalize()}: {_score_text(scoring, game)}, "
-                   f"{game.moves} moves, {game.cards_left} cards left in the peaks, "
-                   f"{game.stock_left} in the stock")
+        scored_text = "" if scoring == "cards-left" else f"{_score_text(scoring, game)}, "
+        click.echo(f"{game.status.value.capitalize()}: {scored_text}{game.moves} moves, "
+                   f"{game.cards_left} cards left in the peaks, {game.stock_left} in the stock")
 
 
 def _score_text(scoring: str, game: Game) -> str:
     if scoring == "cards-left":
-        return f"{game.cards_left} cards left"
+        return f"cards left {game.cards_left}"
     prefix = "original score" if scoring == "original" else "score"
     return f"{prefix} {game.score_under(scoring)}"
 
@@ -301,7 +301,7 @@ def _read_layouts(layouts: tuple[str, ...], layout_file: Path | None) -> list[tu
             raise click.UsageError(f"--layout {i}: {exc}") from None
     if layout_file is not None:
         try:
-            text = layout_file.read_text(encoding="utf-8")
+            text = layout_file.read_text(encoding="utf-8-sig")  # a BOM from Windows editors
         except (OSError, UnicodeDecodeError) as exc:
             raise click.UsageError(f"cannot read {layout_file}: {exc}") from None
         try:
@@ -562,17 +562,21 @@ def _batch_text(s: dict) -> str:
 
 def main(argv: list[str] | None = None) -> None:
     """Entry point: run the command, turning input errors into one line and exit code 2."""
+    def fail(message: str) -> None:
+        # One line, whatever the user typed: newlines in echoed arguments are shown escaped.
+        one_line = message.replace("\r", "\\r").replace("\n", "\\n")
+        click.echo(f"tripeaks-solve: error: {one_line}", err=True)
+        sys.exit(EXIT_INPUT)
+
     try:
         code = cli.main(args=argv, prog_name="tripeaks-solve", standalone_mode=False)
     except click.exceptions.Abort:
         click.echo("tripeaks-solve: interrupted", err=True)
         sys.exit(130)
     except click.ClickException as exc:
-        click.echo(f"tripeaks-solve: error: {exc.format_message()}", err=True)
-        sys.exit(EXIT_INPUT)
+        fail(exc.format_message())
     except InputError as exc:
-        click.echo(f"tripeaks-solve: error: {exc}", err=True)
-        sys.exit(EXIT_INPUT)
+        fail(str(exc))
     sys.exit(code if isinstance(code, int) else 0)
 
 

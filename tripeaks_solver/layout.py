@@ -40,6 +40,9 @@ class Layout:
             except InputError:
                 raise InputError(f"token {i} {tok!r} is not a card (e.g. Kc, K♣, 10d) "
                                  f"nor {UNKNOWN}") from None
+            if card.is_joker:
+                raise InputError(f"token {i} {tok!r}: a layout holds the {DECK_SIZE} cards "
+                                 "without the joker")
             if card in where:
                 raise InputError(f"token {i} {tok!r}: {card.token} is already token {where[card]}")
             where[card] = i

@@ -42,11 +42,13 @@ class Solution:
     or under ``cards-left`` the fewest cards left at the end, reached in ``best_moves``
     moves. ``min_draws`` is the fewest draws of a win (app and cards-left schemes).
     ``min_draws`` and ``best_score`` are None when the search was not asked for the
-    optimum (``optimal=False``); ``min_draws`` is also None on a lost deal, and so is
-    ``max_removed`` on a lost deal searched with ``optimal=False`` (the fast search
-    stops exploring lines it has proved lost, so it does not know the most cards).
+    optimum (``optimal=False``); ``min_draws`` is also None on a lost deal and under the
+    original scoring, and ``max_removed`` is None on a lost deal searched with
+    ``optimal=False`` or under the original scoring (the win search stops exploring
+    lines it has proved lost, so it does not know the most cards).
     ``moves`` is a line reaching ``best_score`` (or any win when not optimal): tableau
-    positions 0–27 and -1 for a draw. ``states`` counts the search states visited.
+    positions 0–27 and -1 for a draw. Under the original scoring the best line may end
+    stuck even on a winnable deal. ``states`` counts the search states visited.
     """
 
     deal: Deal
