@@ -152,9 +152,11 @@ def solve(deal: Deal, rules: Rules = EASY, optimal: bool = True, scheme: str = "
     wrap = rules.wrap
     dws = rules.draw_when_stuck
 
-    found, length, states = kernels._dfs(
-        next_id, available, full_id, tab, stock, waste, wrap, len(stock), dws, ws.seen, ws.path
-    )
+    if not optimal or scheme == "original":
+        found, length, states = kernels._dfs(
+            next_id, available, full_id, tab, stock, waste, wrap, len(stock), dws, ws.seen,
+            ws.path,
+        )
     if not optimal:
         return Solution(deal, rules, bool(found), None, None, TABLEAU_SIZE if found else None,
                         int(states), time.perf_counter() - start,
@@ -171,22 +173,21 @@ def solve(deal: Deal, rules: Rules = EASY, optimal: bool = True, scheme: str = "
                         time.perf_counter() - start, moves, scheme)
 
     most_removed = scheme == "cards-left"
-    min_draws, more, max_removed, best_key, length = kernels._optimal(
+    min_draws, states, max_removed, best_key, length = kernels._optimal(
         next_id, prev_id, available, removed, peaks, full_id, tab, stock, waste, wrap, dws,
         most_removed, ws.seen, ws.stack, ws.frontier, ws.next_frontier, ws.path,
     )
     winnable = min_draws >= 0
     moves = _line(ws.path, length)
     if most_removed:
-        best_score = TABLEAU_SIZE - (TABLEAU_SIZE if winnable else int(best_key))
+        best_score = 0 if winnable else TABLEAU_SIZE - int(best_key)
         best_moves = len(moves)
     else:
         best_score = WIN_BONUS_SCORE - int(min_draws) if winnable else int(best_key)
         best_moves = None
     return Solution(
         deal, rules, winnable, int(min_draws) if winnable else None, best_score,
-        int(max_removed), int(states + more), time.perf_counter() - start, moves, scheme,
-        best_moves,
+        int(max_removed), int(states), time.perf_counter() - start, moves, scheme, best_moves,
     )
 
 
