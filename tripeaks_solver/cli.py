@@ -17,7 +17,7 @@ import click
 from .codes import GameCode
 from .dealing import Deal
 from .errors import IllegalMoveError, InputError
-from .game import Game
+from .game import SCHEMES, Game
 from .layout import Layout, parse_layout_file
 from .messages import LANGUAGES, language_from_env
 from .probability import WinShare, win_probability
@@ -66,8 +66,6 @@ def cli() -> None:
 
 
 # --- rule options shared by the commands ----------------------------------------------
-SCORINGS = ("app", "original", "cards-left")
-
 
 def rule_options(with_scoring: bool = True):
     """The variant options (and --scoring), as one decorator for every command."""
@@ -91,7 +89,7 @@ def rule_options(with_scoring: bool = True):
         ]
         if with_scoring:
             opts.append(click.option(
-                "--scoring", type=click.Choice(SCORINGS), default="app", show_default=True,
+                "--scoring", type=click.Choice(SCHEMES), default="app", show_default=True,
                 help="app: 500, −1 a move, +100 a peak; original: runs score 1, 2, 3 …, "
                      "−5 a draw, 15/15/30 for peaks; cards-left: fewest cards left, then "
                      "fewest moves."))
@@ -109,7 +107,6 @@ def _with_options(rules: Rules, opts: dict, joker: bool = False) -> Rules:
         joker=opts["joker"] or joker,
         draw_when_stuck=opts["draw_when_stuck"],
         open=opts["open_peaks"],
-        **({} if opts["wrap"] is None else {"wrap": opts["wrap"]}),
     )
 
 
