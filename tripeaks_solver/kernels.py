@@ -16,15 +16,15 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from .cards import WILD_RANK as WILD
+from .game import ORIGINAL_DRAW_COST, ORIGINAL_PEAK_BONUS, PEAK_BONUS, START_SCORE
+from .geometry import TABLEAU_SIZE as TABLEAU
+
 RANKS = 14  # 13 card ranks + the wild rank
 ALL_RANKS = (1 << RANKS) - 1
 SHIFT = 4  # a state's (config, rank) code is config << SHIFT | rank: no division to decode
-WILD = 13
-TABLEAU = 28
 DRAW = TABLEAU
 MAX_DEPTH = 64  # 28 removals + at most 24 draws + the start
-START_SCORE = 500
-PEAK_BONUS = 100
 
 _DEBRUIJN = np.array([0, 1, 28, 2, 29, 14, 24, 3, 30, 22, 20, 15, 25, 17, 4, 8,
                       31, 27, 13, 23, 21, 19, 16, 7, 26, 12, 18, 6, 11, 5, 10, 9],
@@ -387,14 +387,14 @@ def _optimal(next_id, prev_id, available, removed, peaks, full_id, tab_rank, sto
 # on (s, c') — the waste after a draw is the drawn card — so the best total is a
 # longest path over layer entries, computed layer by layer from each entry's reach.
 
-ORIGINAL_DRAW_COST = 5
 NEG = -(1 << 40)
+# Cumulative peak bonus after 0, 1, 2, 3 cleared peaks.
+_ORIGINAL_BONUS = (0, *[sum(ORIGINAL_PEAK_BONUS[:k]) for k in (1, 2, 3)])
 
 
 @njit(cache=True)
 def _original_bonus(peaks_cleared):
-    # Cumulative peak bonus: 15 for the first peak, 15 for the second, 30 for the third.
-    return (0, 15, 30, 60)[peaks_cleared]
+    return _ORIGINAL_BONUS[peaks_cleared]
 
 
 @njit(cache=True)

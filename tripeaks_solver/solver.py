@@ -12,11 +12,12 @@ from . import kernels
 from .cards import Card
 from .dealing import Deal
 from .errors import InputError
-from .game import SCHEMES, Game
-from .geometry import TABLEAU_SIZE, configurations
+from .game import PEAK_BONUS, SCHEMES, START_SCORE, Game
+from .geometry import PEAK_COUNT, TABLEAU_SIZE, configurations
 from .rules import EASY, Rules
 
-WIN_BONUS_SCORE = 772  # 500 - 28 removals + 3 peaks * 100; a win scores this minus its draws
+# A win scores this minus its draws: 500 − 28 removals + 3 peaks × 100 = 772.
+WIN_BONUS_SCORE = START_SCORE - TABLEAU_SIZE + PEAK_COUNT * PEAK_BONUS
 
 
 @dataclass(frozen=True)
