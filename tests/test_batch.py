@@ -30,6 +30,9 @@ from tripeaks_solver.cli import main
 from tripeaks_solver.codes import DEAL_COUNT
 from tripeaks_solver.solver import solve
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from cli_run import run
+
 DATA = Path(__file__).resolve().parent.parent / "data"
 HEADER = "code,deal,rules,variant,scoring,winnable,min_draws,best_score,max_removed,states,seconds,line"
 EXE = shutil.which("tripeaks-solve")
@@ -37,13 +40,7 @@ EXE = shutil.which("tripeaks-solve")
 
 def batch(capsys, *args: str) -> tuple[int, str, str]:
     """Run ``tripeaks-solve batch ARGS`` through the real entry point, in this process."""
-    try:
-        main(["batch", *args])
-        code = 0
-    except SystemExit as exc:
-        code = exc.code
-    out, err = capsys.readouterr()
-    return code, out, err
+    return run(capsys, "batch", *args)
 
 
 def read_rows(path: Path) -> list[list[str]]:

@@ -16,35 +16,21 @@ import random
 import re
 import shutil
 import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 
 from tripeaks_solver import CLASSIC, EASY, Card, Deal, Game, GameCode, Status
-from tripeaks_solver.cli import cli, main
+from tripeaks_solver.cli import cli
 from tripeaks_solver.geometry import PEAK_POSITIONS
 from tripeaks_solver.solver import solve
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from cli_run import assert_one_line_error, run
+
 EXE = shutil.which("tripeaks-solve")
 PEAK_NAMES = ("left", "middle", "right")
-
-
-def run(capsys, *args: str) -> tuple[int, str, str]:
-    """``tripeaks-solve ARGS`` through the real entry point, in this process."""
-    try:
-        main(list(args))
-        code = 0
-    except SystemExit as exc:
-        code = exc.code
-    out, err = capsys.readouterr()
-    return code, out, err
-
-
-def assert_one_line_error(code: int, err: str, *needles: str, exit_code: int = 2) -> None:
-    assert code == exit_code, err
-    assert "Traceback" not in err
-    assert err.endswith("\n") and err.count("\n") == 1, err
-    for needle in needles:
-        assert needle in err, (needle, err)
 
 
 # --- the scoring rules, written out again (RULES.md and README) -------------------------
@@ -724,7 +710,7 @@ def test_random_arguments_never_end_in_a_traceback(capsys, monkeypatch):
         args = random_args(rng)
         try:
             status, _, err = run(capsys, *args)
-        except Exception as exc:  # noqa: BLE001 - anything escaping main() is a traceback
+        except Exception as exc:
             capsys.readouterr()
             failures.append((args, f"{type(exc).__name__}: {exc}"))
             continue

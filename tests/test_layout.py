@@ -16,40 +16,23 @@ import json
 import math
 import shutil
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 
 from tripeaks_solver import CLASSIC, EASY, Card, Deal, Game, InputError, Status
-from tripeaks_solver.cli import main
 from tripeaks_solver.layout import Layout, parse_layout_file
 from tripeaks_solver.probability import distinct_rank_fillings, win_probability
 from tripeaks_solver.solver import solve
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from cli_run import assert_one_line_error, run
 
 RULE_SETS = [EASY, CLASSIC]
 RULE_IDS = ["easy", "classic"]
 RANKS = "A23456789TJQK"
 EXE = shutil.which("tripeaks-solve")
-
-
-def run(capsys, *args: str) -> tuple[int, str, str]:
-    """``tripeaks-solve ARGS`` through the real entry point, in this process."""
-    try:
-        main(list(args))
-        code = 0
-    except SystemExit as exc:
-        code = exc.code
-    out, err = capsys.readouterr()
-    return code, out, err
-
-
-def assert_one_line_error(code: int, err: str, *needles: str) -> None:
-    assert code == 2, err
-    assert "Traceback" not in err
-    assert err.endswith("\n") and err.count("\n") == 1, err
-    assert err.startswith("tripeaks-solve: error: "), err
-    for needle in needles:
-        assert needle in err, (needle, err)
 
 
 def line_of(n: int) -> str:
