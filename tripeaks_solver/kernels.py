@@ -441,7 +441,7 @@ def _original_optimal(next_id, available, removed, peaks, full_id, tab_rank, sto
                       start_rank, wrap, draw_when_stuck, layer_seen, reach, parent, path):
     """Best final score under the original scoring over complete games (won or stuck).
 
-    Returns (best_score, won, states, line_length) with the line in ``path``.
+    Returns (best_score, states, line_length) with the line in ``path``.
     """
     n_cfg = next_id.shape[0]
     stock_len = stock_rank.shape[0]
@@ -451,7 +451,6 @@ def _original_optimal(next_id, available, removed, peaks, full_id, tab_rank, sto
     entries = np.empty(n_cfg, dtype=np.int64)
     value[0, 0] = 0
     best = NEG
-    best_won = False
     end_s = end_c0 = end_c = end_r = -1
     states = 0
     for s in range(stock_len + 1):
@@ -477,7 +476,6 @@ def _original_optimal(next_id, available, removed, peaks, full_id, tab_rank, sto
                 if ends:
                     if v > best:
                         best = v
-                        best_won = c == full_id
                         end_s, end_c0, end_c, end_r = s, c0, c, r
                 elif (s < stock_len and not (draw_when_stuck and cand != 0)
                       and v - ORIGINAL_DRAW_COST > value[s + 1, c]):
@@ -511,4 +509,4 @@ def _original_optimal(next_id, available, removed, peaks, full_id, tab_rank, sto
         c0 = came_from[s, c0]
         s -= 1
     path[:length] = path[:length][::-1].copy()
-    return best, best_won, states, length
+    return best, states, length

@@ -164,7 +164,7 @@ def solve(deal: Deal, rules: Rules = EASY, optimal: bool = True, scheme: str = "
                         _line(ws.path, length) if found else (), scheme)
 
     if scheme == "original":
-        best, _, more, length = kernels._original_optimal(
+        best, more, length = kernels._original_optimal(
             next_id, available, removed, peaks, full_id, tab, stock, waste, wrap, dws,
             ws.layer_seen, ws.stack, ws.parent, ws.path,
         )
