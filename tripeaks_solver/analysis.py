@@ -35,11 +35,10 @@ from typing import Self
 from .codes import DEAL_COUNT, GameCode, parse_deal_id
 from .dealing import Deal
 from .errors import InputError
-from .game import SCHEMES
-from .rules import EASY, RULE_SETS, VARIANT_OPTIONS, Rules
+from .rules import EASY, RULE_ORDER, RULE_SETS, VARIANT_OPTIONS, Rules
+from .scoring import SCHEMES
 from .solver import Solution, solve, warm_up
 
-RULE_ORDER = ("easy", "classic")  # the row order within a deal
 CSV_HEADER = ("code", "deal", "rules", "variant", "scoring", "winnable", "min_draws",
               "best_score", "max_removed", "states", "seconds", "line")
 ANSWER_FIELDS = ("winnable", "min_draws", "best_score", "max_removed")
@@ -197,13 +196,6 @@ def parse_range(start_text: str, stop_text: str) -> range:
         raise InputError(f"STOP ({stop}) must be greater than START ({start}): "
                          "the range is START … STOP-1")
     return range(start, stop)
-
-
-def rule_names(choice: str) -> tuple[str, ...]:
-    """``both`` -> (easy, classic); ``easy`` or ``classic`` -> that one."""
-    if choice == "both":
-        return RULE_ORDER
-    return (Rules.named(choice).name,)
 
 
 def default_jobs() -> int:
@@ -780,7 +772,6 @@ __all__ = [
     "Summary",
     "parse_range",
     "read_existing",
-    "rule_names",
     "solve_chunk",
     "wilson_interval",
 ]

@@ -1,12 +1,7 @@
 """The plain-Python game: moves, undo, scores, status. The reference every solution replays on.
 
-Three scores are kept side by side (``score_under`` picks one):
-- ``app``: start 500, −1 a removal, −1 a draw, +100 when a removal clears a peak,
-  never below 0 (RULES.md);
-- ``original``: each removal scores one more than the previous removal of the current
-  run (1, 2, 3, …); a draw ends the run and costs 5; clearing the first and second
-  peak +15 each, the third +30; starts at 0;
-- ``cards-left``: cards left in the peaks, then moves (fewer is better for both).
+The three scoring schemes of ``scoring.py`` are kept side by side (``score_under``
+picks one). The rules are those of docs/rules.md.
 """
 
 from __future__ import annotations
@@ -21,13 +16,16 @@ from .errors import IllegalMoveError, InputError
 from .geometry import COVERED_BY, FULL_MASK, PEAK_MASKS, TABLEAU_SIZE, peaks_cleared
 from .messages import check_language, message
 from .rules import EASY, Rules
+from .scoring import (
+    MOVE_COST,
+    ORIGINAL_DRAW_COST,
+    ORIGINAL_PEAK_BONUS,
+    PEAK_BONUS,
+    START_SCORE,
+    check_scheme,
+)
 
-START_SCORE = 500
-PEAK_BONUS = 100
 UNDO_LIMIT = 100
-SCHEMES = ("app", "original", "cards-left")
-ORIGINAL_DRAW_COST = 5
-ORIGINAL_PEAK_BONUS = (15, 15, 30)  # for the first, second and third peak cleared
 
 
 class Status(Enum):
@@ -123,9 +121,8 @@ class Game:
             return self.score
         if scheme == "original":
             return self.original
-        if scheme == "cards-left":
-            return self.cards_left, self.moves
-        raise InputError(f"unknown scoring {scheme!r} (expected one of {', '.join(SCHEMES)})")
+        check_scheme(scheme)
+        return self.cards_left, self.moves
 
     # --- actions --------------------------------------------------------------
     def _refuse(self, key: str) -> IllegalMoveError:
@@ -157,7 +154,7 @@ class Game:
         self.original += self.run
         if cleared:
             self.original += ORIGINAL_PEAK_BONUS[peaks_cleared(before)]
-        self._apply(action, card, -1 + PEAK_BONUS * cleared)
+        self._apply(action, card, -MOVE_COST + PEAK_BONUS * cleared)
         return action
 
     def draw(self) -> Action:
@@ -165,14 +162,14 @@ class Game:
         self._check_in_play()
         if self.stock_left == 0:
             raise self._refuse("stock_empty")
-        if self.rules.draw_when_stuck and self.playable():
+        if not self.rules.may_draw(bool(self.playable())):
             raise self._refuse("draw_not_allowed")
         card = self.stock[self.stock_index]
         self.stock_index += 1
         action = self._record(card, -1, 0)
         self.run = 0
         self.original -= ORIGINAL_DRAW_COST
-        self._apply(action, card, -1)
+        self._apply(action, card, -MOVE_COST)
         return action
 
     def _record(self, card: Card, position: int, cleared: int) -> Action:

@@ -17,8 +17,8 @@ import numpy as np
 from numba import njit
 
 from .cards import WILD_RANK as WILD
-from .game import ORIGINAL_DRAW_COST, ORIGINAL_PEAK_BONUS, PEAK_BONUS, START_SCORE
 from .geometry import TABLEAU_SIZE as TABLEAU
+from .scoring import ORIGINAL_DRAW_COST, ORIGINAL_PEAK_BONUS, PEAK_BONUS, START_SCORE
 
 RANKS = 14  # 13 card ranks + the wild rank
 ALL_RANKS = (1 << RANKS) - 1

@@ -69,6 +69,15 @@ class Rules:
         d = abs(a - b)
         return d == 1 or (self.wrap and d == RANK_COUNT - 1)
 
+    def neighbours(self, rank: int) -> int:
+        """Bit mask of the ranks (0–13) that may go on, or take, a card of ``rank``."""
+        return sum(1 << b for b in range(RANK_COUNT + 1) if self.adjacent(rank, b))
+
+    def may_draw(self, can_remove: bool) -> bool:
+        """May the player draw now (the stock not being empty), given whether a card
+        could be removed instead?"""
+        return not (self.draw_when_stuck and can_remove)
+
     def __str__(self) -> str:
         base = self.name.capitalize()
         return f"{base} ({self.variant.replace('+', ', ')})" if self.variant else base
@@ -77,3 +86,25 @@ class Rules:
 EASY = Rules(wrap=True)
 CLASSIC = Rules(wrap=False)
 RULE_SETS = {"easy": EASY, "classic": CLASSIC}
+RULE_ORDER = ("easy", "classic")  # the order of rule sets in every output
+RULE_CHOICES = ("code", "easy", "classic", "both")
+
+
+def select_rules(choice: str, code_rules: str | None = None, *, wrap: bool | None = None,
+                 **options: bool) -> tuple[Rules, ...]:
+    """The rule sets a command runs under, decided in this one place.
+
+    ``choice`` is ``code`` (the game code's letter ``code_rules``, Easy without one),
+    ``easy``, ``classic`` or ``both``; ``wrap`` (when not None) overrides it with the
+    one rule set whose K–A wrap it names. ``options`` (``empty_waste``, ``joker``,
+    ``draw_when_stuck``, ``open``) apply to every rule set chosen.
+    """
+    if wrap is not None:
+        names: tuple[str, ...] = ("easy" if wrap else "classic",)
+    elif choice == "both":
+        names = RULE_ORDER
+    elif choice == "code":
+        names = (code_rules or "easy",)
+    else:
+        names = (Rules.named(choice).name,)
+    return tuple(Rules.named(n).with_options(**options) for n in names)

@@ -12,12 +12,10 @@ from . import kernels
 from .cards import Card
 from .dealing import Deal
 from .errors import InputError
-from .game import PEAK_BONUS, SCHEMES, START_SCORE, Game
-from .geometry import PEAK_COUNT, TABLEAU_SIZE, configurations
+from .game import Game
+from .geometry import TABLEAU_SIZE, configurations
 from .rules import EASY, Rules
-
-# A win scores this minus its draws: 500 − 28 removals + 3 peaks × 100 = 772.
-WIN_BONUS_SCORE = START_SCORE - TABLEAU_SIZE + PEAK_COUNT * PEAK_BONUS
+from .scoring import SCHEMES, WIN_BASE_SCORE
 
 
 @dataclass(frozen=True)
@@ -184,7 +182,7 @@ def solve(deal: Deal, rules: Rules = EASY, optimal: bool = True, scheme: str = "
         best_score = 0 if winnable else TABLEAU_SIZE - int(best_key)
         best_moves = len(moves)
     else:
-        best_score = WIN_BONUS_SCORE - int(min_draws) if winnable else int(best_key)
+        best_score = WIN_BASE_SCORE - int(min_draws) if winnable else int(best_key)
         best_moves = None
     return Solution(
         deal, rules, winnable, int(min_draws) if winnable else None, best_score,

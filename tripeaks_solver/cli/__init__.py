@@ -1,0 +1,38 @@
+"""The ``tripeaks-solve`` command: parse arguments, print, exit codes. No game logic here.
+
+Exit codes: 0 done (whatever the verdict), 1 an illegal move in a replayed record,
+2 malformed input (one line on stderr, never a traceback).
+"""
+
+from __future__ import annotations
+
+import sys
+
+import click
+
+from ..errors import InputError
+from . import batch, record, solve  # noqa: F401  (each registers its commands)
+from .common import EXIT_INPUT
+from .group import cli
+
+__all__ = ["cli", "main"]
+
+
+def main(argv: list[str] | None = None) -> None:
+    """Entry point: run the command, turning input errors into one line and exit code 2."""
+    def fail(message: str) -> None:
+        # One line, whatever the user typed: newlines in echoed arguments are shown escaped.
+        one_line = message.replace("\r", "\\r").replace("\n", "\\n")
+        click.echo(f"tripeaks-solve: error: {one_line}", err=True)
+        sys.exit(EXIT_INPUT)
+
+    try:
+        code = cli.main(args=argv, prog_name="tripeaks-solve", standalone_mode=False)
+    except click.exceptions.Abort:
+        click.echo("tripeaks-solve: interrupted", err=True)
+        sys.exit(130)
+    except click.ClickException as exc:
+        fail(exc.format_message())
+    except InputError as exc:
+        fail(str(exc))
+    sys.exit(code if isinstance(code, int) else 0)

@@ -1,0 +1,121 @@
+"""``deal`` (show a layout) and ``replay`` (check and score a record)."""
+
+from __future__ import annotations
+
+import json
+import sys
+
+import click
+
+from ..codes import GameCode
+from ..dealing import Deal
+from ..errors import IllegalMoveError, InputError
+from ..game import Game
+from ..messages import LANGUAGES, language_from_env
+from ..render import deal_picture
+from ..rules import Rules
+from .common import EXIT_ILLEGAL, parse_code, peak_mark, pick_rules, rule_options
+from .group import cli
+
+
+def _deal_json(code: str, number: int, rules: Rules, deal: Deal) -> dict:
+    waste, stock = deal.opening(rules)
+    return {
+        "code": code,
+        "deal": number,
+        "rules": rules.name,
+        "variant": rules.variant,
+        "tableau": [c.token for c in deal.tableau],
+        "waste": None if waste is None else waste.token,
+        "stock": [c.token for c in stock],
+    }
+
+
+@cli.command("deal")
+@click.argument("code")
+@click.option("--format", "fmt", type=click.Choice(["text", "line", "json"]), default="text",
+              show_default=True,
+              help="text: the peaks for people; line: 52 machine tokens (positions 0–27, "
+                   "waste, stock in draw order); json: an object with tableau, waste, stock.")
+@click.option("--reveal", is_flag=True, help="Show face-down cards and the stock (text format).")
+@rule_options(with_scoring=False)
+def deal_command(code: str, fmt: str, reveal: bool, **opts) -> None:
+    """Show the layout of a deal: the peaks, the waste and the stock.
+
+    CODE is a game code such as TP1-E-AAAAAAB.
+    """
+    gc = parse_code(code)
+    rules = pick_rules("code", gc.rules, opts, gc.joker)[0]
+    deal = Deal.from_number(gc.number, rules.joker)
+    shown = str(GameCode(gc.number, rules.name, rules.joker))
+    if fmt == "line":
+        click.echo(deal.line())
+    elif fmt == "json":
+        click.echo(json.dumps(_deal_json(shown, gc.number, rules, deal), ensure_ascii=False))
+    else:
+        click.echo(f"{shown}  (deal {gc.number}, {rules} rules)")
+        click.echo(deal_picture(deal, rules, reveal=reveal))
+
+
+# --- replay -------------------------------------------------------------------------
+@cli.command("replay")
+@click.argument("code")
+@click.argument("moves", nargs=-1)
+@click.option("--lang", type=click.Choice(LANGUAGES), default=None,
+              help="Language of the app's messages (default: from LANG, else English).")
+@click.option("--json", "as_json", is_flag=True, help="Print the replay as JSON.")
+@rule_options()
+def replay_command(code: str, moves: tuple[str, ...], lang: str | None, as_json: bool,
+                   scoring: str, **opts) -> None:
+    """Play a recorded game on CODE and score it.
+
+    MOVES are cards to remove (Kc or K♣), draw (d) and undo (u); several may share
+    one argument separated by spaces. An illegal move stops the replay (exit code 1).
+    """
+    gc = parse_code(code)
+    lang = lang or language_from_env()
+    rules = pick_rules("code", gc.rules, opts, gc.joker)[0]
+    game = Game(Deal.from_number(gc.number, rules.joker), rules, lang)
+    tokens = [t for arg in moves for t in arg.replace(",", " ").split()]
+    rows = []
+
+    def scored() -> int | list[int]:
+        value = game.score_under(scoring)
+        return list(value) if isinstance(value, tuple) else value
+
+    for i, token in enumerate(tokens, 1):
+        try:
+            action = game.play(token)
+        except InputError as exc:
+            raise click.UsageError(f"move {i}: {exc}") from None
+        except IllegalMoveError as exc:
+            if as_json:
+                click.echo(json.dumps({"code": str(gc), "moves": rows, "error": str(exc),
+                                       "error_move": i}, ensure_ascii=False))
+            click.echo(f"move {i} ({token}): {exc}", err=True)
+            sys.exit(EXIT_ILLEGAL)
+        word = token.strip().lower()
+        kind = "undo" if word in ("undo", "u") else "draw" if action.is_draw else "remove"
+        rows.append({"move": i, "action": kind, "card": action.card.token, "score": scored(),
+                     "peaks_cleared": action.peaks_cleared if kind == "remove" else 0})
+        if not as_json:
+            what = {"remove": action.card.pretty, "draw": f"draw {action.card.pretty}",
+                    "undo": f"undo {action.card.pretty}"}[kind]
+            mark = peak_mark(action.peaks_cleared, action.position) if kind == "remove" else ""
+            click.echo(f"{i:3d}. {what:<10} {_score_text(scoring, game)}{mark}")
+    result = {"status": game.status.value, "scoring": scoring, "score": scored(),
+              "moves": game.moves, "cards_left": game.cards_left, "stock_left": game.stock_left}
+    if as_json:
+        click.echo(json.dumps({"code": str(gc), "rules": rules.name, "variant": rules.variant,
+                               "steps": rows, **result}, ensure_ascii=False))
+    else:
+        scored_text = "" if scoring == "cards-left" else f"{_score_text(scoring, game)}, "
+        click.echo(f"{game.status.value.capitalize()}: {scored_text}{game.moves} moves, "
+                   f"{game.cards_left} cards left in the peaks, {game.stock_left} in the stock")
+
+
+def _score_text(scoring: str, game: Game) -> str:
+    if scoring == "cards-left":
+        return f"cards left {game.cards_left}"
+    prefix = "original score" if scoring == "original" else "score"
+    return f"{prefix} {game.score_under(scoring)}"
