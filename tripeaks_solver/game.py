@@ -12,9 +12,10 @@ from enum import Enum
 
 from .cards import WILD_RANK, Card
 from .dealing import Deal
-from .errors import IllegalMoveError, InputError
+from .errors import IllegalMoveError
 from .geometry import COVERED_BY, FULL_MASK, PEAK_MASKS, TABLEAU_SIZE, peaks_cleared
 from .messages import check_language, message
+from .moves import Move
 from .rules import EASY, Rules
 from .scoring import (
     MOVE_COST,
@@ -49,6 +50,11 @@ class Action:
     @property
     def is_draw(self) -> bool:
         return self.position < 0
+
+    @property
+    def move(self) -> Move:
+        """The move this action did (an undo returns the action it took back)."""
+        return Move.DRAW if self.is_draw else Move.remove(self.card)
 
 
 class Game:
@@ -196,17 +202,12 @@ class Game:
         self.run = action.previous_run
         return action
 
-    def play(self, move: str) -> Action:
-        """Play one record token: a card (``Kc``/``K♣``) removes it, ``draw``/``d``, ``undo``/``u``."""
-        word = move.strip().lower()
-        if word in ("draw", "d"):
+    def play(self, move: Move | str) -> Action:
+        """Play one move (or record token: ``Kc``/``K♣``, ``draw``/``d``, ``undo``/``u``)."""
+        if isinstance(move, str):
+            move = Move.parse(move)
+        if move.is_draw:
             return self.draw()
-        if word in ("undo", "u"):
+        if move.is_undo:
             return self.undo()
-        try:
-            card = Card.parse(move)
-        except InputError:
-            raise InputError(
-                f"not a move: {move!r} (expected a card such as Kc or K♣, draw, undo)"
-            ) from None
-        return self.remove(card)
+        return self.remove(move.card)

@@ -1,0 +1,92 @@
+"""Moves: one type for the game, the solver's lines and the command line.
+
+A move is a removal of a tableau card (named by the card), a draw, or an undo. Its
+token is the record notation ``replay`` reads and every machine format writes:
+``Kc``, ``draw``, ``undo`` (``d`` and ``u`` are read too).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import ClassVar
+
+from .cards import Card
+from .errors import InputError
+
+_DRAW_WORDS = ("draw", "d")
+_UNDO_WORDS = ("undo", "u")
+
+
+@dataclass(frozen=True)
+class Move:
+    """``card`` for a removal; None with ``kind`` ``draw`` or ``undo``."""
+
+    kind: str
+    card: Card | None = None
+
+    DRAW: ClassVar[Move]
+    UNDO: ClassVar[Move]
+
+    @classmethod
+    def remove(cls, card: int | Card) -> Move:
+        return cls("remove", Card(card))
+
+    @classmethod
+    def parse(cls, text: str) -> Move:
+        """Read a record token: a card (``Kc``, ``K♣``), ``draw``/``d``, ``undo``/``u``."""
+        word = text.strip().lower()
+        if word in _DRAW_WORDS:
+            return cls.DRAW
+        if word in _UNDO_WORDS:
+            return cls.UNDO
+        try:
+            return cls.remove(Card.parse(text))
+        except InputError:
+            raise InputError(
+                f"not a move: {text!r} (expected a card such as Kc or K♣, draw, undo)"
+            ) from None
+
+    @property
+    def is_draw(self) -> bool:
+        return self.kind == "draw"
+
+    @property
+    def is_undo(self) -> bool:
+        return self.kind == "undo"
+
+    @property
+    def is_removal(self) -> bool:
+        return self.kind == "remove"
+
+    @property
+    def token(self) -> str:
+        """Machine notation: ``Kc``, ``draw`` or ``undo``."""
+        return self.card.token if self.card is not None else self.kind
+
+    @property
+    def pretty(self) -> str:
+        """People's notation: ``K♣``, ``draw`` or ``undo``."""
+        return self.card.pretty if self.card is not None else self.kind
+
+    def __str__(self) -> str:
+        return self.pretty
+
+    def __repr__(self) -> str:
+        return f"Move({self.token})"
+
+
+Move.DRAW = Move("draw")
+Move.UNDO = Move("undo")
+
+
+def parse_record(args: tuple[str, ...] | list[str]) -> list[Move]:
+    """Moves from command-line words, several per word allowed (spaces or commas);
+    an InputError names the move's place in the record."""
+    tokens = [t for arg in args for t in arg.replace(",", " ").split()]
+    out = []
+    for i, token in enumerate(tokens, 1):
+        try:
+            out.append(Move.parse(token))
+        except InputError as exc:
+            raise InputError(f"move {i}: {exc}") from None
+    return out
