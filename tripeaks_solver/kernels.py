@@ -1,35 +1,114 @@
-"""Compiled search kernels. Private: plain integer arrays in, integers out.
+"""Compiled search kernels. Private: a few named tuples of plain integer arrays in,
+integers out. The solver (solver.py) builds the tuples; nothing else calls these.
 
 A search state is (configuration id, stock index, waste rank). The stock index is the
-number of draws so far, so it is also the draw count of every line reaching the state.
+number of cards drawn so far, so it is also the draw count of every line reaching the
+state. Every search starts from a position given in ``Cards`` (configuration, cards
+drawn, waste rank, run in progress): solving a deal is solving its opening position.
+
 States index a dense bitset ``seen`` laid out layer by layer: bit
-``stock_index * layer_bits + (config << 4 | rank)``. A layer (one stock index) is a
-contiguous ~40 KB block, so a search works in cache, and a kernel clears only the
+``stock_index * layer_bits + (config << SHIFT | rank)``. A layer (one stock index) is a
+contiguous block of about 46 KB, so a search works in cache, and a kernel clears the
 layers it touched before it returns: ``seen`` is all zero between calls.
 
-Rank 13 is the wild rank: it is adjacent to every rank (an empty waste takes any card).
+Rank 13 is the wild rank: the joker's, and an empty waste's (it takes any card).
 Moves are encoded as tableau positions 0–27, or ``DRAW`` for a draw.
+
+The inputs, each field documented once:
+
+``Board`` — the geometry tables, the same for every deal (``geometry.configurations``):
+    next_id[c, p]   configuration after removing position p from c (-1: p not playable)
+    prev_id[c, p]   configuration from which removing p leads to c (-1: none)
+    available[c]    mask of the playable (uncovered, present) positions of c
+    removed[c]      cards removed in c
+    peaks[c]        peaks cleared in c
+    mask[c]         the removed positions of c as a 28-bit mask
+    full_id         the configuration with all 28 cards removed
+``Cards`` — the deal as ranks, and the position a search starts from:
+    tableau[p]      rank of position p (0 = A … 12 = K, 13 = the joker)
+    stock[i]        rank of the i-th stock card, in draw order
+    config          the start configuration
+    drawn           cards drawn from the stock so far (the start stock index)
+    waste           the start waste rank (13 for an empty waste)
+    run             removals since the last draw (the original scoring's run)
+``RuleMasks`` — what a rule set decides, built by ``rules.py`` in the solver:
+    neighbours[k]   mask of the ranks adjacent to rank k (K–A wrap, the wild rank)
+    draw_when_stuck drawing only when no card can be removed
+``Scratch`` — work space reused from deal to deal (about 2 MB):
+    seen            the layer-major state bitset
+    layer_seen      a bitset of one layer's (config << SHIFT | rank) codes
+    stack, parent   one entry per (config, rank) code
+    frontier, next_frontier   one entry per configuration
+    trial           a second line buffer
 """
 
 from __future__ import annotations
 
-import numpy as np
-from numba import njit
+from typing import NamedTuple
 
-from .cards import WILD_RANK as WILD
+import numpy as np
+
 from .geometry import TABLEAU_SIZE as TABLEAU
-from .scoring import ORIGINAL_DRAW_COST, ORIGINAL_PEAK_BONUS, PEAK_BONUS, START_SCORE
+from .jit import njit
+from .scoring import (
+    MOVE_COST,
+    ORIGINAL_BONUS_AFTER,
+    ORIGINAL_DRAW_COST,
+    PEAK_BONUS,
+    START_SCORE,
+)
 
 RANKS = 14  # 13 card ranks + the wild rank
 ALL_RANKS = (1 << RANKS) - 1
 SHIFT = 4  # a state's (config, rank) code is config << SHIFT | rank: no division to decode
 DRAW = TABLEAU
-MAX_DEPTH = 64  # 28 removals + at most 24 draws + the start
+MAX_DEPTH = 64  # a line has at most 28 removals + 24 draws; one more frame for the start
+NEG = -(1 << 40)
+
+
+class Board(NamedTuple):
+    next_id: np.ndarray
+    prev_id: np.ndarray
+    available: np.ndarray
+    removed: np.ndarray
+    peaks: np.ndarray
+    mask: np.ndarray
+    full_id: int
+
+
+class Cards(NamedTuple):
+    tableau: np.ndarray
+    stock: np.ndarray
+    config: int
+    drawn: int
+    waste: int
+    run: int
+
+
+class RuleMasks(NamedTuple):
+    neighbours: np.ndarray
+    draw_when_stuck: bool
+
+
+class Scratch(NamedTuple):
+    seen: np.ndarray
+    layer_seen: np.ndarray
+    stack: np.ndarray
+    parent: np.ndarray
+    frontier: np.ndarray
+    next_frontier: np.ndarray
+    trial: np.ndarray
+
 
 _DEBRUIJN = np.array([0, 1, 28, 2, 29, 14, 24, 3, 30, 22, 20, 15, 25, 17, 4, 8,
                       31, 27, 13, 23, 21, 19, 16, 7, 26, 12, 18, 6, 11, 5, 10, 9],
                      dtype=np.int64)
 
+
+# --- small helpers ----------------------------------------------------------------------
+# Table reads go through np.int64(...): the tables are narrow (int16, int32) to stay in
+# cache, and arithmetic on a narrow value would overflow when the kernels run as plain
+# Python (NUMBA_DISABLE_JIT=1).
 
 @njit(cache=True, inline="always")
 def _lowest_position(bits):
@@ -39,20 +118,14 @@ def _lowest_position(bits):
 
 
 @njit(cache=True, inline="always")
-def _ranks_adjacent(a, b, wrap):
-    d = abs(a - b)
-    return a == WILD or b == WILD or d == 1 or (wrap and d == 12)
+def _may_draw(rules, can_remove):
+    # The one place the kernels decide whether a draw is allowed (the stock aside).
+    return not (rules.draw_when_stuck and can_remove != 0)
 
 
-@njit(cache=True)
-def _adjacent_masks(tab_rank, wrap):
-    """Per waste rank, the mask of tableau positions whose rank may go on it."""
-    masks = np.zeros(RANKS, dtype=np.int64)
-    for w in range(RANKS):
-        for p in range(TABLEAU):
-            if _ranks_adjacent(w, tab_rank[p], wrap):
-                masks[w] |= np.int64(1) << p
-    return masks
+@njit(cache=True, inline="always")
+def _code(config, rank):
+    return np.int64(config) << SHIFT | rank
 
 
 @njit(cache=True, inline="always")
@@ -76,22 +149,33 @@ def _layer_bits(n_configs):
 
 
 @njit(cache=True)
-def _clear_layers(seen, layer_bits, last_layer):
+def _clear_layers(seen, layer_bits, first_layer, last_layer):
     # Leave the workspace as the next call expects it: all zero.
-    seen[: (last_layer + 1) * layer_bits // 64] = 0
+    seen[first_layer * layer_bits // 64: (last_layer + 1) * layer_bits // 64] = 0
 
 
 @njit(cache=True)
-def _stuck_score(removed, peaks, draws):
-    return START_SCORE - removed - draws + PEAK_BONUS * peaks
+def _positions_on(cards, rules):
+    """``fits[w]``: mask of the tableau positions whose card may go on a waste of rank w."""
+    fits = np.zeros(RANKS, dtype=np.int64)
+    for w in range(RANKS):
+        for p in range(TABLEAU):
+            if (rules.neighbours[w] >> cards.tableau[p]) & 1:
+                fits[w] |= np.int64(1) << p
+    return fits
+
+
+@njit(cache=True)
+def _app_score(removed, peaks, draws):
+    return START_SCORE - MOVE_COST * (removed + draws) + PEAK_BONUS * peaks
 
 
 # --- the depth-first search for a win -------------------------------------------------
 #
 # Pruning (sound): a card of rank k leaves only right after a waste top of a rank
 # adjacent to k, and every waste top (the current one, a stock card still to be drawn
-# within the draw limit, a tableau card still to be removed) is followed by exactly one
-# action. Distinct removals of rank-k cards therefore follow distinct such waste tops,
+# within the draw limit, a tableau card still to be removed) is followed by at most one
+# removal. Distinct removals of rank-k cards therefore follow distinct such waste tops,
 # so no win lies ahead of a state where, for some rank k,
 #     cards of rank k left  >  adjacent-rank cards left in the tableau
 #                              + adjacent-rank stock cards still to draw
@@ -99,118 +183,124 @@ def _stuck_score(removed, peaks, draws):
 # The search keeps both tableau counts up to date along its path.
 
 @njit(cache=True)
-def _rank_tables(tab_rank, stock_rank, wrap, max_draws):
-    """``nbr[k]``: mask of ranks adjacent to k, also listed in ``nbr_list[k, :nbr_count[k]]``;
+def _rank_tables(cards, rules, max_draws):
+    """``nbr_list[k, :nbr_count[k]]``: the ranks adjacent to k;
     ``stock_nb[s, k]``: how many of stock[s:max_draws] are adjacent to k."""
-    nbr = np.zeros(RANKS, dtype=np.int64)
     nbr_list = np.zeros((RANKS, RANKS), dtype=np.int64)
     nbr_count = np.zeros(RANKS, dtype=np.int64)
     for a in range(RANKS):
         for b in range(RANKS):
-            if _ranks_adjacent(a, b, wrap):
-                nbr[a] |= np.int64(1) << b
+            if (rules.neighbours[a] >> b) & 1:
                 nbr_list[a, nbr_count[a]] = b
                 nbr_count[a] += 1
-    n = stock_rank.shape[0]
+    n = cards.stock.shape[0]
     stock_nb = np.zeros((n + 1, RANKS), dtype=np.int64)
     for s in range(min(max_draws, n) - 1, -1, -1):
         for k in range(RANKS):
-            stock_nb[s, k] = stock_nb[s + 1, k] + ((nbr[k] >> stock_rank[s]) & 1)
-    return nbr, nbr_list, nbr_count, stock_nb
+            stock_nb[s, k] = stock_nb[s + 1, k] + ((rules.neighbours[k] >> cards.stock[s]) & 1)
+    return nbr_list, nbr_count, stock_nb
 
 
 @njit(cache=True, inline="always")
 def _shift_rank(left, supply, nbr_list, nbr_count, rank, delta):
-    # A tableau card of `rank` leaves (-1) or comes back on undo (+1).
+    # A tableau card of `rank` leaves (-1) or comes back when the search backs up (+1).
     left[rank] += delta
     for i in range(nbr_count[rank]):
         supply[nbr_list[rank, i]] += delta
 
 
 @njit(cache=True, inline="always")
-def _short_of_tops(left, supply, stock_nb, waste, nbr, ranks):
+def _short_of_tops(left, supply, stock_nb, waste, neighbours, ranks):
     # The test above, for the ranks in the mask `ranks`.
     while ranks != 0:
         k = _lowest_position(ranks)
         ranks &= ranks - 1
-        if left[k] > supply[k] + stock_nb[k] + ((nbr[k] >> waste) & 1):
+        if left[k] > supply[k] + stock_nb[k] + ((neighbours[k] >> waste) & 1):
             return True
     return False
 
 
 @njit(cache=True)
-def _dfs(next_id, available, full_id, tab_rank, stock_rank, start_rank, wrap, max_draws,
-         draw_when_stuck, seen, path):
-    """Depth-first search for a win: all 28 removed with at most ``max_draws`` draws.
+def _dfs(board, cards, rules, max_draws, scratch, path):
+    """Depth-first search from the start position for a win: all 28 removed with the
+    stock index at most ``max_draws``. Removals are tried before the draw.
 
-    Removals are tried before the draw. Returns (found, path_length, states) with the
-    line in ``path``; the search is exhaustive when nothing is found.
+    Returns (found, line_length, states) with the line in ``path``; the search is
+    exhaustive when nothing is found.
     """
-    layer = _layer_bits(next_id.shape[0])
-    adj = _adjacent_masks(tab_rank, wrap)
-    nbr, nbr_list, nbr_count, stock_nb = _rank_tables(tab_rank, stock_rank, wrap, max_draws)
+    seen = scratch.seen
+    neighbours = rules.neighbours
+    layer = _layer_bits(board.next_id.shape[0])
+    fits = _positions_on(cards, rules)
+    nbr_list, nbr_count, stock_nb = _rank_tables(cards, rules, max_draws)
+    # left[k]: rank-k cards in the tableau; supply[k]: tableau cards adjacent to rank k.
     left = np.zeros(RANKS, dtype=np.int64)
     supply = np.zeros(RANKS, dtype=np.int64)
+    start_mask = board.mask[cards.config]
     for p in range(TABLEAU):
-        _shift_rank(left, supply, nbr_list, nbr_count, tab_rank[p], 1)
-    f_c = np.empty(MAX_DEPTH, dtype=np.int64)
-    f_s = np.empty(MAX_DEPTH, dtype=np.int64)
-    f_cand = np.empty(MAX_DEPTH, dtype=np.int64)
-    f_draw = np.empty(MAX_DEPTH, dtype=np.bool_)
-    f_r = np.empty(MAX_DEPTH, dtype=np.int64)
+        if not (start_mask >> p) & 1:
+            _shift_rank(left, supply, nbr_list, nbr_count, cards.tableau[p], 1)
+    # Frame d holds the state at depth d and what is still to try from it; path[d] is
+    # the move that led from frame d to frame d + 1. Invariant: left and supply count
+    # the tableau after the removals in path[:depth].
+    at_config = np.empty(MAX_DEPTH, dtype=np.int64)
+    at_drawn = np.empty(MAX_DEPTH, dtype=np.int64)
+    at_waste = np.empty(MAX_DEPTH, dtype=np.int64)
+    untried = np.empty(MAX_DEPTH, dtype=np.int64)  # removals not tried yet
+    draw_untried = np.empty(MAX_DEPTH, dtype=np.bool_)
 
     states = 0
-    deepest = 0
     found = False
     depth = 0
-    c = 0
-    s = 0
-    r = start_rank
-    _test_and_set(seen, r)
+    c = np.int64(cards.config)
+    s = np.int64(cards.drawn)
+    r = np.int64(cards.waste)
+    deepest = s
+    _test_and_set(seen, s * layer + _code(c, r))
     while True:
-        # A new frame for state (c, s, r) at `depth`.
+        # Enter the frame of state (c, s, r) at `depth`.
         states += 1
-        if c == full_id:
+        if c == board.full_id:
             found = True
             break
-        f_c[depth] = c
-        f_s[depth] = s
-        f_r[depth] = r
+        at_config[depth] = c
+        at_drawn[depth] = s
+        at_waste[depth] = r
         # After a move only the ranks adjacent to the old or the new waste top can have
         # lost supply or the waste's help; the parent passed the test for all the others.
-        check = ALL_RANKS if depth == 0 else nbr[r] | nbr[f_r[depth - 1]]
-        if _short_of_tops(left, supply, stock_nb[s], r, nbr, check):
-            f_cand[depth] = 0
-            f_draw[depth] = False
+        check = ALL_RANKS if depth == 0 else neighbours[r] | neighbours[at_waste[depth - 1]]
+        if _short_of_tops(left, supply, stock_nb[s], r, neighbours, check):
+            untried[depth] = 0
+            draw_untried[depth] = False
         else:
-            cand = available[c] & adj[r]
-            f_cand[depth] = cand
-            f_draw[depth] = s < max_draws and not (draw_when_stuck and cand != 0)
+            cand = board.available[c] & fits[r]
+            untried[depth] = cand
+            draw_untried[depth] = s < max_draws and _may_draw(rules, cand)
         # Advance to the next unexplored child, popping exhausted frames.
         while depth >= 0:
-            pc = f_c[depth]
-            ps = f_s[depth]
-            bits = f_cand[depth]
+            pc = at_config[depth]
+            ps = at_drawn[depth]
+            bits = untried[depth]
             if bits != 0:
                 p = _lowest_position(bits)
-                f_cand[depth] = bits & (bits - 1)
-                c = next_id[pc, p]
+                untried[depth] = bits & (bits - 1)
+                c = np.int64(board.next_id[pc, p])
                 s = ps
-                r = tab_rank[p]
+                r = np.int64(cards.tableau[p])
                 move = p
-            elif f_draw[depth]:
-                f_draw[depth] = False
+            elif draw_untried[depth]:
+                draw_untried[depth] = False
                 c = pc
                 s = ps + 1
-                r = stock_rank[ps]
+                r = np.int64(cards.stock[ps])
                 move = DRAW
                 deepest = max(deepest, s)
             else:
                 depth -= 1
-                if depth >= 0 and path[depth] != DRAW:
-                    _shift_rank(left, supply, nbr_list, nbr_count, tab_rank[path[depth]], 1)
+                if depth >= 0 and path[depth] != DRAW:  # undo the removal that led here
+                    _shift_rank(left, supply, nbr_list, nbr_count, cards.tableau[path[depth]], 1)
                 continue
-            if not _test_and_set(seen, s * layer + (c << SHIFT | r)):
+            if not _test_and_set(seen, s * layer + _code(c, r)):
                 path[depth] = move
                 if move != DRAW:
                     _shift_rank(left, supply, nbr_list, nbr_count, r, -1)
@@ -218,37 +308,41 @@ def _dfs(next_id, available, full_id, tab_rank, stock_rank, start_rank, wrap, ma
                 break
         if depth < 0:
             break
-    _clear_layers(seen, layer, deepest)
+    _clear_layers(seen, layer, cards.drawn, deepest)
     return found, depth if found else 0, states
 
 
-# --- the full sweep, for lost deals ----------------------------------------------------
+# --- the full sweep, for lost positions --------------------------------------------------
 
 @njit(cache=True)
-def _sweep(next_id, available, removed, peaks, tab_rank, stock_rank, start_rank, adj,
-           draw_when_stuck, most_removed, seen, stack, frontier, next_frontier):
-    """Every reachable state, layer by layer over the stock (0 draws, then 1, …).
+def _sweep(board, cards, rules, most_removed, scratch):
+    """Every state reachable from the start, layer by layer over the stock.
 
     Marks them all in ``seen`` (left marked for :func:`_trace`). Returns (states,
     max_removed, best_key, goal_config, goal_rank) where the goal is a stuck end
     (stock exhausted, nothing playable) with the best key: its app score, or with
     ``most_removed`` its cards removed (-1 if there is no stuck end).
     """
-    stock_len = stock_rank.shape[0]
-    layer = _layer_bits(next_id.shape[0])
+    seen = scratch.seen
+    stack = scratch.stack
+    frontier = scratch.frontier
+    next_frontier = scratch.next_frontier
+    stock_len = cards.stock.shape[0]
+    layer = _layer_bits(board.next_id.shape[0])
+    fits = _positions_on(cards, rules)
     states = 0
     max_removed = 0
     best_stuck = -1
     goal_c = -1
     goal_r = -1
     # Every frontier entry has its state bit set already, so it is pushed exactly once.
-    _test_and_set(seen, start_rank)
-    frontier[0] = 0
+    _test_and_set(seen, cards.drawn * layer + _code(cards.config, cards.waste))
+    frontier[0] = cards.config
     n_frontier = 1
-    entry_rank = start_rank
-    for s in range(stock_len + 1):
+    entry_rank = cards.waste
+    for s in range(cards.drawn, stock_len + 1):
         for top in range(n_frontier):
-            stack[top] = frontier[top] << SHIFT | entry_rank
+            stack[top] = _code(frontier[top], entry_rank)
         top = n_frontier
         n_next = 0
         base = s * layer
@@ -257,53 +351,59 @@ def _sweep(next_id, available, removed, peaks, tab_rank, stock_rank, start_rank,
             c = stack[top] >> SHIFT
             r = stack[top] & 15
             states += 1
-            max_removed = max(max_removed, removed[c])
-            cand = available[c] & adj[r]
+            max_removed = max(max_removed, np.int64(board.removed[c]))
+            cand = board.available[c] & fits[r]
             if s < stock_len:
                 # This configuration enters the next layer; its state bit dedups it.
-                may_draw = not (draw_when_stuck and cand != 0)
-                if may_draw and not _test_and_set(seen, base + layer + (c << SHIFT | stock_rank[s])):
+                if _may_draw(rules, cand) and not _test_and_set(
+                        seen, base + layer + _code(c, cards.stock[s])):
                     next_frontier[n_next] = c
                     n_next += 1
             elif cand == 0:
-                score = removed[c] if most_removed else _stuck_score(removed[c], peaks[c], s)
-                if score > best_stuck:
-                    best_stuck = score
+                if most_removed:
+                    key = np.int64(board.removed[c])
+                else:
+                    key = _app_score(np.int64(board.removed[c]), np.int64(board.peaks[c]), s)
+                if key > best_stuck:
+                    best_stuck = key
                     goal_c = c
                     goal_r = r
             while cand != 0:
                 p = _lowest_position(cand)
                 cand &= cand - 1
-                child = next_id[c, p]
-                if not _test_and_set(seen, base + (child << SHIFT | tab_rank[p])):
-                    stack[top] = (child << SHIFT | tab_rank[p])
+                child = _code(board.next_id[c, p], cards.tableau[p])
+                if not _test_and_set(seen, base + child):
+                    stack[top] = child
                     top += 1
         if s < stock_len:
-            entry_rank = stock_rank[s]
+            entry_rank = cards.stock[s]
         frontier, next_frontier = next_frontier, frontier
         n_frontier = n_next
     return states, max_removed, best_stuck, goal_c, goal_r
 
 
 @njit(cache=True)
-def _trace(prev_id, available, tab_rank, stock_rank, start_rank, adj, wrap, draw_when_stuck,
-           seen, c, s, r, path):
-    """Walk back from a marked state (c, s, r) to the start through marked states.
-
-    Every marked state was reached from the start, so a marked predecessor always
-    exists and the walk ends at the start. Writes the line to ``path``; returns its length.
+def _trace(board, cards, rules, scratch, goal, path):
+    """Walk back from the marked state ``goal`` = (c, s, r) to the start through marked
+    states. Every marked state was reached from the start, so a marked predecessor
+    always exists and the walk ends at the start. Writes the line to ``path``; returns
+    its length.
     """
-    layer = _layer_bits(prev_id.shape[0])
+    seen = scratch.seen
+    neighbours = rules.neighbours
+    fits = _positions_on(cards, rules)
+    layer = _layer_bits(board.next_id.shape[0])
+    c, s, r = goal
     n = 0
-    while not (c == 0 and s == 0 and r == start_rank):
+    while not (c == cards.config and s == cards.drawn and r == cards.waste):
         moved = False
         # A removal of position p (of rank r) from configuration prev_id[c, p].
         for p in range(TABLEAU):
-            pc = prev_id[c, p]
-            if pc < 0 or tab_rank[p] != r:
+            pc = np.int64(board.prev_id[c, p])
+            if pc < 0 or cards.tableau[p] != r:
                 continue
             for pr in range(RANKS):
-                if _ranks_adjacent(pr, r, wrap) and _is_seen(seen, s * layer + (pc << SHIFT | pr)):
+                if (neighbours[pr] >> r) & 1 and _is_seen(seen, s * layer + _code(pc, pr)):
                     path[n] = p
                     c = pc
                     r = pr
@@ -311,12 +411,11 @@ def _trace(prev_id, available, tab_rank, stock_rank, start_rank, adj, wrap, draw
                     break
             if moved:
                 break
-        if not moved:
+        if not moved and s > cards.drawn:
             # A draw: a state one layer down with the same configuration.
             for pr in range(RANKS):
-                if _is_seen(seen, (s - 1) * layer + (c << SHIFT | pr)) and not (
-                    draw_when_stuck and available[c] & adj[pr] != 0
-                ):
+                if _is_seen(seen, (s - 1) * layer + _code(c, pr)) and _may_draw(
+                        rules, board.available[c] & fits[pr]):
                     path[n] = DRAW
                     s -= 1
                     r = pr
@@ -338,42 +437,35 @@ def _draws_in(path, length):
 
 
 @njit(cache=True)
-def _optimal(next_id, prev_id, available, removed, peaks, full_id, tab_rank, stock_rank,
-             start_rank, wrap, draw_when_stuck, most_removed, seen, stack, frontier,
-             next_frontier, path):
-    """Exact optimum and a line to it. Returns (min_draws, states, max_removed,
-    best_stuck_key, line_length), min_draws -1 on a lost deal; leaves ``seen`` zero.
-    The best stuck end is the one with the best app score, or with ``most_removed``
-    the one with the most cards removed.
+def _optimal(board, cards, rules, most_removed, scratch, path):
+    """Exact optimum from the start position and a line to it. Returns (min_draws,
+    states, max_removed, best_stuck_key, line_length); min_draws counts every draw of
+    the game (those made before the start too) and is -1 when no win is left. The best
+    stuck end is the one with the best app score, or with ``most_removed`` the one
+    with the most cards removed. Leaves ``seen`` zero.
 
-    A win scores 772 − draws, so on a winnable deal the optimum is the win with the
+    A win scores 772 − draws, so when a win is left the optimum is the win with the
     fewest draws: search again for a win with fewer draws than the last one found,
-    until a search proves (exhaustively) that there is none. On a lost deal the
+    until a search proves (exhaustively) that there is none. When none is left the
     unpruned sweep visits every reachable state, for the exact best stuck end.
     """
-    stock_len = stock_rank.shape[0]
-    found, length, states = _dfs(next_id, available, full_id, tab_rank, stock_rank,
-                                 start_rank, wrap, stock_len, draw_when_stuck, seen, path)
+    stock_len = cards.stock.shape[0]
+    found, length, states = _dfs(board, cards, rules, stock_len, scratch, path)
     if found:
-        trial = np.empty_like(path)
-        draws = _draws_in(path, length)
-        while draws > 0:
-            better, n, more = _dfs(next_id, available, full_id, tab_rank, stock_rank,
-                                   start_rank, wrap, draws - 1, draw_when_stuck, seen, trial)
+        trial = scratch.trial
+        draws = cards.drawn + _draws_in(path, length)
+        while draws > cards.drawn:
+            better, n, more = _dfs(board, cards, rules, draws - 1, scratch, trial)
             states += more
             if not better:
                 break
             path[:n] = trial[:n]
             length = n
-            draws = _draws_in(path, length)
+            draws = cards.drawn + _draws_in(path, length)
         return draws, states, TABLEAU, -1, length
-    adj = _adjacent_masks(tab_rank, wrap)
-    more, max_removed, best_stuck, gc, gr = _sweep(
-        next_id, available, removed, peaks, tab_rank, stock_rank, start_rank, adj,
-        draw_when_stuck, most_removed, seen, stack, frontier, next_frontier)
-    length = _trace(prev_id, available, tab_rank, stock_rank, start_rank, adj, wrap,
-                    draw_when_stuck, seen, gc, stock_len, gr, path)
-    _clear_layers(seen, _layer_bits(next_id.shape[0]), stock_len)
+    more, max_removed, best_stuck, gc, gr = _sweep(board, cards, rules, most_removed, scratch)
+    length = _trace(board, cards, rules, scratch, (gc, stock_len, gr), path)
+    _clear_layers(scratch.seen, _layer_bits(board.next_id.shape[0]), cards.drawn, stock_len)
     return -1, states + more, max_removed, best_stuck, length
 
 
@@ -386,28 +478,23 @@ def _optimal(next_id, prev_id, available, removed, peaks, full_id, tab_rank, sto
 # bonuses it earns, minus 5 for the draw that leaves it. What lies ahead depends only
 # on (s, c') — the waste after a draw is the drawn card — so the best total is a
 # longest path over layer entries, computed layer by layer from each entry's reach.
-
-NEG = -(1 << 40)
-# Cumulative peak bonus after 0, 1, 2, 3 cleared peaks.
-_ORIGINAL_BONUS = (0, *[sum(ORIGINAL_PEAK_BONUS[:k]) for k in (1, 2, 3)])
-
+# The start layer continues the run in progress: its m counts from ``run`` and the
+# points the run already scored (T(run)) are not counted again.
 
 @njit(cache=True)
-def _original_bonus(peaks_cleared):
-    return _ORIGINAL_BONUS[peaks_cleared]
-
-
-@njit(cache=True)
-def _layer_reach(next_id, available, full_id, tab_rank, adj, draw_when_stuck, c0, r0,
-                 layer_seen, reach, parent, target_c, target_r):
+def _layer_reach(board, cards, rules, fits, c0, r0, scratch, target_c, target_r):
     """Breadth-first over removals within one layer from (c0, r0).
 
-    Fills ``reach`` with the states ((c << SHIFT | r)) reached and ``parent`` with the
-    index of each one's predecessor. Stops early at (target_c, target_r) (target_r -1:
-    any rank that may leave the layer by a draw; target_c -1: no target). Returns
-    (count, index of the target or -1). Clears ``layer_seen`` before returning.
+    Fills ``scratch.stack`` with the codes (c << SHIFT | r) reached and
+    ``scratch.parent`` with the index of each one's predecessor. Stops early at
+    (target_c, target_r) (target_r -1: any rank that may leave the layer by a draw;
+    target_c -1: no target). Returns (count, index of the target or -1). Clears
+    ``scratch.layer_seen`` before returning.
     """
-    reach[0] = c0 << SHIFT | r0
+    reach = scratch.stack
+    parent = scratch.parent
+    layer_seen = scratch.layer_seen
+    reach[0] = _code(c0, r0)
     parent[0] = -1
     _test_and_set(layer_seen, reach[0])
     n = 1
@@ -416,16 +503,15 @@ def _layer_reach(next_id, available, full_id, tab_rank, adj, draw_when_stuck, c0
     while head < n:
         c = reach[head] >> SHIFT
         r = reach[head] & 15
-        cand = available[c] & adj[r]
-        if c == target_c and (r == target_r or (target_r < 0 and not (
-                draw_when_stuck and cand != 0))):
+        cand = board.available[c] & fits[r]
+        if c == target_c and (r == target_r or (target_r < 0 and _may_draw(rules, cand))):
             hit = head
             break
-        if c != full_id:
+        if c != board.full_id:
             while cand != 0:
                 p = _lowest_position(cand)
                 cand &= cand - 1
-                code = next_id[c, p] << SHIFT | tab_rank[p]
+                code = _code(board.next_id[c, p], cards.tableau[p])
                 if not _test_and_set(layer_seen, code):
                     reach[n] = code
                     parent[n] = head
@@ -437,47 +523,49 @@ def _layer_reach(next_id, available, full_id, tab_rank, adj, draw_when_stuck, c0
 
 
 @njit(cache=True)
-def _original_optimal(next_id, available, removed, peaks, full_id, tab_rank, stock_rank,
-                      start_rank, wrap, draw_when_stuck, layer_seen, reach, parent, path):
-    """Best final score under the original scoring over complete games (won or stuck).
-
-    Returns (best_score, states, line_length) with the line in ``path``.
+def _original_optimal(board, cards, rules, scratch, path):
+    """The most original points still to be earned from the start position, over
+    complete games (won or stuck). Returns (best_gain, states, line_length) with the
+    line in ``path``.
     """
-    n_cfg = next_id.shape[0]
-    stock_len = stock_rank.shape[0]
-    adj = _adjacent_masks(tab_rank, wrap)
+    n_cfg = board.next_id.shape[0]
+    stock_len = cards.stock.shape[0]
+    s0 = cards.drawn
+    fits = _positions_on(cards, rules)
     value = np.full((stock_len + 1, n_cfg), NEG, dtype=np.int64)
     came_from = np.full((stock_len + 1, n_cfg), -1, dtype=np.int64)
     entries = np.empty(n_cfg, dtype=np.int64)
-    value[0, 0] = 0
+    value[s0, cards.config] = 0
     best = NEG
     end_s = end_c0 = end_c = end_r = -1
     states = 0
-    for s in range(stock_len + 1):
+    for s in range(s0, stock_len + 1):
         n_entries = 0
         for c in range(n_cfg):
             if value[s, c] > NEG:
                 entries[n_entries] = c
                 n_entries += 1
-        r0 = start_rank if s == 0 else stock_rank[s - 1]
+        r0 = cards.waste if s == s0 else cards.stock[s - 1]
+        run0 = cards.run if s == s0 else 0
         for e in range(n_entries):
             c0 = entries[e]
-            v0 = value[s, c0] - _original_bonus(peaks[c0])
-            n, _ = _layer_reach(next_id, available, full_id, tab_rank, adj, draw_when_stuck,
-                                c0, r0, layer_seen, reach, parent, -1, -1)
+            removed0 = np.int64(board.removed[c0]) - run0
+            v0 = (value[s, c0] - run0 * (run0 + 1) // 2
+                  - ORIGINAL_BONUS_AFTER[np.int64(board.peaks[c0])])
+            n, _ = _layer_reach(board, cards, rules, fits, c0, r0, scratch, -1, -1)
             states += n
             for i in range(n):
-                c = reach[i] >> SHIFT
-                r = reach[i] & 15
-                m = removed[c] - removed[c0]
-                v = v0 + m * (m + 1) // 2 + _original_bonus(peaks[c])
-                cand = available[c] & adj[r]
-                ends = c == full_id or (s == stock_len and cand == 0)
+                c = scratch.stack[i] >> SHIFT
+                r = scratch.stack[i] & 15
+                m = np.int64(board.removed[c]) - removed0
+                v = v0 + m * (m + 1) // 2 + ORIGINAL_BONUS_AFTER[np.int64(board.peaks[c])]
+                cand = board.available[c] & fits[r]
+                ends = c == board.full_id or (s == stock_len and cand == 0)
                 if ends:
                     if v > best:
                         best = v
                         end_s, end_c0, end_c, end_r = s, c0, c, r
-                elif (s < stock_len and not (draw_when_stuck and cand != 0)
+                elif (s < stock_len and _may_draw(rules, cand)
                       and v - ORIGINAL_DRAW_COST > value[s + 1, c]):
                     value[s + 1, c] = v - ORIGINAL_DRAW_COST
                     came_from[s + 1, c] = c0
@@ -485,22 +573,21 @@ def _original_optimal(next_id, available, removed, peaks, full_id, tab_rank, sto
     # exit, then the draw that led into it.
     length = 0
     s, c0, c_exit, r_exit = end_s, end_c0, end_c, end_r
-    while s >= 0:
-        r0 = start_rank if s == 0 else stock_rank[s - 1]
-        _, hit = _layer_reach(next_id, available, full_id, tab_rank, adj, draw_when_stuck,
-                              c0, r0, layer_seen, reach, parent, c_exit, r_exit)
+    while s >= s0:
+        r0 = cards.waste if s == s0 else cards.stock[s - 1]
+        _, hit = _layer_reach(board, cards, rules, fits, c0, r0, scratch, c_exit, r_exit)
         i = hit
-        while parent[i] >= 0:
+        while scratch.parent[i] >= 0:
             # Which position was removed: the one configuration c differs from its parent.
-            c = reach[i] >> SHIFT
-            pc = reach[parent[i]] >> SHIFT
+            c = scratch.stack[i] >> SHIFT
+            pc = scratch.stack[scratch.parent[i]] >> SHIFT
             for p in range(TABLEAU):
-                if next_id[pc, p] == c:
+                if board.next_id[pc, p] == c:
                     path[length] = p
                     break
             length += 1
-            i = parent[i]
-        if s == 0:
+            i = scratch.parent[i]
+        if s == s0:
             break
         path[length] = DRAW
         length += 1

@@ -1,4 +1,10 @@
-"""The solver's Python front: Deal + Rules -> integer arrays -> kernels -> Solution."""
+"""The solver's Python front: a position -> named tuples of integer arrays -> kernels ->
+:class:`Solution`.
+
+Every search starts from a position (``position.Position``); solving a deal is solving
+its opening position. Answers are about the whole game: draws and cards removed count
+those before the position too, and scores are final scores.
+"""
 
 from __future__ import annotations
 
@@ -14,8 +20,10 @@ from .dealing import Deal
 from .errors import InputError
 from .game import Game
 from .geometry import TABLEAU_SIZE, configurations
+from .moves import Move
+from .position import Position
 from .rules import EASY, Rules
-from .scoring import SCHEMES, WIN_BASE_SCORE
+from .scoring import WIN_BASE_SCORE, check_scheme, win_score
 
 
 @dataclass(frozen=True)
@@ -29,25 +37,30 @@ class Step:
     peaks_cleared: int
 
     @property
+    def move(self) -> Move:
+        return Move.DRAW if self.is_draw else Move.remove(self.card)
+
+    @property
     def token(self) -> str:
-        return "draw" if self.is_draw else self.card.token
+        return self.move.token
 
 
 @dataclass(frozen=True)
 class Solution:
-    """What the solver knows about one deal under one rule set.
+    """What the solver knows about a game from its ``start`` position under one rule set.
 
-    ``best_score`` is the optimum of the scoring ``scheme``: app or original points,
-    or under ``cards-left`` the fewest cards left at the end, reached in ``best_moves``
-    moves. ``min_draws`` is the fewest draws of a win (app and cards-left schemes).
+    ``best_score`` is the optimum of the scoring ``scheme`` for the whole game: the
+    best final app or original score, or under ``cards-left`` the fewest cards left at
+    the end, reached in ``best_moves`` moves in all. ``min_draws`` is the fewest draws
+    of a win, counting those made before the start (app and cards-left schemes).
     ``min_draws`` and ``best_score`` are None when the search was not asked for the
-    optimum (``optimal=False``); ``min_draws`` is also None on a lost deal and under the
-    original scoring, and ``max_removed`` is None on a lost deal searched with
-    ``optimal=False`` or under the original scoring (the win search stops exploring
-    lines it has proved lost, so it does not know the most cards).
-    ``moves`` is a line reaching ``best_score`` (or any win when not optimal): tableau
-    positions 0–27 and -1 for a draw. Under the original scoring the best line may end
-    stuck even on a winnable deal. ``states`` counts the search states visited.
+    optimum (``optimal=False``); ``min_draws`` is also None when no win is left and
+    under the original scoring, and ``max_removed`` (most cards removed by the end) is
+    None when no win is left and the search was not optimal or under the original
+    scoring (the win search stops exploring lines it has proved lost, so it does not
+    know the most cards). ``moves`` is a line from the start reaching ``best_score``
+    (or any win when not optimal). Under the original scoring the best line may end
+    stuck even when a win is left. ``states`` counts the search states visited.
     """
 
     deal: Deal
@@ -58,9 +71,10 @@ class Solution:
     max_removed: int | None
     states: int
     seconds: float
-    moves: tuple[int, ...] = field(default=())
+    moves: tuple[Move, ...] = field(default=())
     scheme: str = "app"
     best_moves: int | None = None
+    start: Position | None = None
 
     def summary(self) -> dict:
         """The numbers as a plain dict (the JSON and CSV fields, without code and line)."""
@@ -77,120 +91,161 @@ class Solution:
     @property
     def tokens(self) -> list[str]:
         """The line in machine notation: ``["Kc", "draw", …]``."""
-        tab = self.deal.tableau
-        return ["draw" if m < 0 else tab[m].token for m in self.moves]
+        return [m.token for m in self.moves]
 
     def steps(self) -> list[Step]:
-        """Replay the line on the plain-Python game: each move with the score after it."""
-        game = Game(self.deal, self.rules)
+        """Replay the line on the plain-Python game from the start: each move with the
+        score after it."""
+        game = (self.start or Position(self.deal, self.rules)).game()
         out = []
-        for i, m in enumerate(self.moves, 1):
-            action = game.draw() if m < 0 else game.remove(self.deal.tableau[m])
+        for i, move in enumerate(self.moves, 1):
+            action = game.play(move)
             score = game.cards_left if self.scheme == "cards-left" else game.score_under(
                 self.scheme)
             out.append(Step(i, action.card, action.is_draw, score, action.peaks_cleared))
         return out
 
 
+# --- the kernels' inputs ---------------------------------------------------------------
 @cache
-def _tables():
+def _board() -> kernels.Board:
     cfg = configurations()
     # Narrow types keep the tables the search reads at every state small in cache.
-    return (cfg.next_id.astype(np.int16), cfg.prev_id.astype(np.int16),
-            cfg.available.astype(np.int32), cfg.removed.astype(np.int64),
-            cfg.peaks.astype(np.int64), cfg.full_id)
-
-
-class _Workspace:
-    """Scratch arrays the kernels reuse from deal to deal (about 2 MB)."""
-
-    def __init__(self, max_stock: int = 25) -> None:
-        n = len(configurations())
-        layer_words = ((n << kernels.SHIFT) + 63) // 64
-        self.seen = np.zeros(layer_words * (max_stock + 1), dtype=np.uint64)
-        self.layer_seen = np.zeros(layer_words, dtype=np.uint64)
-        self.stack = np.empty(n << kernels.SHIFT, dtype=np.int64)
-        self.parent = np.empty(n << kernels.SHIFT, dtype=np.int64)
-        self.frontier = np.empty(n, dtype=np.int64)
-        self.next_frontier = np.empty(n, dtype=np.int64)
-        self.path = np.empty(kernels.MAX_DEPTH, dtype=np.int64)
+    return kernels.Board(cfg.next_id.astype(np.int16), cfg.prev_id.astype(np.int16),
+                         cfg.available.astype(np.int32), cfg.removed.astype(np.int64),
+                         cfg.peaks.astype(np.int64), cfg.mask.astype(np.int64),
+                         int(cfg.full_id))
 
 
 @cache
-def _workspace() -> _Workspace:
-    return _Workspace()
+def _config_id() -> dict[int, int]:
+    return {int(m): i for i, m in enumerate(configurations().mask)}
 
 
-def _deal_arrays(deal: Deal, rules: Rules) -> tuple[np.ndarray, np.ndarray, int]:
-    waste, stock = deal.opening(rules)
-    tab = np.array([c.rank for c in deal.tableau], dtype=np.int64)
-    stock_ranks = np.array([c.rank for c in stock], dtype=np.int64)
-    return tab, stock_ranks, kernels.WILD if waste is None else waste.rank
+@cache
+def rule_masks(rules: Rules) -> kernels.RuleMasks:
+    """What ``rules`` decide, as the kernels read it."""
+    neighbours = np.array([rules.neighbours(k) for k in range(kernels.RANKS)], dtype=np.int64)
+    return kernels.RuleMasks(neighbours, bool(rules.draw_when_stuck))
 
 
-def _line(path: np.ndarray, length: int) -> tuple[int, ...]:
-    return tuple(-1 if m == kernels.DRAW else int(m) for m in path[:length])
+@cache
+def scratch() -> kernels.Scratch:
+    """Scratch arrays the kernels reuse from search to search (about 2 MB, one per process)."""
+    n = len(configurations())
+    max_stock = 25
+    layer_words = ((n << kernels.SHIFT) + 63) // 64
+    return kernels.Scratch(
+        seen=np.zeros(layer_words * (max_stock + 1), dtype=np.uint64),
+        layer_seen=np.zeros(layer_words, dtype=np.uint64),
+        stack=np.empty(n << kernels.SHIFT, dtype=np.int64),
+        parent=np.empty(n << kernels.SHIFT, dtype=np.int64),
+        frontier=np.empty(n, dtype=np.int64),
+        next_frontier=np.empty(n, dtype=np.int64),
+        trial=np.empty(kernels.MAX_DEPTH, dtype=np.int64),
+    )
 
 
-def solve(deal: Deal, rules: Rules = EASY, optimal: bool = True, scheme: str = "app") -> Solution:
-    """Solve ``deal`` under ``rules``.
+def board() -> kernels.Board:
+    return _board()
+
+
+def cards_at(position: Position) -> kernels.Cards:
+    """The deal's ranks and the start state of ``position``, as the kernels read them."""
+    _, stock = position.deal.opening(position.rules)
+    top = position.waste
+    return kernels.Cards(
+        tableau=np.array([c.rank for c in position.deal.tableau], dtype=np.int64),
+        stock=np.array([c.rank for c in stock], dtype=np.int64),
+        config=_config_id()[position.removed],
+        drawn=position.drawn,
+        waste=kernels.RANKS - 1 if top is None else top.rank,
+        run=position.run,
+    )
+
+
+def _line(position: Position, path: np.ndarray, length: int) -> tuple[Move, ...]:
+    tab = position.deal.tableau
+    return tuple(Move.DRAW if m == kernels.DRAW else Move.remove(tab[m]) for m in path[:length])
+
+
+def _start_of(start: Deal | Game | Position, rules: Rules | None) -> Position:
+    if isinstance(start, Position):
+        position = start
+    elif isinstance(start, Game):
+        position = Position.of(start)
+    elif isinstance(start, Deal):
+        return Position(start, rules or EASY)
+    else:
+        raise TypeError(f"solve() takes a Deal, a Game or a Position, not {type(start)}")
+    if rules is not None and rules != position.rules:
+        raise InputError(f"the position was played under {position.rules} rules, not {rules}")
+    return position
+
+
+# --- solving ---------------------------------------------------------------------------
+def solve(start: Deal | Game | Position, rules: Rules | None = None, optimal: bool = True,
+          scheme: str = "app") -> Solution:
+    """Solve a deal from its opening (``start`` a Deal, ``rules`` default Easy), or a
+    game from the position it shows (``start`` a Game or Position, played under its
+    own rules).
 
     ``optimal=True`` finds the optimum of the scoring ``scheme`` with a line reaching
-    it: under ``app`` (default) the win with the fewest draws (772 − draws) or, on a
-    lost deal, the stuck end with the best score; under ``cards-left`` the fewest cards
-    left, then the fewest moves; under ``original`` the best final score with run
+    it: under ``app`` (default) the win with the fewest draws (772 − draws) or, when no
+    win is left, the stuck end with the best score; under ``cards-left`` the fewest
+    cards left, then the fewest moves; under ``original`` the best final score with run
     bonuses. ``optimal=False`` answers winnability only, faster, and still returns a
     winning line when there is one.
     """
-    if scheme not in SCHEMES:
-        raise InputError(f"unknown scoring {scheme!r} (expected one of {', '.join(SCHEMES)})")
-    start = time.perf_counter()
-    next_id, prev_id, available, removed, peaks, full_id = _tables()
-    ws = _workspace()
-    tab, stock, waste = _deal_arrays(deal, rules)
-    wrap = rules.wrap
-    dws = rules.draw_when_stuck
+    check_scheme(scheme)
+    position = _start_of(start, rules)
+    began = time.perf_counter()
+    bd = _board()
+    ws = scratch()
+    cards = cards_at(position)
+    masks = rule_masks(position.rules)
+    path = np.empty(kernels.MAX_DEPTH, dtype=np.int64)
+
+    def solution(winnable, min_draws, best, max_removed, states, length, best_moves=None):
+        return Solution(position.deal, position.rules, bool(winnable), min_draws, best,
+                        max_removed, int(states), time.perf_counter() - began,
+                        _line(position, path, length), scheme, best_moves, position)
+
+    if position.cards_left == 0:  # already won: nothing to search
+        so_far = position.score_under(scheme)
+        best = so_far[0] if isinstance(so_far, tuple) else so_far
+        return solution(True, position.drawn if scheme != "original" and optimal else None,
+                        best if optimal else None, TABLEAU_SIZE, 1, 0,
+                        position.moves_played if optimal and scheme == "cards-left" else None)
 
     if not optimal or scheme == "original":
-        found, length, states = kernels._dfs(
-            next_id, available, full_id, tab, stock, waste, wrap, len(stock), dws, ws.seen,
-            ws.path,
-        )
+        found, length, states = kernels._dfs(bd, cards, masks, len(cards.stock), ws, path)
     if not optimal:
-        return Solution(deal, rules, bool(found), None, None, TABLEAU_SIZE if found else None,
-                        int(states), time.perf_counter() - start,
-                        _line(ws.path, length) if found else (), scheme)
+        return solution(found, None, None, TABLEAU_SIZE if found else None, states,
+                        length if found else 0)
 
     if scheme == "original":
-        best, more, length = kernels._original_optimal(
-            next_id, available, removed, peaks, full_id, tab, stock, waste, wrap, dws,
-            ws.layer_seen, ws.stack, ws.parent, ws.path,
-        )
-        moves = _line(ws.path, length)
-        return Solution(deal, rules, bool(found), None, int(best),
-                        TABLEAU_SIZE if found else None, int(states + more),
-                        time.perf_counter() - start, moves, scheme)
+        gain, more, length = kernels._original_optimal(bd, cards, masks, ws, path)
+        return solution(found, None, int(position.score_under("original")) + int(gain),
+                        TABLEAU_SIZE if found else None, states + more, length)
 
     most_removed = scheme == "cards-left"
     min_draws, states, max_removed, best_key, length = kernels._optimal(
-        next_id, prev_id, available, removed, peaks, full_id, tab, stock, waste, wrap, dws,
-        most_removed, ws.seen, ws.stack, ws.frontier, ws.next_frontier, ws.path,
-    )
+        bd, cards, masks, most_removed, ws, path)
     winnable = min_draws >= 0
-    moves = _line(ws.path, length)
     if most_removed:
-        best_score = 0 if winnable else TABLEAU_SIZE - int(best_key)
-        best_moves = len(moves)
-    else:
-        best_score = WIN_BASE_SCORE - int(min_draws) if winnable else int(best_key)
-        best_moves = None
-    return Solution(
-        deal, rules, winnable, int(min_draws) if winnable else None, best_score,
-        int(max_removed), int(states), time.perf_counter() - start, moves, scheme, best_moves,
-    )
+        best = 0 if winnable else TABLEAU_SIZE - int(best_key)
+        return solution(winnable, int(min_draws) if winnable else None, best,
+                        int(max_removed), states, length, position.moves_played + length)
+    best = win_score(int(min_draws)) if winnable else int(best_key)
+    return solution(winnable, int(min_draws) if winnable else None, best, int(max_removed),
+                    states, length)
 
 
 def warm_up(scheme: str = "app") -> None:
     """Load (or compile) the kernels now, so that no deal's time includes it."""
     deal = Deal.from_number(0)
     solve(deal, EASY, optimal=True, scheme=scheme)
+
+
+__all__ = ["WIN_BASE_SCORE", "Solution", "Step", "solve", "warm_up"]

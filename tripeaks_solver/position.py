@@ -1,0 +1,116 @@
+"""Positions: a deal under a rule set and the moves that stand, as the game shows them.
+
+A position is what a player sees after a record: undone moves do not stand, so the
+record is kept as the removals and draws that lead from the opening to the position.
+Everything about it (removed cards, cards drawn, waste, run, scores, legal moves) is
+read off the plain-Python game replaying that record, the reference of every answer.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from functools import cached_property
+
+from .cards import Card
+from .dealing import Deal
+from .game import Game, Status
+from .geometry import COVERED_BY
+from .moves import Move
+from .rules import EASY, Rules
+
+
+@dataclass(frozen=True)
+class Position:
+    """``deal`` under ``rules`` after ``record`` (removals and draws only, no undos)."""
+
+    deal: Deal
+    rules: Rules = EASY
+    record: tuple[Move, ...] = field(default=())
+
+    @classmethod
+    def of(cls, game: Game) -> Position:
+        """The position a game in progress shows."""
+        return cls(game.deal, game.rules, tuple(a.move for a in game.history))
+
+    @classmethod
+    def after(cls, deal: Deal, rules: Rules, moves: Iterable[Move | str]) -> Position:
+        """The position after playing ``moves`` (undos included) from the opening.
+        IllegalMoveError at the first illegal move, InputError for a malformed token."""
+        game = Game(deal, rules)
+        for move in moves:
+            game.play(move)
+        return cls.of(game)
+
+    def game(self) -> Game:
+        """A fresh game standing at this position (the record replayed)."""
+        game = Game(self.deal, self.rules)
+        for move in self.record:
+            game.play(move)
+        return game
+
+    @cached_property
+    def _snapshot(self) -> Game:
+        return self.game()
+
+    # --- what the game shows -----------------------------------------------------
+    @property
+    def removed(self) -> int:
+        """Mask of the removed tableau positions."""
+        return self._snapshot.removed
+
+    @property
+    def drawn(self) -> int:
+        """Cards drawn from the stock so far."""
+        return self._snapshot.stock_index
+
+    @property
+    def waste(self) -> Card | None:
+        return self._snapshot.waste
+
+    @property
+    def run(self) -> int:
+        """Removals since the last draw (the original scoring's run)."""
+        return self._snapshot.run
+
+    @property
+    def stock_left(self) -> int:
+        return self._snapshot.stock_left
+
+    @property
+    def cards_left(self) -> int:
+        return self._snapshot.cards_left
+
+    @property
+    def status(self) -> Status:
+        return self._snapshot.status
+
+    def score_under(self, scheme: str) -> int | tuple[int, int]:
+        """The score so far: see :meth:`Game.score_under`."""
+        return self._snapshot.score_under(scheme)
+
+    @property
+    def moves_played(self) -> int:
+        return len(self.record)
+
+    def face_up(self, position: int) -> bool:
+        """Is tableau ``position`` still there and face up (or shown by open rules)?"""
+        if self.removed >> position & 1:
+            return False
+        return self.rules.open or all(self.removed >> q & 1 for q in COVERED_BY[position])
+
+    def legal_moves(self) -> list[Move]:
+        """Every legal move: playable cards left to right by position, then the draw."""
+        game = self._snapshot
+        if game.status is not Status.IN_PLAY:
+            return []
+        moves = [Move.remove(c) for c in game.playable()]
+        if game.stock_left and self.rules.may_draw(bool(moves)):
+            moves.append(Move.DRAW)
+        return moves
+
+    def play(self, move: Move | str) -> Position:
+        """The position after one legal move (IllegalMoveError otherwise)."""
+        game = self.game()
+        game.play(move)
+        return Position.of(game)
