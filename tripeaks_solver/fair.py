@@ -15,10 +15,11 @@ import math
 from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass
+from functools import cache
 
 import numpy as np
 
-from . import completion_kernels
+from . import completion_kernels, kernels
 from .analysis import wilson_interval  # moves to stats.py with the batch package
 from .cards import DECK_SIZE, Card
 from .dealing import WASTE_INDEX, Deal
@@ -27,9 +28,23 @@ from .geometry import TABLEAU_SIZE
 from .moves import Move
 from .position import Position
 from .rules import Rules
+from .scoring import check_scheme
 from .solver import board, cards_at, rule_masks, scratch
 
 MAX_SAMPLES = 1_000_000
+
+
+def seen_at(position: Position) -> frozenset[int]:
+    """The places of the deal's line (0–27 tableau, 28 waste, 29… stock) whose cards the
+    player has seen at ``position``: removed or face-up tableau cards, the starting
+    waste, the stock cards drawn."""
+    rules = position.rules
+    offset = WASTE_INDEX if rules.empty_waste else WASTE_INDEX + 1
+    places = {p for p in range(TABLEAU_SIZE) if position.removed >> p & 1 or position.face_up(p)}
+    places |= {offset + i for i in range(position.drawn)}
+    if not rules.empty_waste:
+        places.add(WASTE_INDEX)
+    return frozenset(places)
 
 
 @dataclass(frozen=True)
@@ -58,13 +73,8 @@ class View:
         the player must see to play on."""
         deal, rules = position.deal, position.rules
         waste, stock = deal.opening(rules)
-        offset = WASTE_INDEX if rules.empty_waste else WASTE_INDEX + 1
-        seen_places = [p for p in range(TABLEAU_SIZE)
-                       if position.removed >> p & 1 or position.face_up(p)]
-        seen_places += [offset + i for i in range(position.drawn)]
-        if waste is not None:
-            seen_places.append(WASTE_INDEX)
-        blind = sorted(set(seen_places) & unknown)
+        seen_places = seen_at(position)
+        blind = sorted(seen_places & unknown)
         if blind:
             raise InputError(f"place {blind[0] + 1} of the layout is ?? but the player "
                              "sees that card at this position: name it")
@@ -175,31 +185,40 @@ def _move_codes(view: View, position: Position, moves: list[Move]) -> np.ndarray
                      for m in moves], dtype=np.int64)
 
 
+@cache
+def _won_bits() -> np.ndarray:
+    """The second bitset of the shared searches (states on a winning line), all zero
+    between calls, the size of the solver's ``seen``."""
+    return np.zeros_like(scratch().seen)
+
+
 def fair_hint(view: View, samples: int = 1000, seed: int | None = None,
-              score_samples: int = 100, with_now: bool = False) -> FairHint:
+              score_samples: int = 100, with_now: bool = False,
+              scheme: str = "app") -> FairHint:
     """Rate every legal move by the share of completions of the unseen cards in which a
-    win is still left after it (95% Wilson interval), and by the mean best final app
-    score over the first ``score_samples`` completions (an optimum costs about ten
-    winnability searches). When the distinct rank fillings are no more than
-    ``samples`` they are all solved and the shares are exact. ``with_now`` also rates
-    the position itself (``share_now``)."""
+    win is still left after it (95% Wilson interval), and by the mean best final score
+    under ``scheme`` over the first ``score_samples`` completions (an optimum costs
+    about ten winnability searches; under ``original`` far more). When the distinct
+    rank fillings are no more than ``samples`` they are all solved and the shares are
+    exact. ``with_now`` also rates the position itself (``share_now``)."""
+    check_scheme(scheme)
     if not 1 <= samples <= MAX_SAMPLES:
         raise InputError(f"samples must be 1 … {MAX_SAMPLES:,}, not {samples}")
     position = view.canonical()
     legal = position.legal_moves()
-    moves = legal + ([None] if with_now else [])
-    if not moves:
+    if not legal and not with_now:
         return FairHint(view, (), 0, 0, True, None)
     fills, exact = _fills(view, samples, seed)
     codes = _move_codes(view, position, legal)
-    if with_now:
-        codes = np.append(codes, completion_kernels.STAY)
+    # What a move scores under the original scheme does not depend on unseen cards.
+    base = np.array([position.play(m).score_under("original") if scheme == "original" else 0
+                     for m in legal], dtype=np.int64)
     hidden = np.array(view.hidden_positions, dtype=np.int64)
-    path = np.empty(64, dtype=np.int64)
+    path = np.empty(kernels.MAX_DEPTH, dtype=np.int64)
     scored = min(score_samples, len(fills))
     wins, scores, _ = completion_kernels._solve_completions(
         board(), cards_at(position), rule_masks(view.rules), hidden, fills, codes, scored,
-        scratch(), path)
+        completion_kernels.SCHEME_CODES[scheme], base, scratch(), _won_bits(), path)
     n = len(fills)
     rated = []
     for j, move in enumerate(legal):
@@ -208,8 +227,9 @@ def fair_hint(view: View, samples: int = 1000, seed: int | None = None,
         interval = (share, share) if exact else wilson_interval(w, n)
         mean = float(scores[:scored, j].mean()) if scored else None
         rated.append(FairMove(move, w, n, share, interval, mean))
+    # Best first: higher share, then better mean score (fewer cards under cards-left).
+    sign = -1 if scheme == "cards-left" else 1
     order = sorted(range(len(rated)), key=lambda j: (-rated[j].share,
-                                                      -(rated[j].mean_score or 0), j))
-    now = float(wins[:, -1].mean()) if with_now else None
+                                                      -sign * (rated[j].mean_score or 0), j))
+    now = float(wins[:, len(legal)].mean()) if with_now else None
     return FairHint(view, tuple(rated[j] for j in order), n, scored, exact, now)
-

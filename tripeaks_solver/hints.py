@@ -7,8 +7,11 @@ Exact answers solve the position after each move with the solver; fair ones go t
 
 from __future__ import annotations
 
+import csv
+import io
 from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import BinaryIO
 
 from .dealing import Deal
 from .fair import FairHint, View, fair_hint
@@ -38,6 +41,11 @@ class MoveValue:
     best_moves: int | None
     throws_win: bool  # a win was left before the move and none is after it
     loses_points: bool  # the best final score after it is worse than before it
+
+    @property
+    def mark(self) -> str:
+        """``??`` throws the win away, ``?`` loses points, else empty."""
+        return "??" if self.throws_win else "?" if self.loses_points else ""
 
 
 @dataclass(frozen=True)
@@ -102,7 +110,7 @@ class MoveReview:
 
     ``lost``: best final score before minus after (cards-left: cards more left);
     ``mark``: ``??`` the move threw the win away, ``?`` it lost points, ``!`` it was the
-    only move that kept the win, else empty (undos are never marked). ``share_before``
+    only move of several that kept the win, else empty (undos are never marked). ``share_before``
     and ``share_after``: the share of completions of the unseen cards still winnable
     before and after the move, as the player could know it; ``verdict`` for a ``??``
     move: ``mistake`` when the fair view also rated it below the best move, ``bad luck``
@@ -142,12 +150,46 @@ class Review:
     def count(self, mark: str) -> int:
         return sum(r.mark == mark for r in self.moves)
 
+    def rows(self) -> list[dict]:
+        """One plain dict per move, the fields of :data:`ROW_FIELDS` (JSON and CSV)."""
+        return [{"number": r.number, "move": r.move.token,
+                 "winnable_before": r.winnable_before, "winnable_after": r.winnable_after,
+                 "best_before": r.best_before, "best_after": r.best_after, "lost": r.lost,
+                 "mark": r.mark, "share_before": r.share_before, "share_after": r.share_after,
+                 "verdict": r.verdict} for r in self.moves]
+
+
+ROW_FIELDS = ("number", "move", "winnable_before", "winnable_after", "best_before",
+              "best_after", "lost", "mark", "share_before", "share_after", "verdict")
+
+
+def _cell(value: object) -> str:
+    if value is None:
+        return ""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, float):
+        return f"{value:.6g}"
+    return str(value)
+
+
+def review_csv(review: Review) -> str:
+    """The rows of a review as CSV text under a ROW_FIELDS header (booleans ``true`` /
+    ``false``, empty where a field does not apply)."""
+    buf = io.StringIO()
+    w = csv.writer(buf, lineterminator="\n")
+    w.writerow(ROW_FIELDS)
+    for row in review.rows():
+        w.writerow([_cell(row[k]) for k in ROW_FIELDS])
+    return buf.getvalue()
+
 
 def _only_keeper(position: Position, move: Move) -> bool:
-    """Was ``move`` the one legal move after which a win is still left?"""
-    keepers = [m for m in position.legal_moves()
-               if solve(position.play(m), optimal=False).winnable]
-    return keepers == [move]
+    """Was ``move`` the one legal move, of several, after which a win is still left?
+    (A forced move, the only legal one, is no find.)"""
+    legal = position.legal_moves()
+    keepers = [m for m in legal if solve(position.play(m), optimal=False).winnable]
+    return len(legal) > 1 and keepers == [move]
 
 
 def analyze(deal: Deal, rules: Rules, record: Iterable[Move | str], scheme: str = "app",
@@ -177,7 +219,8 @@ def analyze(deal: Deal, rules: Rules, record: Iterable[Move | str], scheme: str 
                 mark = "!"
         share_before = share_after = verdict = None
         if fair and not move.is_undo:
-            rating = fair_hint(View.of(before), samples, seed, score_samples=0, with_now=True)
+            rating = fair_hint(View.of(before), samples, seed, score_samples=0, with_now=True,
+                               scheme=scheme)
             share_before = rating.share_now
             share_after = next(m.share for m in rating.moves if m.move == move)
             if mark == "??":
@@ -202,3 +245,59 @@ def fair_rating(start: Game | Position, samples: int = 1000, seed: int | None = 
                 unknown: frozenset[int] = frozenset()) -> FairHint:
     """The fair hint of a position: only what its player has seen is used."""
     return fair_hint(View.of(_position(start), unknown), samples, seed, score_samples)
+
+
+# --- the picture of a review -----------------------------------------------------------
+def plot_review(review: Review, out: BinaryIO, title: str) -> None:
+    """The best final score still reachable after each move (and the fair win share,
+    on a second axis, when the review has it), with the marked moves labelled, as a
+    PNG (matplotlib, Agg) written to ``out``."""
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.figure import Figure
+    from matplotlib.ticker import MaxNLocator, PercentFormatter
+
+    fig = Figure(figsize=(11, 4.8), layout="constrained")
+    FigureCanvasAgg(fig)
+    ax = fig.add_subplot()
+    xs = [0] + [r.number for r in review.moves]
+    best = [review.best_start] + [r.best_after for r in review.moves]
+    won = [bool(review.moves[0].winnable_before) if review.moves else True]
+    won += [r.winnable_after for r in review.moves]
+    label = {"app": "best final score reachable", "original": "best original score reachable",
+             "cards-left": "fewest cards left reachable"}[review.scheme]
+    ax.step(xs, best, where="post", color="#4c72b0", label=label)
+    ax.scatter([x for x, w in zip(xs, won, strict=True) if not w],
+               [b for b, w in zip(best, won, strict=True) if not w], color="#c44e52", s=12,
+               zorder=3, label="no win left")
+    colours = {"??": "#c44e52", "?": "#dd8452", "!": "#55a868"}
+    marked = [r for r in review.moves if r.mark]
+    for i, r in enumerate(marked):
+        rise = 12 + 11 * (i % 3)  # three heights, so that neighbouring labels do not overlap
+        ax.annotate(f"{r.number}. {r.move.pretty} {r.mark}", (r.number, r.best_after),
+                    xytext=(0, rise if r.mark == "!" else -rise - 6),
+                    textcoords="offset points", ha="center", fontsize=8, color=colours[r.mark],
+                    arrowprops={"arrowstyle": "-", "color": colours[r.mark], "lw": 0.6})
+    ax.set_xlabel("move")
+    ax.set_ylabel(label)
+    ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+    ax.set_xlim(-0.5, max(xs) + 0.5)
+    lo, hi = min(best), max(best)
+    ax.set_ylim(lo - 0.2 * (hi - lo + 10), hi + 0.2 * (hi - lo + 10))
+    handles, labels = ax.get_legend_handles_labels()
+    if review.fair:
+        shares = [(r.number, r.share_after) for r in review.moves if r.share_after is not None]
+        first = next((r.share_before for r in review.moves if r.share_before is not None), None)
+        if first is not None:
+            shares.insert(0, (0, first))
+        ax2 = ax.twinx()
+        ax2.plot([x for x, _ in shares], [s for _, s in shares], color="#8172b3", lw=1,
+                 marker=".", label="fair win share (what the player could see)")
+        ax2.set_ylim(-0.03, 1.05)
+        ax2.yaxis.set_major_formatter(PercentFormatter(1.0))
+        ax2.set_ylabel("fair win share")
+        more_h, more_l = ax2.get_legend_handles_labels()
+        handles, labels = handles + more_h, labels + more_l
+    ax.legend(handles, labels, loc="lower left", fontsize=8)
+    ax.set_title(f"{title}: {review.start.rules} rules, {len(review.moves)} moves; final "
+                 f"{review.final_score}, best from the start {review.best_start}")
+    fig.savefig(out, format="png", dpi=100)
