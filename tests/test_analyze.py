@@ -1,0 +1,275 @@
+"""``analyze``: every move of a record judged, against ``solve`` move by move.
+
+- a best line of ``solve``, analysed, loses nothing: no ``?`` nor ``??``, its final
+  score is the best from the start, which is ``solve``'s best score (many deals per
+  rule set, option and scheme; hundreds with ``-m slow``);
+- on random records each row is recomputed here from ``solve`` on the positions before
+  and after the move, and the marks, the move after which the game was lost and the
+  totals from their definitions;
+- ``--fair`` adds shares, and a verdict exactly on the ``??`` moves, as ``fair_hint``
+  rates them;
+- the command: JSON, the CSV with the same rows, the plot, refusing to overwrite a file
+  without ``--force``, one-line errors.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+import random
+import sys
+from pathlib import Path
+
+import pytest
+
+from tripeaks_solver.dealing import Deal
+from tripeaks_solver.fair import View, fair_hint
+from tripeaks_solver.game import Game
+from tripeaks_solver.hints import ROW_FIELDS, analyze
+from tripeaks_solver.moves import Move
+from tripeaks_solver.position import Position
+from tripeaks_solver.rules import CLASSIC, EASY, Rules
+from tripeaks_solver.solver import solve
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from cli_run import assert_one_line_error, run
+
+RULE_SETS = [
+    EASY,
+    CLASSIC,
+    EASY.with_options(joker=True),
+    EASY.with_options(empty_waste=True),
+    CLASSIC.with_options(empty_waste=True),
+    CLASSIC.with_options(draw_when_stuck=True),
+]
+SCHEMES = ("app", "original", "cards-left")
+ANALYZE_KEYS = {"code", "layout", "rules", "variant", "scoring", "fair", "samples",
+                "final_score", "best_start", "final_best", "lost_at", "lost_total", "marks",
+                "moves"}
+
+
+def label(rules: Rules) -> str:
+    return f"{rules.name}+{rules.variant}" if rules.variant else rules.name
+
+
+def check_best_line(number: int, rules: Rules, scheme: str) -> None:
+    deal = Deal.from_number(number, rules.joker)
+    sol = solve(deal, rules, scheme=scheme)
+    review = analyze(deal, rules, sol.moves, scheme)
+    assert review.best_start == sol.best_score
+    assert review.final_score == sol.best_score == review.final_best
+    assert review.count("?") == review.count("??") == 0 and review.lost_total == 0
+    assert review.lost_at is None
+    assert all(r.best_before == r.best_after == sol.best_score for r in review.moves)
+
+
+def cases(count: int) -> list:
+    return [pytest.param(r, s, range(n), id=f"{label(r)}-{s}") for r in RULE_SETS
+            for s in SCHEMES for n in [max(1, count // 5) if s == "original" else count]]
+
+
+@pytest.mark.parametrize(("rules", "scheme", "deals"), cases(5))
+def test_best_line_loses_nothing(rules: Rules, scheme: str, deals: range) -> None:
+    for number in deals:
+        check_best_line(number, rules, scheme)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("rules", "scheme", "deals"), cases(150))
+def test_best_line_loses_nothing_many(rules: Rules, scheme: str, deals: range) -> None:
+    for number in deals:
+        check_best_line(2000 + number, rules, scheme)
+
+
+def random_record(seed: int, rules: Rules, length: int = 60) -> tuple[Deal, list[Move]]:
+    rng = random.Random(seed)
+    deal = Deal.from_number(rng.randrange(100_000), rules.joker)
+    game = Game(deal, rules)
+    record: list[Move] = []
+    for _ in range(length):
+        legal = Position.of(game).legal_moves()
+        if not legal:
+            break
+        move = Move.UNDO if game.history and rng.random() < 0.05 else rng.choice(legal)
+        game.play(move)
+        record.append(move)
+    return deal, record
+
+
+def _value(sol, scheme: str) -> tuple[int, int]:
+    return (-sol.best_score, -sol.best_moves) if scheme == "cards-left" else (sol.best_score, 0)
+
+
+def check_rows(seed: int, rules: Rules, scheme: str) -> None:
+    deal, record = random_record(seed, rules)
+    review = analyze(deal, rules, record, scheme)
+    game = Game(deal, rules)
+    lost_at = None
+    for number, (row, move) in enumerate(zip(review.moves, record, strict=True), 1):
+        before = Position.of(game)
+        game.play(move)
+        after = Position.of(game)
+        b, a = solve(before, scheme=scheme), solve(after, scheme=scheme)
+        assert (row.number, row.move) == (number, move)
+        assert (row.winnable_before, row.winnable_after) == (b.winnable, a.winnable)
+        assert (row.best_before, row.best_after) == (b.best_score, a.best_score)
+        sign = -1 if scheme == "cards-left" else 1
+        assert row.lost == sign * (b.best_score - a.best_score)
+        if move.is_undo:
+            expected = ""
+        elif b.winnable and not a.winnable:
+            expected = "??"
+        elif _value(a, scheme)[0] < _value(b, scheme)[0]:
+            expected = "?"
+        else:
+            legal = before.legal_moves()
+            keepers = [m for m in legal if solve(before.play(m), optimal=False).winnable]
+            expected = "!" if b.winnable and len(legal) > 1 and keepers == [move] else ""
+        assert row.mark == expected, (row.number, move)
+        if b.winnable and not a.winnable:
+            lost_at = row.number
+        if a.winnable:
+            lost_at = None
+    assert review.lost_at == lost_at
+    final = game.score_under(scheme)
+    assert review.final_score == (final[0] if isinstance(final, tuple) else final)
+    assert review.lost_total == sum(r.lost for r in review.moves if not r.move.is_undo)
+    assert sum(review.count(m) for m in ("", "?", "??", "!")) == len(record)
+
+
+@pytest.mark.parametrize("rules", RULE_SETS, ids=label)
+@pytest.mark.parametrize("scheme", SCHEMES)
+def test_rows_from_their_definitions(rules: Rules, scheme: str) -> None:
+    for seed in range(1 if scheme == "original" else 2):
+        check_rows(seed, rules, scheme)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("rules", RULE_SETS, ids=label)
+@pytest.mark.parametrize("scheme", SCHEMES)
+def test_rows_from_their_definitions_many(rules: Rules, scheme: str) -> None:
+    for seed in range(100, 104 if scheme == "original" else 125):
+        check_rows(seed, rules, scheme)
+
+
+def test_fair_verdicts() -> None:
+    """Shares on every move but undos; a verdict exactly on the ?? moves, ``mistake`` when
+    the fair view rated another move higher."""
+    verdicts = 0
+    for seed in range(12):
+        deal, record = random_record(seed, CLASSIC, 40)
+        review = analyze(deal, CLASSIC, record, fair=True, samples=30, seed=seed)
+        game = Game(deal, CLASSIC)
+        for row, move in zip(review.moves, record, strict=True):
+            view = View.of(Position.of(game))
+            game.play(move)
+            if move.is_undo:
+                assert row.share_before is row.share_after is row.verdict is None
+                continue
+            rating = fair_hint(view, 30, seed, score_samples=0, with_now=True)
+            assert row.share_before == rating.share_now
+            assert row.share_after == next(m.share for m in rating.moves if m.move == move)
+            if row.mark != "??":
+                assert row.verdict is None
+                continue
+            verdicts += 1
+            best = rating.moves[0].share
+            assert row.verdict == ("bad luck" if row.share_after >= best else "mistake")
+    assert verdicts > 0
+
+
+# --- the command ----------------------------------------------------------------------
+CODE = "TP1-E-AAAAAAD"
+
+
+def greedy_record(number: int, rules: Rules) -> list[str]:
+    """A greedy player's game: the first legal move every time."""
+    position = Position(Deal.from_number(number), rules)
+    out = []
+    while legal := position.legal_moves():
+        out.append(legal[0].token)
+        position = position.play(legal[0])
+    return out
+
+
+GREEDY = greedy_record(3, EASY)  # 50 moves, lost at move 21
+
+
+def test_json_csv_and_text(capsys, tmp_path) -> None:
+    path = tmp_path / "rows.csv"
+    code, out, err = run(capsys, "analyze", CODE, *GREEDY, "--json", "--csv", str(path))
+    assert code == 0, err
+    data = json.loads(out)
+    assert set(data) == ANALYZE_KEYS
+    review = analyze(Deal.from_number(3), EASY, GREEDY)
+    assert data["moves"] == review.rows() and len(data["moves"]) == len(GREEDY)
+    assert (data["final_score"], data["best_start"], data["lost_at"]) == (
+        review.final_score, review.best_start, review.lost_at)
+    assert data["marks"] == {"??": review.count("??"), "?": review.count("?"),
+                             "!": review.count("!")}
+    with path.open() as fh:
+        rows = list(csv.reader(fh))
+    assert tuple(rows[0]) == ROW_FIELDS and len(rows) == len(GREEDY) + 1
+    for row, obj in zip(rows[1:], data["moves"], strict=True):
+        assert row[ROW_FIELDS.index("move")] == obj["move"]
+        assert row[ROW_FIELDS.index("mark")] == obj["mark"]
+        assert int(row[ROW_FIELDS.index("best_after")]) == obj["best_after"]
+        assert row[ROW_FIELDS.index("winnable_after")] == str(obj["winnable_after"]).lower()
+    code, out, _ = run(capsys, "analyze", CODE, *GREEDY)
+    assert code == 0
+    assert f"lost after move {review.lost_at}" in out
+    lost = next(r for r in review.moves if r.mark == "??")
+    assert any(line.split()[:2] == [f"{lost.number}.", lost.move.pretty] and "??" in line
+               for line in out.splitlines())
+
+
+def test_fair_columns_and_verdict_named(capsys) -> None:
+    code, out, err = run(capsys, "analyze", CODE, *GREEDY[:25], "--fair", "--samples", "20",
+                         "--seed", "1", "--json")
+    assert code == 0, err
+    data = json.loads(out)
+    assert data["fair"] and data["samples"] == 20
+    for row in data["moves"]:
+        assert 0 <= row["share_before"] <= 1 and 0 <= row["share_after"] <= 1
+        assert (row["verdict"] in ("mistake", "bad luck")) == (row["mark"] == "??")
+    code, out, _ = run(capsys, "analyze", CODE, *GREEDY[:25], "--fair", "--samples", "20")
+    assert "mistake when" in out and "bad luck when" in out
+
+
+def test_files_are_not_overwritten_without_force(capsys, tmp_path) -> None:
+    csv_path, png = tmp_path / "a.csv", tmp_path / "a.png"
+    csv_path.write_text("mine\n")
+    png.write_text("mine too\n")
+    for option, path in (("--csv", csv_path), ("--plot", png)):
+        code, _, err = run(capsys, "analyze", CODE, *GREEDY, option, str(path))
+        assert_one_line_error(code, err, str(path), "--force")
+    assert csv_path.read_text() == "mine\n" and png.read_text() == "mine too\n"
+    code, _, err = run(capsys, "analyze", CODE, *GREEDY, "--csv", str(csv_path), "--plot",
+                       str(png), "--fair", "--samples", "10", "--force")
+    assert code == 0, err
+    assert csv_path.read_text().startswith(",".join(ROW_FIELDS))
+    assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["a.csv", "a.png"]  # no temp left
+
+
+def test_plot_without_matplotlib(capsys, tmp_path, monkeypatch) -> None:
+    monkeypatch.setitem(sys.modules, "matplotlib", None)  # import fails
+    code, _, err = run(capsys, "analyze", CODE, "8h", "--plot", str(tmp_path / "p.png"))
+    assert_one_line_error(code, err, "matplotlib", "[plot]")
+    assert not (tmp_path / "p.png").exists()
+
+
+def test_errors(capsys, tmp_path) -> None:
+    code, _, err = run(capsys, "analyze", CODE, "8h", "d", "Kc")
+    assert_one_line_error(code, err, "move 3 (Kc)", exit_code=1)
+    code, _, err = run(capsys, "analyze", CODE, "8h", "10x")
+    assert_one_line_error(code, err, "move 2", "10x")
+    masked = Deal.from_number(3).line().split()
+    masked[0] = "??"
+    code, _, err = run(capsys, "analyze", "--layout", " ".join(masked), "8h")
+    assert_one_line_error(code, err, "??")
+    same = tmp_path / "x"
+    code, _, err = run(capsys, "analyze", CODE, "8h", "--csv", str(same), "--plot", str(same))
+    assert_one_line_error(code, err, "same file")
+    code, _, err = run(capsys, "analyze", CODE, "8h", "--csv", str(tmp_path / "no" / "a.csv"))
+    assert_one_line_error(code, err, "does not exist")

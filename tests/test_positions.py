@@ -1,0 +1,248 @@
+"""Positions in play: the exact answers from any position, and the fair ones.
+
+- Bellman consistency on random positions, under every scheme and rule option: the
+  best final score reachable before a move is the best over the legal moves of the
+  best reachable after it, and a win is left before a move iff some move keeps one;
+  the per-move verdicts of ``hint`` agree with the fast winnability search;
+- every best line from a position replays on the plain-Python game from that position
+  to a finished game with exactly the best score;
+- the compiled loop over completions (one search sharing its visited set over all the
+  moves of a completion) agrees with ``solve`` on each completion, move by move, for
+  winnability and for the best score under every scheme;
+- fair answers never read a hidden card: two deals that agree on everything the player
+  has seen (the unseen cards permuted) give the same view and the same fair hint.
+
+Default run: a few positions per case; ``-m slow``: hundreds.
+"""
+
+from __future__ import annotations
+
+import itertools
+import random
+
+import numpy as np
+import pytest
+
+from tripeaks_solver import completion_kernels
+from tripeaks_solver.dealing import Deal
+from tripeaks_solver.fair import View, fair_hint, seen_at
+from tripeaks_solver.game import Status
+from tripeaks_solver.hints import hint
+from tripeaks_solver.position import Position
+from tripeaks_solver.rules import CLASSIC, EASY, Rules
+from tripeaks_solver.solver import board, cards_at, rule_masks, scratch, solve
+
+RULE_SETS = [
+    EASY,
+    CLASSIC,
+    EASY.with_options(joker=True),
+    EASY.with_options(empty_waste=True),
+    CLASSIC.with_options(empty_waste=True),
+    EASY.with_options(draw_when_stuck=True),
+    CLASSIC.with_options(draw_when_stuck=True),
+]
+SCHEMES = ("app", "original", "cards-left")
+
+
+def label(rules: Rules) -> str:
+    return f"{rules.name}+{rules.variant}" if rules.variant else rules.name
+
+
+def random_position(seed: int, rules: Rules, most: int = 45) -> Position:
+    """A deal and a random record of legal moves (with the odd undo) played on it."""
+    rng = random.Random(seed)
+    deal = Deal.from_number(rng.randrange(1_000_000), rules.joker)
+    game = Position(deal, rules).game()
+    for _ in range(rng.randrange(most)):
+        position = Position.of(game)
+        legal = position.legal_moves()
+        if not legal:
+            break
+        if game.history and rng.random() < 0.05:
+            game.undo()
+        else:
+            game.play(rng.choice(legal))
+    return Position.of(game)
+
+
+def _key(value: int, moves: int | None, scheme: str) -> tuple[int, int]:
+    """Higher is better under every scheme."""
+    return (-value, -(moves or 0)) if scheme == "cards-left" else (value, 0)
+
+
+def check_bellman(position: Position, scheme: str) -> None:
+    h = hint(position, scheme)
+    legal = position.legal_moves()
+    assert sorted(m.move.token for m in h.moves) == sorted(m.token for m in legal)
+    if not legal:
+        so_far = position.score_under(scheme)
+        assert h.best_score == (position.cards_left if scheme == "cards-left" else so_far)
+        assert h.winnable == (position.status is Status.WON)
+        return
+    assert h.winnable == any(m.winnable for m in h.moves)
+    best = max(_key(m.best_score, m.best_moves, scheme) for m in h.moves)
+    assert _key(h.best_score, h.solution.best_moves, scheme) == best
+    for m in h.moves:
+        assert m.winnable == solve(position.play(m.move), optimal=False).winnable
+        assert m.throws_win == (h.winnable and not m.winnable)
+        assert m.loses_points == (_key(m.best_score, m.best_moves, scheme)
+                                  < _key(h.best_score, h.solution.best_moves, scheme))
+    # Best first: winnable moves, then by best score.
+    keys = [(m.winnable, _key(m.best_score, m.best_moves, scheme)) for m in h.moves]
+    assert keys == sorted(keys, reverse=True)
+
+
+def check_line(position: Position, scheme: str) -> None:
+    h = hint(position, scheme)
+    game = position.game()
+    for move in h.line:
+        game.play(move)
+    assert game.status is not Status.IN_PLAY
+    if scheme != "original":  # the best original score may end stuck with a win left
+        assert (game.status is Status.WON) == h.winnable
+    if scheme == "cards-left":
+        assert game.cards_left == h.best_score
+        assert len(position.record) + len(h.line) == h.solution.best_moves
+    else:
+        assert game.score_under(scheme) == h.best_score
+
+
+def cases(count: int) -> list:
+    return [pytest.param(r, s, n, id=f"{label(r)}-{s}") for r in RULE_SETS for s in SCHEMES
+            for n in [count // 3 if s == "original" else count]]
+
+
+@pytest.mark.parametrize(("rules", "scheme", "count"), cases(6))
+def test_bellman_and_lines(rules: Rules, scheme: str, count: int) -> None:
+    runs = 0
+    for seed in range(count):
+        position = random_position(seed, rules)
+        runs += position.run > 0
+        check_bellman(position, scheme)
+        check_line(position, scheme)
+    assert count < 3 or runs > 0  # some positions have a run in progress
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("rules", "scheme", "count"), cases(120))
+def test_bellman_and_lines_many(rules: Rules, scheme: str, count: int) -> None:
+    for seed in range(1000, 1000 + count):
+        position = random_position(seed, rules)
+        check_bellman(position, scheme)
+        check_line(position, scheme)
+
+
+# --- the loop over completions against solve -----------------------------------------
+def completions_against_solve(position: Position, scheme: str, n: int, scored: int,
+                              seed: int) -> int:
+    """Run the compiled loop on ``n`` random completions of the position's view and
+    compare every answer with ``solve`` on the completed deal. Returns the number of
+    (completion, move) pairs compared."""
+    view = View.of(position)
+    canonical = view.canonical()
+    legal = canonical.legal_moves()
+    rng = random.Random(seed)
+    fillings = [rng.sample(view.unseen, len(view.unseen)) for _ in range(n)]
+    fills = np.array([[c.rank for c in f] for f in fillings], dtype=np.int64).reshape(n, -1)
+    where = {int(c): p for p, c in enumerate(canonical.deal.tableau)}
+    codes = np.array([completion_kernels.DRAW if m.is_draw else where[int(m.card)]
+                      for m in legal], dtype=np.int64)
+    base = np.array([canonical.play(m).score_under("original") for m in legal], dtype=np.int64)
+    wins, scores, _ = completion_kernels._solve_completions(
+        board(), cards_at(canonical), rule_masks(position.rules),
+        np.array(view.hidden_positions, dtype=np.int64), fills, codes, scored,
+        completion_kernels.SCHEME_CODES[scheme], base, scratch(),
+        np.zeros_like(scratch().seen), np.empty(64, dtype=np.int64))
+    compared = 0
+    for i, fill in enumerate(fillings):
+        here = view.completion(fill)
+        assert View.of(here) == view
+        assert wins[i, len(legal)] == solve(here, optimal=False).winnable
+        for j, move in enumerate(legal):
+            after = here.play(move)
+            assert wins[i, j] == solve(after, optimal=False).winnable, (i, move)
+            if i < scored:
+                assert scores[i, j] == solve(after, scheme=scheme).best_score, (i, move)
+            compared += 1
+    return compared
+
+
+@pytest.mark.parametrize(("rules", "scheme", "count"), cases(3))
+def test_completions_agree_with_solve(rules: Rules, scheme: str, count: int) -> None:
+    compared = 0
+    for seed in range(count):
+        position = random_position(seed + 50, rules)
+        compared += completions_against_solve(position, scheme, 8, 3, seed)
+    assert compared > 0
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("rules", "scheme", "count"), cases(40))
+def test_completions_agree_with_solve_many(rules: Rules, scheme: str, count: int) -> None:
+    for seed in range(count):
+        position = random_position(seed + 5000, rules)
+        completions_against_solve(position, scheme, 12, 4, seed)
+
+
+# --- fair answers see only what the player has seen ------------------------------------
+def twin(position: Position, seed: int) -> Position:
+    """The same record on a deal whose unseen cards (face-down tableau cards, stock not
+    drawn) are shuffled among their places: everything the player saw is the same."""
+    seen = seen_at(position)
+    cards = list(position.deal.cards)
+    hidden = [i for i in range(len(cards)) if i not in seen]
+    moved = [cards[i] for i in hidden]
+    random.Random(seed).shuffle(moved)
+    for i, card in zip(hidden, moved, strict=True):
+        cards[i] = card
+    return Position(Deal(tuple(cards)), position.rules, position.record)
+
+
+def check_fair_blind(position: Position, seed: int, scheme: str = "app") -> bool:
+    other = twin(position, seed)
+    assert other.legal_moves() == position.legal_moves()
+    assert View.of(other) == View.of(position)
+    a = fair_hint(View.of(position), 40, seed, 5, with_now=True, scheme=scheme)
+    b = fair_hint(View.of(other), 40, seed, 5, with_now=True, scheme=scheme)
+    assert (a.moves, a.samples, a.scored, a.exact, a.share_now) == (
+        b.moves, b.samples, b.scored, b.exact, b.share_now)
+    return other.deal != position.deal
+
+
+@pytest.mark.parametrize("rules", RULE_SETS, ids=label)
+def test_fair_never_reads_hidden_cards(rules: Rules) -> None:
+    differ = sum(check_fair_blind(random_position(seed + 300, rules), seed) for seed in range(5))
+    assert differ >= 3  # the twins really hold other cards
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("rules", RULE_SETS, ids=label)
+@pytest.mark.parametrize("scheme", SCHEMES)
+def test_fair_never_reads_hidden_cards_many(rules: Rules, scheme: str) -> None:
+    for seed in range(60 if scheme != "original" else 15):
+        check_fair_blind(random_position(seed + 3000, rules), seed, scheme)
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_fair_shares_are_exact_when_few_fillings(seed: int) -> None:
+    """With few distinct fillings all are solved, and the share of a move is the share
+    of the fillings, counted here one by one with solve. (Open peaks and a stock drawn
+    down to five cards: five unseen cards.)"""
+    rules = CLASSIC.with_options(open=True)
+    game = Position(Deal.from_number(seed), rules).game()
+    while game.stock_left > 5:
+        game.draw()
+    position = Position.of(game)
+    view = View.of(position)
+    assert len(view.unseen) == 5 and position.legal_moves()
+    rating = fair_hint(view, samples=1000, score_samples=0)
+    orders = {tuple(c.rank for c in p) for p in itertools.permutations(view.unseen)}
+    assert rating.exact and rating.samples == len(orders)
+    for fm in rating.moves:
+        wins = 0
+        for order in orders:
+            pool = list(view.unseen)
+            fill = [pool.pop(next(i for i, c in enumerate(pool) if c.rank == r)) for r in order]
+            wins += solve(view.completion(fill).play(fm.move), optimal=False).winnable
+        assert fm.wins == wins
+        assert fm.share == wins / len(orders) and fm.share_95 == (fm.share, fm.share)
