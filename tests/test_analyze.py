@@ -43,7 +43,7 @@ RULE_SETS = [
     CLASSIC.with_options(draw_when_stuck=True),
 ]
 SCHEMES = ("app", "original", "cards-left")
-ANALYZE_KEYS = {"code", "layout", "rules", "variant", "scoring", "fair", "samples",
+ANALYZE_KEYS = {"code", "layout", "rules", "variant", "scoring", "fair", "samples", "status",
                 "final_score", "best_start", "final_best", "lost_at", "lost_total", "marks",
                 "moves"}
 
@@ -131,6 +131,7 @@ def check_rows(seed: int, rules: Rules, scheme: str) -> None:
         if a.winnable:
             lost_at = None
     assert review.lost_at == lost_at
+    assert review.status == game.status
     final = game.score_under(scheme)
     assert review.final_score == (final[0] if isinstance(final, tuple) else final)
     assert review.lost_total == sum(r.lost for r in review.moves if not r.move.is_undo)

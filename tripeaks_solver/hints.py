@@ -15,7 +15,7 @@ from typing import BinaryIO
 
 from .dealing import Deal
 from .fair import FairHint, View, fair_hint
-from .game import Game
+from .game import Game, Status
 from .moves import Move
 from .position import Position
 from .rules import Rules
@@ -142,6 +142,7 @@ class Review:
     final_best: int
     lost_at: int | None  # the move after which no win was left for good (None: never)
     fair: bool
+    status: Status = Status.IN_PLAY  # of the game after the record
 
     @property
     def lost_total(self) -> int:
@@ -237,7 +238,7 @@ def analyze(deal: Deal, rules: Rules, record: Iterable[Move | str], scheme: str 
     final = position.score_under(scheme)
     final_score = final[0] if isinstance(final, tuple) else final
     return Review(Position(deal, rules), scheme, tuple(rows), start_best, final_score,
-                  here.best_score, lost_at, fair)
+                  here.best_score, lost_at, fair, position.status)
 
 
 def fair_rating(start: Game | Position, samples: int = 1000, seed: int | None = None,

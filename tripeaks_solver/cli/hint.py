@@ -160,7 +160,8 @@ def _fair_lines(rating: FairHint, scheme: str, seed: int | None) -> list[str]:
     lines = ["", f"Fair (only what the player has seen, {hidden} cards unseen): {how}"]
     if not rating.moves:
         return lines + ["No move left: the game is over."]
-    mean = f"mean best {SCORE_LABEL[scheme]} ({rating.scored:,} completions)"
+    what = "fewest cards left" if scheme == "cards-left" else f"best {SCORE_LABEL[scheme]}"
+    mean = f"mean {what} ({rating.scored:,} completions)"
     head = f"  {'move':<6} {'still winnable in':<28} {mean if rating.scored else ''}"
     lines.append(head.rstrip())
     for m in rating.moves:
@@ -276,7 +277,8 @@ def _review_json(source: Source, review: Review, samples: int | None) -> dict:
     rules = review.start.rules
     return {"code": source.code, "layout": source.layout, "rules": rules.name,
             "variant": rules.variant, "scoring": review.scheme, "fair": review.fair,
-            "samples": samples if review.fair else None, "final_score": review.final_score,
+            "samples": samples if review.fair else None, "status": review.status.value,
+            "final_score": review.final_score,
             "best_start": review.best_start, "final_best": review.final_best,
             "lost_at": review.lost_at, "lost_total": review.lost_total,
             "marks": {m: review.count(m) for m in ("??", "?", "!")}, "moves": review.rows()}
@@ -327,12 +329,12 @@ def _review_lines(source: Source, review: Review, samples: int) -> list[str]:
                      f"{r.verdict or ''}")
         lines.append(line.rstrip())
     lost_at = "never lost" if review.lost_at is None else f"lost after move {review.lost_at}"
-    final = (f"{review.final_score} cards left against {review.best_start} at best"
-             if scheme == "cards-left" else
-             f"final {label} {review.final_score} against {review.best_start}, the best")
+    now = ("final" if review.status is not Status.IN_PLAY else "so far (game in play)")
+    final = (f"{label} {review.final_score} {now}, best from the start {review.best_start}")
     marks = ", ".join(f"{review.count(m)} {m}" for m in ("??", "?", "!"))
     lines += ["", (f"Summary: {final}; {lost_at}; {review.lost_total} "
-                  f"{'cards' if scheme == 'cards-left' else 'points'} lost in all; marks {marks}."),
+                  f"{'more cards left' if scheme == 'cards-left' else 'points lost'} in all; "
+                  f"marks {marks}."),
               "Marks: ?? threw the win away, ? lost points, ! the only move that kept the win."]
     if review.fair:
         lines.append("Verdict of a ?? move, from the fair shares (what the player could see): "
