@@ -58,8 +58,9 @@ def check_best_line(number: int, rules: Rules, scheme: str) -> None:
     review = analyze(deal, rules, sol.moves, scheme)
     assert review.best_start == sol.best_score
     assert review.final_score == sol.best_score == review.final_best
-    assert review.count("?") == review.count("??") == 0 and review.lost_total == 0
-    assert review.lost_at is None
+    assert review.count("?") == 0 and review.lost_total == 0
+    if scheme != "original":  # the best original score may end stuck with a win left
+        assert review.count("??") == 0 and review.lost_at is None
     assert all(r.best_before == r.best_after == sol.best_score for r in review.moves)
 
 

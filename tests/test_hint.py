@@ -58,9 +58,9 @@ def check_opening(number: int, rules: Rules, scheme: str) -> None:
     h = hint(Position(deal, rules), scheme)
     sol = solve(deal, rules, scheme=scheme)
     assert (h.winnable, h.best_score, h.line) == (sol.winnable, sol.best_score, sol.moves)
-    assert h.moves[0].best_score == sol.best_score
-    assert h.moves[0].winnable == sol.winnable
-    assert not h.moves[0].throws_win and not h.moves[0].loses_points
+    assert h.moves[0].best_score == sol.best_score and not h.moves[0].loses_points
+    if scheme != "original":  # there the best score may end stuck with a win left
+        assert h.moves[0].winnable == sol.winnable and not h.moves[0].throws_win
     if sol.moves:  # the first move of solve's line is rated as good as the best
         first = next(m for m in h.moves if m.move == sol.moves[0])
         assert (first.best_score, first.best_moves) == (h.moves[0].best_score,

@@ -87,8 +87,8 @@ def check_bellman(position: Position, scheme: str) -> None:
         assert m.throws_win == (h.winnable and not m.winnable)
         assert m.loses_points == (_key(m.best_score, m.best_moves, scheme)
                                   < _key(h.best_score, h.solution.best_moves, scheme))
-    # Best first: winnable moves, then by best score.
-    keys = [(m.winnable, _key(m.best_score, m.best_moves, scheme)) for m in h.moves]
+    # Best first: by best score, then winnable moves first.
+    keys = [(_key(m.best_score, m.best_moves, scheme), m.winnable) for m in h.moves]
     assert keys == sorted(keys, reverse=True)
 
 

@@ -85,8 +85,10 @@ def hint(start: Game | Position, scheme: str = "app") -> Hint:
         rated.append(MoveValue(move, after.winnable, after.best_score, after.best_moves,
                                here.winnable and not after.winnable,
                                _value(after) < _value(here)))
-    order = sorted(range(len(rated)), key=lambda j: (not rated[j].winnable,
-                                                      _neg(_key(rated[j], scheme)), j))
+    # Best first by the scheme's own objective (under app and cards-left a win is always
+    # best; the best original score may lie on a line that ends stuck), then winnable.
+    order = sorted(range(len(rated)), key=lambda j: (_neg(_key(rated[j], scheme)),
+                                                      not rated[j].winnable, j))
     return Hint(position, scheme, here, tuple(rated[j] for j in order))
 
 
