@@ -87,9 +87,10 @@ def replay_command(code: str, moves: tuple[str, ...], lang: str | None, as_json:
     tokens = [t for arg in moves for t in arg.replace(",", " ").split()]
     steps: list[dict] = []
 
-    def scored() -> int | list[int]:
-        value = game.score_under(scoring)
-        return list(value) if isinstance(value, tuple) else value
+    def scored() -> int:
+        # Under cards-left the score is the cards left, as solve's best_score is (the
+        # moves are a key of their own): an int under every scheme.
+        return game.cards_left if scoring == "cards-left" else game.score_under(scoring)
 
     def result(error: str | None = None, error_move: int | None = None) -> dict:
         # One shape, whether the record ends or stops at an illegal move (README).
