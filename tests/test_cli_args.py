@@ -139,7 +139,8 @@ def test_python_m_runs_the_command():
 # --- 10, 11: --samples capped, --no-optimal without a scoring -------------------------------
 
 
-@pytest.mark.parametrize("value", ["1208925819614629174706176", "1000001", "9" * 5000])
+@pytest.mark.parametrize("value", ["1208925819614629174706176", "1000001", "9" * 5000],
+                         ids=["2**80", "cap+1", "5000-digits"])
 def test_samples_are_capped(capsys, value):
     code, out, err = run(capsys, "TP1-E-AAAAAAB", "--samples", value)
     assert_one_line_error(code, err, "--samples")

@@ -161,7 +161,8 @@ def _jobs(codes: tuple[str, ...], typed: list[tuple[str, Layout]], rule_choice: 
               help="Print a JSON list, one object per (deal, rules).")
 @click.option("--no-solution", is_flag=True, help="Leave out the line of moves.")
 @click.option("--optimal/--no-optimal", default=True, show_default=True,
-              help="Find best scores and fewest draws, or winnability only (faster).")
+              help="Find the best score (of --scoring) and fewest draws, or winnability "
+                   "only (faster).")
 @click.option("--fast", is_flag=True, hidden=True, help="The old name of --no-optimal.")
 @rule_options()
 def solve_command(codes: tuple[str, ...], rule_choice: str, layouts: tuple[str, ...],
