@@ -83,7 +83,7 @@ def test_empty_standard_input(capsys, stdin, data):
 def test_an_endless_line_on_standard_input_is_refused(capsys, stdin):
     stdin("TP1-E-AAAAAAD " * 1000)  # 14,000 characters and no line end
     code, out, err = run(capsys, "-")
-    assert_one_line_error(code, err, "standard input", "line 1", f"{MAX_LINE:,} characters")
+    assert_one_line_error(code, err, "standard input", "line 1", f"longer than {MAX_LINE:,} bytes")
     assert out == ""
 
 

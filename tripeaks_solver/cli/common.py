@@ -41,30 +41,28 @@ def parse_code(text: str) -> GameCode:
 
 def _lines(stream: IO, name: str) -> Iterator[str]:
     """The lines of ``stream`` (bytes read as UTF-8, a BOM dropped), none longer than
-    MAX_LINE characters: an endless line stops at the limit instead of filling memory."""
+    MAX_LINE bytes (characters for a text stream): an endless line stops at the limit
+    instead of filling memory."""
     number = 0
     while True:
-        raw = stream.readline(MAX_LINE + 2)
+        raw = stream.readline(MAX_LINE + 2)  # room for the line end
         if not raw:
             return
         number += 1
-        if isinstance(raw, bytes):
-            if number == 1 and raw.startswith(b"\xef\xbb\xbf"):
-                raw = raw[3:]
-            if len(raw.rstrip(b"\r\n")) > MAX_LINE:
-                raise click.UsageError(f"{name}: line {number} is longer than "
-                                       f"{MAX_LINE:,} characters")
-            try:
-                line = raw.decode("utf-8")
-            except UnicodeDecodeError as exc:
-                raise click.UsageError(f"{name}: line {number} is not UTF-8 text ({exc.reason} "
-                                       f"at byte {exc.start + 1})") from None
-        else:
-            line = raw[1:] if number == 1 and raw.startswith("\ufeff") else raw
-            if len(line.rstrip("\r\n")) > MAX_LINE:
-                raise click.UsageError(f"{name}: line {number} is longer than "
-                                       f"{MAX_LINE:,} characters")
-        yield line
+        binary = isinstance(raw, bytes)
+        if number == 1:
+            raw = raw.removeprefix(b"\xef\xbb\xbf" if binary else "\ufeff")
+        if len(raw.rstrip(b"\r\n" if binary else "\r\n")) > MAX_LINE:
+            unit = "bytes" if binary else "characters"
+            raise click.UsageError(f"{name}: line {number} is longer than {MAX_LINE:,} {unit}")
+        if not binary:
+            yield raw
+            continue
+        try:
+            yield raw.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            raise click.UsageError(f"{name}: line {number} is not UTF-8 text ({exc.reason} "
+                                   f"at byte {exc.start + 1})") from None
 
 
 def read_input(path: Path | str) -> tuple[str, str]:
