@@ -159,8 +159,10 @@ class CsvOutput:
         self.wrote = True
 
     def _write_error(self, exc: OSError) -> BatchError:
-        kept = "; its complete rows are kept" if self._file is not None else ""
-        return BatchError(f"cannot write the CSV {self.name}: {exc.strerror or exc}{kept}",
+        why = exc.strerror or exc
+        if self._file is None:
+            return BatchError(f"cannot write the CSV to standard output: {why}", "write", "csv")
+        return BatchError(f"cannot write the CSV {self.name}: {why}; its complete rows are kept",
                           "write", "csv")
 
     def close(self) -> None:

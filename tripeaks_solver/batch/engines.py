@@ -24,6 +24,7 @@ from .rows import Row
 
 MAX_JOBS = 256
 """The most worker processes a run starts (more would only queue for the cores)."""
+_START_FAILED = 3  # a worker's exit status when it could not get ready
 DASK_HINT = "python3 -m pip install -e '.[dask]' in the clone of the repository"
 
 
@@ -70,8 +71,12 @@ def _init_worker(parent: int, scoring: str, inherited: tuple[int, ...]) -> None:
             os.close(fd)
         except OSError:
             pass
-    threading.Thread(target=_watch_parent, args=(parent,), daemon=True).start()
-    warm_up(scoring)
+    try:
+        threading.Thread(target=_watch_parent, args=(parent,), daemon=True).start()
+        warm_up(scoring)
+    except (RuntimeError, OSError, MemoryError):  # no thread, no process, no memory
+        # No traceback per worker: the parent sees a broken pool and says so in one line.
+        os._exit(_START_FAILED)
 
 
 class LocalEngine:
@@ -106,7 +111,10 @@ class LocalEngine:
                 self._pool.submit(os.getpid).result()  # starts them all (fork: at once)
             except (OSError, RuntimeError, BrokenProcessPool) as exc:
                 self._abandon()
-                why = getattr(exc, "strerror", None) or str(exc) or type(exc).__name__
+                if isinstance(exc, BrokenProcessPool):
+                    why = "a worker failed as it started (a limit on processes or threads?)"
+                else:
+                    why = getattr(exc, "strerror", None) or str(exc) or type(exc).__name__
                 raise BatchError(f"cannot start {self.workers} worker processes: {why}",
                                  "engine") from None
         return self

@@ -9,7 +9,6 @@ compare at a glance. Counts are whole numbers of deals.
 from __future__ import annotations
 
 import io
-import math
 from collections import Counter
 
 from ..geometry import TABLEAU_SIZE
@@ -46,20 +45,38 @@ def _panels(summary: Summary) -> list[tuple[str, str, dict[str, Counter], tuple[
             ("lost", "best original score", {n: t[n].lost_scores for n in t}, None)]
 
 
-def _bars(ax, counts: Counter, lo: int, width: int, color: str) -> None:
+def _bin_width(lo: int, hi: int) -> int:
+    """The smallest of 1, 2, 5, 10, 20, 50, … giving at most :data:`_MAX_BARS` bins."""
+    width, steps = 1, (2, 2.5, 2)  # 1 -> 2 -> 5 -> 10 -> 20 -> 50 -> …
+    i = 0
+    while (hi - lo) // width + 1 > _MAX_BARS:
+        width = round(width * steps[i % 3])
+        i += 1
+    return width
+
+
+def _bars(ax, counts: Counter, width: int, color: str) -> None:
+    """One bar per bin of ``width`` values (bins start at multiples of ``width``)."""
     heights: Counter = Counter()
     for value, k in counts.items():
-        heights[lo + (value - lo) // width * width] += k
+        heights[value // width * width] += k
     xs = sorted(heights)
     if width == 1:
         ax.bar(xs, [heights[x] for x in xs], width=0.8, color=color)
     else:
-        ax.bar(xs, [heights[x] for x in xs], width=width * 0.95, align="edge", color=color)
+        ax.bar(xs, [heights[x] for x in xs], width=width * 0.9, align="edge", color=color)
 
 
 def render_png(summary: Summary, source: str | None = None) -> bytes:
     """The plot of ``summary`` as PNG bytes; ``source`` names the deals in the title
     (default: the range)."""
+    buf = io.BytesIO()
+    figure(summary, source).savefig(buf, format="png", dpi=100)
+    return buf.getvalue()
+
+
+def figure(summary: Summary, source: str | None = None):
+    """The plot as a matplotlib Figure (Agg canvas): one row of panels per rule set."""
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.figure import Figure
     from matplotlib.ticker import MaxNLocator
@@ -77,26 +94,27 @@ def render_png(summary: Summary, source: str | None = None) -> bytes:
     for col, (word, xlabel, per_rules, fixed) in enumerate(panels):
         values = [v for c in per_rules.values() for v, k in c.items() if k]
         lo, hi = fixed or ((min(values), max(values)) if values else (0, 1))
-        width = max(1, math.ceil((hi - lo + 1) / _MAX_BARS))
+        width = _bin_width(lo, hi)
+        left = lo // width * width - (0.6 if width == 1 else 0.2 * width)
+        right = (hi // width * width) + (0.6 if width == 1 else 1.2 * width)
         for row, name in enumerate(names):
             ax = axes[row][col]
             t = summary.tally[name]
             count = t.wins if word == "won" else t.deals - t.wins
             ax.set_title(f"{name.capitalize()}: {count:,} of {t.deals:,} deals {word}")
             if per_rules[name]:
-                _bars(ax, per_rules[name], lo, width, _WON if word == "won" else _LOST)
+                _bars(ax, per_rules[name], width, _WON if word == "won" else _LOST)
             else:
                 ax.text(0.5, 0.5, f"no {word} deals", transform=ax.transAxes,
                         ha="center", va="center", color="grey")
-            ax.set_xlim(lo - width, hi + width)
+            ax.set_xlim(left, right)
             ax.xaxis.set_major_locator(MaxNLocator(integer=True))
             ax.yaxis.set_major_locator(MaxNLocator(integer=True))
             ax.set_ylabel("deals")
-            ax.set_xlabel(xlabel)
+            if row == len(names) - 1:  # the column shares its x axis: label it once
+                ax.set_xlabel(xlabel)
             ax.grid(axis="y", alpha=0.3)
-    buf = io.BytesIO()
-    fig.savefig(buf, format="png", dpi=100)
-    return buf.getvalue()
+    return fig
 
 
-__all__ = ["PLOT_HINT", "plot_available", "render_png"]
+__all__ = ["PLOT_HINT", "figure", "plot_available", "render_png"]

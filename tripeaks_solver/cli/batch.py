@@ -39,7 +39,7 @@ def advise(exc: BatchError, resuming: bool = True) -> BatchError:
         flag = "--optimal" if exc.optimal else "--no-optimal"
         extra = f": resume it with {flag}, or use another file"
     elif exc.problem == "engine" and "worker" in str(exc):
-        extra = " (try a smaller --jobs)"
+        extra = "; try a smaller --jobs"
     elif (exc.problem, resuming) == ("not-batch", False) or "standard output" in str(exc):
         extra = ""  # nothing to resume, or no file to continue
     else:
@@ -144,14 +144,17 @@ def batch_command(start: str | None, stop: str | None, layout_file: str | None,
     if layout_file is not None:
         if start is not None:
             raise click.UsageError("give START STOP or --layout-file, not both")
-        layouts = read_layout_file(layout_file)
+        try:
+            layouts = read_layout_file(layout_file)
+        except BatchError as exc:
+            raise advise(exc) from None
         deals = range(len(layouts))
     elif start is None or stop is None:
         raise click.UsageError("give START and STOP (deal numbers or ids), or --layout-file")
     else:
         deals = parse_range(start, stop)
-    source = None if layout_file is None else \
-        f"layouts of {'standard input' if layout_file == '-' else layout_file}"
+    typed_from = "standard input" if layout_file == "-" else layout_file
+    source = None if layout_file is None else f"layouts of {typed_from}"
     spec = BatchSpec(deals, names, optimal, csv_path, resume, force, jobs or default_jobs(),
                      engine, scheduler, plot_path, rule_sets[0], scoring, layouts,
                      sys.stdout if to_stdout else None, source)
@@ -161,7 +164,7 @@ def batch_command(start: str | None, stop: str | None, layout_file: str | None,
         raise advise(exc) from None
     result = summary.as_dict()
     if layout_file is not None:
-        result["layout_file"] = layout_file
+        result["layout_file"] = typed_from
     text = json.dumps(result, indent=2) if as_json else batch_text(result)
     click.echo(text, err=to_stdout)  # stdout holds the rows with --csv -
 
@@ -218,8 +221,9 @@ def _run(spec, progress: bool | None):
     with BatchRun(spec) as batch:
         if spec.resume and (batch.kept_rows or batch.torn):
             torn = ", dropped a torn last line" if batch.torn else ""
-            click.echo(f"resuming {csv_path}: {batch.kept_in_range:,} rows of this range kept"
-                       f"{torn}, {batch.pending_deals:,} deals to solve", err=True)
+            click.echo(f"resuming {csv_path}: {_count(batch.kept_in_range, 'row')} of this "
+                       f"range kept{torn}, {_count(batch.pending_deals, 'deal')} to solve",
+                       err=True)
         bar = tqdm(total=batch.pending_deals, unit="deal", desc="batch", file=sys.stderr,
                    disable=not show, dynamic_ncols=True, smoothing=0.05)
         main_thread = threading.current_thread() is threading.main_thread()
@@ -238,6 +242,10 @@ def _run(spec, progress: bool | None):
             bar.close()
 
 
+def _count(n: int, noun: str) -> str:
+    return f"{n:,} {noun}{'' if n == 1 else 's'}"
+
+
 def _pct(x: float) -> str:
     return f"{100 * x:.2f}%"
 
@@ -252,7 +260,7 @@ def batch_text(s: dict, where: str | None = None) -> str:
         how += f", variant {s['variant']}"
     where = where or (f"Layouts of {s['layout_file']}" if s.get("layout_file")
                       else f"Deals {s['start']:,} … {s['stop'] - 1:,}")
-    lines = [f"{where} ({s['deals']:,} deals), {how}", ""]
+    lines = [f"{where} ({_count(s['deals'], 'deal')}), {how}", ""]
     for name, t in s["rules"].items():
         head = f"{name.capitalize():<9}"
         pad = " " * len(head)
@@ -260,7 +268,7 @@ def batch_text(s: dict, where: str | None = None) -> str:
             lines.append(f"{head}no rows")
             continue
         lo, hi = t["win_rate_95"]
-        lines.append(f"{head}{t['deals']:,} deals, {t['wins']:,} won: {_pct(t['win_rate'])} "
+        lines.append(f"{head}{_count(t['deals'], 'deal')}, {t['wins']:,} won: {_pct(t['win_rate'])} "
                      f"(95% Wilson interval {_pct(lo)} – {_pct(hi)})")
         if s["optimal"]:
             if t["wins"]:
@@ -279,7 +287,7 @@ def batch_text(s: dict, where: str | None = None) -> str:
         a, b = 13, 14  # column widths
         lines += [
             "",
-            f"Easy × Classic ({cross['deals']:,} deals)",
+            f"Easy × Classic ({_count(cross['deals'], 'deal')})",
             f"{'':<10}{'Classic won':>{a}}{'Classic lost':>{b}}",
             f"{'Easy won':<10}{cross['both']:>{a},}{cross['easy_only']:>{b},}",
             f"{'Easy lost':<10}{cross['classic_only']:>{a},}{cross['neither']:>{b},}",
