@@ -16,6 +16,7 @@ import time
 from pathlib import Path
 
 import pytest
+from cli_run import run
 
 from tripeaks_solver import CLASSIC, EASY, Deal
 from tripeaks_solver.batch import CSV_HEADER, Row, Summary, read_existing
@@ -23,9 +24,6 @@ from tripeaks_solver.cli import main
 from tripeaks_solver.codes import DEAL_COUNT, parse_range
 from tripeaks_solver.solver import solve
 from tripeaks_solver.stats import wilson_interval
-
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from cli_run import run
 
 DATA = Path(__file__).resolve().parent.parent / "data"
 HEADER = "code,deal,rules,variant,scoring,winnable,min_draws,best_score,max_removed,states,seconds,line"

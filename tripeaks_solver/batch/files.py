@@ -92,6 +92,7 @@ class LockedFile:
         self.path = path
         self.what = what
         self.role = role
+        self.locked = False
         self.fd, self.created = self._open()
         try:
             mode = os.fstat(self.fd).st_mode
@@ -102,6 +103,7 @@ class LockedFile:
                 fcntl.flock(self.fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
             except BlockingIOError:
                 raise BatchError(f"{path} is in use by another run", "in-use", role) from None
+            self.locked = True
             if not self._still_at_path():  # replaced between our open and our lock
                 raise BatchError(f"{path} is in use by another run", "in-use", role)
         except BaseException:
@@ -173,11 +175,13 @@ class LockedFile:
 
     def close(self, discard: bool = False) -> None:
         """Release the lock; with ``discard``, remove the file if this run created it
-        and it is still empty."""
+        and it is still empty. (Only under the lock: another run may have taken over an
+        empty file we created before we could lock it.)"""
         if self.fd < 0:
             return
         try:
-            if discard and self.created and self.size == 0 and self._still_at_path():
+            if discard and self.locked and self.created and self.size == 0 and \
+                    self._still_at_path():
                 os.unlink(self.path)
         except OSError:
             pass

@@ -53,8 +53,10 @@ def report_command(csv_path: Path, plot_path: Path | None, force: bool, as_json:
     text = batch_text(result, where=head)
     notes = []
     if not report.complete:
-        notes.append(f"incomplete: {s.missing():,} (deal, rules) pairs of this range have "
-                     "no row (resume the run with batch --resume to finish it)")
+        missing = s.missing()
+        pairs = "pair of this range has" if missing == 1 else "pairs of this range have"
+        notes.append(f"incomplete: {missing:,} (deal, rules) {pairs} no row (batch --resume "
+                     "finishes the run)")
     if report.torn:
         notes.append("a torn last line (a stopped run) was left out")
     click.echo(text + "".join(f"\n\nNote: {n}" for n in notes))
