@@ -118,7 +118,7 @@ def test_report_plot_needs_optimal_rows(tmp_path, capsys):
     png = tmp_path / "p.png"
     code, _, err = run(capsys, "report", str(path), "--plot", str(png))
     assert_one_line_error(code, err, "no best scores")
-    assert not png.exists()
+    assert "resume" not in err and not png.exists()
 
 
 def test_plot_hint_says_install_from_the_clone(tmp_path, capsys, monkeypatch):

@@ -79,7 +79,7 @@ def report_csv(path: Path, plot_path: Path | None = None, replace_plot: bool = F
         report = read_report(path)
         if not report.summary.optimal:
             raise BatchError(f"{path} holds no best scores to plot (its rows were solved for "
-                             "winnability only)", "mismatch", "csv", optimal=False)
+                             "winnability only)", "mismatch", "csv")
         plot.replace_with(render_png(report.summary, source))
     finally:
         plot.close(discard=True)
