@@ -88,12 +88,13 @@ def test_second_run_on_one_csv_is_refused_while_the_first_goes_on(tmp_path):
     try:
         wait_for(lambda: row_lines(path) > 20 or first.poll() is not None, "the first rows")
         before = path.read_bytes()
-        for extra in ([], ["--resume"], ["--force"]):
-            code, out, err = tool("batch", "5000", "5600", "--rules", "easy", "--jobs", "1",
-                                  "--csv", str(path), *extra)
-            assert_one_line_error(code, err, f"{path} is in use by another run")
+        others = [spawn("batch", "5000", "5600", "--rules", "easy", "--jobs", "1", "--csv",
+                        str(path), *extra) for extra in ([], ["--resume"], ["--force"])]
+        for other in others:
+            out, err = other.communicate(timeout=60)
+            assert_one_line_error(other.returncode, err, f"{path} is in use by another run")
             assert out == ""
-        assert first.poll() is None, "the first run ended before the second was refused"
+        assert first.poll() is None, "the first run ended before the others were refused"
         assert path.read_bytes().startswith(before)  # only the first run appends
     finally:
         stop(first)
