@@ -19,7 +19,6 @@ from dataclasses import dataclass
 import numpy as np
 
 from . import completion_kernels
-from .analysis import wilson_interval  # moves to stats.py with the batch package
 from .cards import DECK_SIZE, Card
 from .dealing import WASTE_INDEX, Deal
 from .errors import InputError
@@ -28,6 +27,7 @@ from .moves import Move
 from .position import Position
 from .rules import Rules
 from .solver import board, cards_at, rule_masks, scratch
+from .stats import wilson_interval
 
 MAX_SAMPLES = 1_000_000
 

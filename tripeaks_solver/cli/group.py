@@ -64,6 +64,7 @@ def cli() -> None:
     tripeaks-solve deal TP1-E-AAAAAAD      show the layout
     tripeaks-solve replay CODE MOVE...     check and score a recorded game
     tripeaks-solve batch 0 10000 --csv F   win rates and best scores of many deals
+    tripeaks-solve report deals.csv        summary and plot of a batch CSV
 
     Every command takes the rule variants (--empty-waste, --joker, --draw-when-stuck,
     --open, --wrap/--no-wrap) and, where scores matter, --scoring.
