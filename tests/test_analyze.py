@@ -45,7 +45,7 @@ RULE_SETS = [
 SCHEMES = ("app", "original", "cards-left")
 ANALYZE_KEYS = {"code", "layout", "rules", "variant", "scoring", "fair", "samples", "status",
                 "final_score", "best_start", "final_best", "lost_at", "lost_total", "marks",
-                "moves"}
+                "moves", "error", "error_move"}
 
 
 def label(rules: Rules) -> str:
@@ -264,6 +264,11 @@ def test_plot_without_matplotlib(capsys, tmp_path, monkeypatch) -> None:
 def test_errors(capsys, tmp_path) -> None:
     code, _, err = run(capsys, "analyze", CODE, "8h", "d", "Kc")
     assert_one_line_error(code, err, "move 3 (Kc)", exit_code=1)
+    code, out, err = run(capsys, "analyze", CODE, "8h", "d", "Kc", "--json")
+    assert_one_line_error(code, err, "move 3 (Kc)", exit_code=1)
+    data = json.loads(out)
+    assert set(data) == ANALYZE_KEYS and data["error_move"] == 3 and data["error"] in err
+    assert data["moves"] == [] and data["final_score"] is None
     code, _, err = run(capsys, "analyze", CODE, "8h", "10x")
     assert_one_line_error(code, err, "move 2", "10x")
     masked = Deal.from_number(3).line().split()

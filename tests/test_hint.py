@@ -44,7 +44,8 @@ RULE_SETS = [
 SCHEMES = ("app", "original", "cards-left")
 HINT_KEYS = {"code", "layout", "rules", "variant", "scoring", "fair", "moves_played", "status",
              "score", "cards_left", "stock_left", "waste", "winnable", "best_score",
-             "best_moves", "line", "moves", "samples", "scored", "exact", "recommended"}
+             "best_moves", "line", "moves", "samples", "scored", "exact", "recommended",
+             "error", "error_move"}
 MOVE_KEYS = {"move", "winnable", "best_score", "best_moves", "mark", "share", "share_95",
              "mean_score"}
 
@@ -218,6 +219,11 @@ def test_layout_with_unknown_cards_is_fair(capsys) -> None:
 def test_errors(capsys, tmp_path) -> None:
     out = run(capsys, "hint", CODE, "8h", "d", "Kc")
     assert_one_line_error(out[0], out[2], "move 3 (Kc)", exit_code=1)
+    code, out, err = run(capsys, "hint", CODE, "8h", "d", "Kc", "--json")
+    assert_one_line_error(code, err, "move 3 (Kc)", exit_code=1)
+    data = json.loads(out)  # the one shape, stopped where the record did
+    assert set(data) == HINT_KEYS and data["error_move"] == 3 and data["error"] in err
+    assert data["moves_played"] == 2 and data["winnable"] is None and data["moves"] == []
     out = run(capsys, "hint", CODE, "8h", "zz")
     assert_one_line_error(out[0], out[2], "move 2", "zz")
     out = run(capsys, "hint", "TP9-X-AAAA")
@@ -253,3 +259,62 @@ def test_joker_code_and_options(capsys) -> None:
     assert [m["move"] for m in data["moves"]] == [m.move.token for m in h.moves]
     assert data["best_score"] == h.best_score
     assert Move.parse(data["moves"][0]["move"]) == h.moves[0].move
+
+
+# --- generated command lines (the harness of tests/test_cli_generated.py) ---------------
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from test_cli_generated import (
+    CODES,
+    LAYOUT_FILES,
+    LAYOUTS,
+    MOVES,
+    SAMPLES,
+    SCORING,
+    SEEDS,
+    SETTINGS,
+    VARIANTS,
+    Command,
+    check,
+    command_lines,
+    files,  # noqa: F401  (the fixture)
+)
+from test_cli_generated import STDIN as STDIN_BYTES
+
+POSITION_OPTIONS = {
+    "--rules": st.sampled_from(["code", "easy", "classic", "both", ""]),
+    "--layout": LAYOUTS, "--layout-file": LAYOUT_FILES, "--seed": SEEDS, "--json": None,
+    "--fair": None, "--samples": SAMPLES, **SCORING, **VARIANTS,
+}
+RECORDS = st.builds(lambda c, m: [*c, *m], st.lists(CODES, max_size=1),
+                   st.lists(MOVES, max_size=8))
+PATHS = st.sampled_from(["<dir>", "/nonexistent/x.out", "", "<good>"])
+POSITION_COMMANDS = {
+    "hint": Command(("hint",), RECORDS, {**POSITION_OPTIONS, "--reveal": None,
+                                        "--score-samples": st.one_of(SAMPLES, st.just("0"))}),
+    "analyze": Command(("analyze",), RECORDS, {**POSITION_OPTIONS, "--plot": PATHS,
+                                              "--csv": PATHS, "--force": None}),
+}
+
+
+@pytest.mark.parametrize("command", sorted(POSITION_COMMANDS))
+def test_every_option_is_generated(command: str) -> None:
+    import click
+
+    from tripeaks_solver.cli import cli
+    names = {o for p in cli.commands[command].params if isinstance(p, click.Option)
+             for o in (*p.opts, *p.secondary_opts)}
+    assert names == set(POSITION_COMMANDS[command].options)
+
+
+@settings(max_examples=300, **SETTINGS)
+@given(data=st.data())
+def test_generated_command_lines(capsys, monkeypatch, files, data) -> None:  # noqa: F811
+    """Whatever the words and options: exit 0, 1 or 2, no traceback, at most one line on
+    stderr, JSON under --json. (--force never meets a file it could overwrite: the
+    paths given are a directory, a missing one, empty, or used only without --force.)"""
+    command = data.draw(st.sampled_from(sorted(POSITION_COMMANDS)), label="command")
+    args, json_mode = data.draw(command_lines(POSITION_COMMANDS[command]), label="args")
+    if "--force" in args and "<good>" in args:
+        args = [a for a in args if a != "--force"]
+    check(capsys, monkeypatch, files, args, json_mode, data.draw(STDIN_BYTES, label="stdin"))

@@ -20,7 +20,6 @@ from functools import cache
 import numpy as np
 
 from . import completion_kernels, kernels
-from .analysis import wilson_interval  # moves to stats.py with the batch package
 from .cards import DECK_SIZE, Card
 from .dealing import WASTE_INDEX, Deal
 from .errors import InputError
@@ -30,6 +29,7 @@ from .position import Position
 from .rules import Rules
 from .scoring import check_scheme
 from .solver import board, cards_at, rule_masks, scratch
+from .stats import wilson_interval
 
 MAX_SAMPLES = 1_000_000
 

@@ -20,6 +20,7 @@ from .dealing import Deal
 from .errors import InputError
 from .game import Game
 from .geometry import TABLEAU_SIZE, configurations
+from .jit import compile_notice
 from .moves import Move
 from .position import Position
 from .rules import EASY, Rules
@@ -244,8 +245,8 @@ def solve(start: Deal | Game | Position, rules: Rules | None = None, optimal: bo
 
 def warm_up(scheme: str = "app") -> None:
     """Load (or compile) the kernels now, so that no deal's time includes it."""
-    deal = Deal.from_number(0)
-    solve(deal, EASY, optimal=True, scheme=scheme)
+    with compile_notice():
+        solve(Deal.from_number(0), EASY, optimal=True, scheme=scheme)
 
 
 __all__ = ["WIN_BASE_SCORE", "Solution", "Step", "solve", "warm_up"]

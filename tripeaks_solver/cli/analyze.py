@@ -1,0 +1,155 @@
+"""``analyze``: every move of a played game judged, exactly and (``--fair``) from only
+what the player could see; the rows as JSON, CSV and a plot."""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from pathlib import Path
+
+import click
+
+from ..errors import InputError
+from ..game import Game, Status
+from ..hints import Review, analyze, plot_review, review_csv
+from ..moves import parse_record
+from ..solver import warm_up
+from .common import plural, rule_options
+from .group import cli
+from .hint import SCORE_LABEL, Source, position_options, read_source, replay_record
+
+
+def _review_json(source: Source, scheme: str, fair: bool, samples: int,
+                 review: Review | None, error: tuple[str, int] | None = None) -> dict:
+    """The one shape of analyze's JSON (a review, or a record stopped at an illegal move:
+    ``error`` its message and number, and the review's fields null)."""
+    out = {"code": source.code, "layout": source.layout, "rules": source.rules.name,
+           "variant": source.rules.variant, "scoring": scheme, "fair": fair,
+           "samples": samples if fair else None, "status": None, "final_score": None,
+           "best_start": None, "final_best": None, "lost_at": None, "lost_total": None,
+           "marks": None, "moves": [], "error": error and error[0],
+           "error_move": error and error[1]}
+    if review is not None:
+        out.update(status=review.status.value, final_score=review.final_score,
+                   best_start=review.best_start, final_best=review.final_best,
+                   lost_at=review.lost_at, lost_total=review.lost_total,
+                   marks={m: review.count(m) for m in ("??", "?", "!")}, moves=review.rows())
+    return out
+
+
+def _check_new_file(path: Path, force: bool, what: str) -> None:
+    if path.is_dir() or not path.parent.is_dir():
+        raise InputError(f"cannot write {what} {path}: "
+                         + ("it is a directory" if path.is_dir() else
+                            f"directory {path.parent} does not exist"))
+    if path.exists() and not force:
+        raise InputError(f"{path} exists: give --force to overwrite it")
+
+
+def _write_atomic(path: Path, write, what: str) -> None:
+    """Write through a temporary file in the same directory, then rename: an interrupted
+    or failed write never leaves a torn file in place of the user's."""
+    tmp = None
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+        with os.fdopen(fd, "wb") as fh:
+            write(fh)
+        os.replace(tmp, path)
+    except OSError as exc:
+        raise InputError(f"cannot write {what} {path}: {exc.strerror or exc}") from None
+    finally:
+        if tmp is not None and os.path.exists(tmp):
+            os.unlink(tmp)
+
+
+def _review_lines(source: Source, review: Review, samples: int) -> list[str]:
+    scheme = review.scheme
+    judged = "exactly" + (f", and fairly over {plural(samples, 'completion')} a move" if review.fair
+                          else "")
+    label = "cards left" if scheme == "cards-left" else SCORE_LABEL[scheme]
+    lines = [f"{source.title}: {plural(len(review.moves), 'move')} judged {judged} ({label})",
+             f"  {'#':>3}  {'move':<6} {'best before':>11} {'best after':>10} {'lost':>5}  mark"
+             + ("   share before  after   verdict" if review.fair else "")]
+    for r in review.moves:
+        line = (f"  {r.number:3d}. {r.move.pretty:<6} {r.best_before:>11} {r.best_after:>10} "
+                f"{r.lost:>5}  {r.mark:<4}")
+        if review.fair and r.share_before is not None:
+            line += (f"  {100 * r.share_before:10.1f}%  {100 * r.share_after:5.1f}%  "
+                     f"{r.verdict or ''}")
+        lines.append(line.rstrip())
+    lost_at = "never lost" if review.lost_at is None else f"lost after move {review.lost_at}"
+    now = ("final" if review.status is not Status.IN_PLAY else "so far (game in play)")
+    final = (f"{label} {review.final_score} {now}, best from the start {review.best_start}")
+    marks = ", ".join(f"{review.count(m)} {m}" for m in ("??", "?", "!"))
+    lines += ["", (f"Summary: {final}; {lost_at}; {review.lost_total} "
+                  f"{'more cards left' if scheme == 'cards-left' else 'points lost'} in all; "
+                  f"marks {marks}."),
+              "Marks: ?? threw the win away, ? lost points, ! the only move that kept the win."]
+    if review.fair:
+        lines.append("Verdict of a ?? move, from the fair shares (what the player could see): "
+                     "mistake when another move kept a higher share, bad luck when it was "
+                     "rated best.")
+    return lines
+
+
+@cli.command("analyze", short_help="Judge every move of a played game.")
+@click.argument("words", nargs=-1, metavar="CODE MOVES...")
+@position_options
+@click.option("--fair", is_flag=True,
+              help="Add the fair win share before and after each move (from only what the "
+                   "player had seen) and a verdict for each move that threw the win away.")
+@click.option("--samples", type=click.IntRange(1, 1_000_000), default=200, show_default=True,
+              help="Completions solved per move for the --fair shares.")
+@click.option("--plot", "plot_path", type=click.Path(path_type=Path), default=None,
+              help="Save the best reachable score (and fair share) after each move as a PNG "
+                   "(the [plot] extra).")
+@click.option("--csv", "csv_path", type=click.Path(path_type=Path), default=None,
+              help="Write the rows of the moves to this CSV file.")
+@click.option("--force", is_flag=True, help="Overwrite an existing --csv or --plot file.")
+@rule_options()
+def analyze_command(words: tuple[str, ...], rule_choice: str, layouts: tuple[str, ...],
+                    layout_file: Path | None, seed: int | None, as_json: bool, fair: bool,
+                    samples: int, plot_path: Path | None, csv_path: Path | None, force: bool,
+                    scoring: str, **opts) -> None:
+    """Judge a played game: CODE, then the MOVES of its record.
+
+    For each move: the best final score reachable before and after it, the points it
+    lost, and a mark (?? threw the win away, ? lost points, ! the only move that kept
+    the win); then a summary.
+    """
+    source, record = read_source(words, layouts, layout_file, rule_choice, opts)
+    if source.unknown:
+        raise click.UsageError("analyze judges moves exactly and needs every card of the "
+                               "layout; for a layout with ?? use hint")
+    if plot_path and csv_path and plot_path.resolve() == csv_path.resolve():
+        raise click.UsageError("--plot and --csv name the same file")
+    for path, what in ((csv_path, "the CSV"), (plot_path, "the plot")):
+        if path is not None:
+            _check_new_file(path, force, what)
+    if plot_path is not None:
+        try:
+            import matplotlib  # noqa: F401
+        except ImportError:
+            raise InputError("--plot needs matplotlib, an optional extra: "
+                             "pip install 'tripeaks-solver[plot]'") from None
+    def on_error(game: Game, message: str, number: int) -> None:
+        if as_json:
+            out = _review_json(source, scoring, fair, samples, None, (message, number))
+            click.echo(json.dumps(out, ensure_ascii=False))
+
+    replay_record(source, record, on_error)  # the record's errors, numbered, before any search
+    warm_up(scoring)
+    review = analyze(source.deal, source.rules, parse_record(record), scoring, fair=fair,
+                     samples=samples, seed=seed)
+    if csv_path is not None:
+        data = review_csv(review).encode("utf-8")
+        _write_atomic(csv_path, lambda fh: fh.write(data), "the CSV")
+    if plot_path is not None:
+        _write_atomic(plot_path, lambda fh: plot_review(review, fh, source.code or "layout"),
+                      "the plot")
+    if as_json:
+        click.echo(json.dumps(_review_json(source, scoring, fair, samples, review),
+                              ensure_ascii=False))
+    else:
+        click.echo("\n".join(_review_lines(source, review, samples)))
