@@ -65,8 +65,8 @@ def _write_atomic(path: Path, write, what: str) -> None:
 
 def _review_lines(source: Source, review: Review, samples: int) -> list[str]:
     scheme = review.scheme
-    judged = "exactly" + (f", and fairly over {plural(samples, 'completion')} a move" if review.fair
-                          else "")
+    judged = "exactly" + (f", and fairly over {plural(samples, 'completion')} a move"
+                          if review.fair else "")
     label = "cards left" if scheme == "cards-left" else SCORE_LABEL[scheme]
     lines = [f"{source.title}: {plural(len(review.moves), 'move')} judged {judged} ({label})",
              f"  {'#':>3}  {'move':<6} {'best before':>11} {'best after':>10} {'lost':>5}  mark"
@@ -79,8 +79,8 @@ def _review_lines(source: Source, review: Review, samples: int) -> list[str]:
                      f"{r.verdict or ''}")
         lines.append(line.rstrip())
     lost_at = "never lost" if review.lost_at is None else f"lost after move {review.lost_at}"
-    now = ("final" if review.status is not Status.IN_PLAY else "so far (game in play)")
-    final = (f"{label} {review.final_score} {now}, best from the start {review.best_start}")
+    now = "final" if review.status is not Status.IN_PLAY else "so far (game in play)"
+    final = f"{label} {review.final_score} {now}, best from the start {review.best_start}"
     marks = ", ".join(f"{review.count(m)} {m}" for m in ("??", "?", "!"))
     lines += ["", (f"Summary: {final}; {lost_at}; {review.lost_total} "
                   f"{'more cards left' if scheme == 'cards-left' else 'points lost'} in all; "
@@ -133,6 +133,7 @@ def analyze_command(words: tuple[str, ...], rule_choice: str, layouts: tuple[str
         except ImportError:
             raise InputError("--plot needs matplotlib, an optional extra: "
                              "pip install 'tripeaks-solver[plot]'") from None
+
     def on_error(game: Game, message: str, number: int) -> None:
         if as_json:
             out = _review_json(source, scoring, fair, samples, None, (message, number))
