@@ -153,6 +153,8 @@ def _exact_lines(h: Hint) -> list[str]:
 
 
 def _fair_lines(rating: FairHint, scheme: str, seed: int | None) -> list[str]:
+    if not rating.moves:
+        return ["", "No move left: the game is over."]
     hidden = len(rating.view.unseen)
     if rating.exact:
         how = f"all {rating.samples:,} distinct fillings (exact)"
@@ -160,8 +162,6 @@ def _fair_lines(rating: FairHint, scheme: str, seed: int | None) -> list[str]:
         how = plural(rating.samples, "sampled completion") + (f", seed {seed}" if seed
                                                                is not None else "")
     lines = ["", f"Fair (only what the player has seen, {plural(hidden, 'card')} unseen): {how}"]
-    if not rating.moves:
-        return lines + ["No move left: the game is over."]
     what = "fewest cards left" if scheme == "cards-left" else f"best {SCORE_LABEL[scheme]}"
     mean = f"mean {what} ({plural(rating.scored, 'completion')})"
     head = f"  {'move':<6} {'still winnable in':<28} {mean if rating.scored else ''}"
