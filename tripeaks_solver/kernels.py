@@ -65,7 +65,7 @@ DRAW = TABLEAU
 MAX_DEPTH = 64  # a line has at most 28 removals + 24 draws; one more frame for the start
 NEG = -(1 << 40)
 NO_LIMIT = 1 << 62
-FIRST_SEARCH_LIMIT = 20_000  # states; see _optimal
+FIRST_SEARCH_LIMIT = 20_000  # states; see _optimal (10_000 and 40_000 measured no better)
 
 
 class Board(NamedTuple):
@@ -579,6 +579,14 @@ def _optimal(board, cards, rules, most_removed, scratch, path):
     being such states (the state graph has no cycle, so a successor is never an open
     frame of the line). The next search, with a limit below B, may therefore treat
     them as visited; only the line's own states are unmarked before it.
+
+    The first search gives up after FIRST_SEARCH_LIMIT states. It finds a win within
+    that in about nine won deals in ten, and a position that takes longer is often
+    lost, when the sweep is needed anyway; so the sweep takes over at once. It changes
+    no answer: the sweep goes layer by layer in order of draws, so the first win it
+    meets (where it stops) has the fewest draws. On deals 0–999 this saves about a
+    quarter of the lost deals' work and costs about as much as it saves on the won
+    deals it takes over.
     """
     stock_len = cards.stock.shape[0]
     layer = _layer_bits(board.next_id.shape[0])
