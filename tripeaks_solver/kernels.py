@@ -338,13 +338,7 @@ def _search(board, cards, rules, max_draws, scratch, path, keep, limit):
     s = np.int64(cards.drawn)
     r = np.int64(cards.waste)
     deepest = s
-    # The words of ``seen`` this search marks, one per state (scratch.stack is free
-    # during a search): clearing them is cheaper than clearing whole layers when the
-    # search is small.
-    touched = scratch.stack
-    index = s * layer + _code(c, r)
-    _test_and_set(seen, index)
-    touched[0] = index >> 6
+    _test_and_set(seen, s * layer + _code(c, r))
     while True:
         # Enter the frame of state (c, s, r) at `depth`.
         states += 1
@@ -393,8 +387,6 @@ def _search(board, cards, rules, max_draws, scratch, path, keep, limit):
                 continue
             index = s * layer + _code(c, r)
             if not _test_and_set(seen, index):
-                if states < touched.shape[0]:
-                    touched[states] = index >> 6
                 path[depth] = move
                 if move != DRAW:
                     _shift_rank(need, have, in_demand, n_demand, in_supply, n_supply, r, -1)
@@ -403,11 +395,7 @@ def _search(board, cards, rules, max_draws, scratch, path, keep, limit):
         if depth < 0:
             break
     if not keep:
-        if states <= touched.shape[0] and 8 * states < (deepest - cards.drawn + 1) * layer // 64:
-            for i in range(states):
-                seen[touched[i]] = 0
-        else:
-            _clear_layers(seen, layer, cards.drawn, deepest)
+        _clear_layers(seen, layer, cards.drawn, deepest)
     return found, depth if found else 0, states, gave_up
 
 
