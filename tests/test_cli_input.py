@@ -137,7 +137,7 @@ def test_layout_file_from_standard_input(capsys, stdin, tmp_path):
 @pytest.mark.parametrize("device", ["/dev/zero", "/dev/null", "/dev/urandom"])
 def test_a_device_is_not_a_layout_file(capsys, device):
     code, out, err = run(capsys, "--layout-file", device)
-    assert_one_line_error(code, err, f"{device} is not a regular file")
+    assert_one_line_error(code, err, f"{device} is a device, not a regular file")
     assert out == ""
 
 
@@ -148,8 +148,8 @@ def test_a_fifo_is_refused_without_waiting_for_a_writer(tmp_path):
     r = subprocess.run([sys.executable, "-m", "tripeaks_solver", "--layout-file", str(fifo)],
                        env=env, capture_output=True, text=True, timeout=120, check=False)
     assert r.returncode == 2 and r.stdout == ""
-    assert r.stderr == (f"tripeaks-solve: error: {fifo} is not a regular file (give a file, "
-                        "or - for standard input)\n")
+    assert r.stderr == (f"tripeaks-solve: error: {fifo} is a pipe, not a regular file "
+                        "(give a file, or - for standard input)\n")
 
 
 def test_a_directory_is_not_a_layout_file(capsys, tmp_path):

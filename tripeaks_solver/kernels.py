@@ -34,7 +34,7 @@ The inputs, each field documented once:
 ``RuleMasks`` — what a rule set decides, built by ``rules.py`` in the solver:
     neighbours[k]   mask of the ranks adjacent to rank k (K–A wrap, the wild rank)
     draw_when_stuck drawing only when no card can be removed
-``Scratch`` — work space reused from deal to deal (about 2 MB):
+``Scratch`` — work space reused from deal to deal (about 7.5 MB):
     seen            the layer-major state bitset
     layer_seen      a bitset of one layer's (config << SHIFT | rank) codes
     stack, parent   one entry per (config, rank) code
@@ -62,8 +62,10 @@ RANKS = 14  # 13 card ranks + the wild rank
 ALL_RANKS = (1 << RANKS) - 1
 SHIFT = 4  # a state's (config, rank) code is config << SHIFT | rank: no division to decode
 DRAW = TABLEAU
-MAX_DEPTH = 64  # a line has at most 28 removals + 25 draws (joker and empty waste); one more frame for the start
+MAX_DEPTH = 64  # a line: at most 28 removals + 25 draws (joker, empty waste), + the start
 NEG = -(1 << 40)
+NO_LIMIT = 1 << 62
+FIRST_SEARCH_LIMIT = 20_000  # states; see _optimal (10_000 and 40_000 measured no better)
 
 
 class Board(NamedTuple):
@@ -172,52 +174,127 @@ def _app_score(removed, peaks, draws):
 
 # --- the depth-first search for a win -------------------------------------------------
 #
-# Pruning (sound): a card of rank k leaves only right after a waste top of a rank
-# adjacent to k, and every waste top (the current one, a stock card still to be drawn
-# within the draw limit, a tableau card still to be removed) is followed by at most one
-# removal. Distinct removals of rank-k cards therefore follow distinct such waste tops,
-# so no win lies ahead of a state where, for some rank k,
-#     cards of rank k left  >  adjacent-rank cards left in the tableau
-#                              + adjacent-rank stock cards still to draw
-#                              + (1 if the current waste is adjacent to k).
-# The search keeps both tableau counts up to date along its path.
+# Pruning (sound): every removal happens right after a waste top of a rank adjacent to
+# the removed card, and every waste top (the current one, a stock card still to be
+# drawn within the draw limit, a tableau card still to be removed) is followed by at
+# most one removal. So the removals still needed for a win are matched to distinct
+# tops adjacent to them, and by Hall's condition no win lies ahead of a state where,
+# for some set S of ranks,
+#     cards of a rank in S left  >  tableau cards left of a rank adjacent to S
+#                                   + stock cards still to draw of a rank adjacent to S
+#                                   + (1 if the current waste is adjacent to S),
+# "adjacent to S" meaning adjacent to some rank in S. The search tests the sets S of
+# ``_hall_sets``: each single rank, and the runs {a, a+2, …} of up to HALL_RUN ranks
+# (on the ranks' cycle their neighbourhoods overlap: {a, a+2} has 3 neighbour ranks
+# against 4 for the two singles). It keeps both counts of every set up to date along
+# its path.
+#
+# Only the sets adjacent to the waste a move replaces need a test after the move: a
+# removal of a card of rank j takes one top adjacent to S from the tableau exactly
+# when it gives S an adjacent waste (j is the new waste), and a draw takes one from
+# the stock exactly when it does the same; what S can lose beyond that is the old
+# waste's adjacency, and a removal only lowers the left-hand side.
+
+HALL_RUN = 2
+
+
+@njit(cache=True)
+def _hall_sets(rules):
+    """``demand[i]``, ``supply[i]``: the rank mask of set i and of the ranks adjacent
+    to it; the single ranks 0–13 first, then the runs {a, a+2, …} (mod 13)."""
+    n_sets = RANKS + 13 * (HALL_RUN - 1)
+    demand = np.zeros(n_sets, dtype=np.int64)
+    supply = np.zeros(n_sets, dtype=np.int64)
+    for k in range(RANKS):
+        demand[k] = np.int64(1) << k
+    i = RANKS
+    for m in range(2, HALL_RUN + 1):
+        for a in range(13):
+            for j in range(m):
+                demand[i] |= np.int64(1) << ((a + 2 * j) % 13)
+            i += 1
+    for i in range(n_sets):
+        for k in range(RANKS):
+            if (demand[i] >> k) & 1:
+                supply[i] |= rules.neighbours[k]
+    return demand, supply
+
 
 @njit(cache=True)
 def _rank_tables(cards, rules, max_draws):
-    """``nbr_list[k, :nbr_count[k]]``: the ranks adjacent to k;
-    ``stock_nb[s, k]``: how many of stock[s:max_draws] are adjacent to k."""
-    nbr_list = np.zeros((RANKS, RANKS), dtype=np.int64)
-    nbr_count = np.zeros(RANKS, dtype=np.int64)
-    for a in range(RANKS):
-        for b in range(RANKS):
-            if (rules.neighbours[a] >> b) & 1:
-                nbr_list[a, nbr_count[a]] = b
-                nbr_count[a] += 1
+    """The sets of ``_hall_sets`` as lists per rank and stock counts:
+    ``in_demand[k, :n_demand[k]]``: the sets whose demand holds rank k;
+    ``in_supply[k, :n_supply[k]]``: the sets whose supply holds rank k;
+    ``stock_nb[s, i]``: how many of stock[s:max_draws] have a rank in set i's supply."""
+    demand, supply = _hall_sets(rules)
+    n_sets = demand.shape[0]
+    in_demand = np.zeros((RANKS, n_sets), dtype=np.int64)
+    n_demand = np.zeros(RANKS, dtype=np.int64)
+    # Row RANKS lists every set (the first test, at the start).
+    in_supply = np.zeros((RANKS + 1, n_sets), dtype=np.int64)
+    n_supply = np.zeros(RANKS + 1, dtype=np.int64)
+    in_supply[RANKS] = np.arange(n_sets)
+    n_supply[RANKS] = n_sets
+    for k in range(RANKS):
+        for i in range(n_sets):
+            if (demand[i] >> k) & 1:
+                in_demand[k, n_demand[k]] = i
+                n_demand[k] += 1
+            if (supply[i] >> k) & 1:
+                in_supply[k, n_supply[k]] = i
+                n_supply[k] += 1
     n = cards.stock.shape[0]
-    stock_nb = np.zeros((n + 1, RANKS), dtype=np.int64)
+    stock_nb = np.zeros((n + 1, n_sets), dtype=np.int64)
     for s in range(min(max_draws, n) - 1, -1, -1):
-        for k in range(RANKS):
-            stock_nb[s, k] = stock_nb[s + 1, k] + ((rules.neighbours[k] >> cards.stock[s]) & 1)
-    return nbr_list, nbr_count, stock_nb
+        for i in range(n_sets):
+            stock_nb[s, i] = stock_nb[s + 1, i] + ((supply[i] >> cards.stock[s]) & 1)
+    return supply, in_demand, n_demand, in_supply, n_supply, stock_nb
 
 
 @njit(cache=True, inline="always")
-def _shift_rank(left, supply, nbr_list, nbr_count, rank, delta):
+def _shift_rank(need, have, in_demand, n_demand, in_supply, n_supply, rank, delta):
     # A tableau card of `rank` leaves (-1) or comes back when the search backs up (+1).
-    left[rank] += delta
-    for i in range(nbr_count[rank]):
-        supply[nbr_list[rank, i]] += delta
+    for i in range(n_demand[rank]):
+        need[in_demand[rank, i]] += delta
+    for i in range(n_supply[rank]):
+        have[in_supply[rank, i]] += delta
+
+
+@njit(cache=True)
+def _count_sets(board, cards, tables, config, need, have):
+    """``need[i]``, ``have[i]``: the tableau cards left in set i, and adjacent to it."""
+    _, in_demand, n_demand, in_supply, n_supply, _ = tables
+    need[:] = 0
+    have[:] = 0
+    mask = board.mask[config]
+    for p in range(TABLEAU):
+        if not (mask >> p) & 1:
+            _shift_rank(need, have, in_demand, n_demand, in_supply, n_supply,
+                        cards.tableau[p], 1)
 
 
 @njit(cache=True, inline="always")
-def _short_of_tops(left, supply, stock_nb, waste, neighbours, ranks):
-    # The test above, for the ranks in the mask `ranks`.
-    while ranks != 0:
-        k = _lowest_position(ranks)
-        ranks &= ranks - 1
-        if left[k] > supply[k] + stock_nb[k] + ((neighbours[k] >> waste) & 1):
+def _short_of_tops(need, have, stock_nb, s, waste, supply, sets, row, n):
+    # The test above, for the sets sets[row, :n] (rows of 2-D tables, not views: a view
+    # costs more than the test).
+    for j in range(n):
+        i = sets[row, j]
+        if need[i] > have[i] + stock_nb[s, i] + ((supply[i] >> waste) & 1):
             return True
     return False
+
+
+@njit(cache=True)
+def _no_win_ahead(board, cards, rules, max_draws, config, drawn, waste):
+    """The pruning test of the search on one state (tests compare it with a
+    plain-Python statement of it)."""
+    tables = _rank_tables(cards, rules, max_draws)
+    supply, _, _, _, _, stock_nb = tables
+    need = np.zeros(supply.shape[0], dtype=np.int64)
+    have = np.zeros(supply.shape[0], dtype=np.int64)
+    _count_sets(board, cards, tables, config, need, have)
+    return _short_of_tops(need, have, stock_nb, drawn, waste, supply, tables[3], RANKS,
+                          tables[4][RANKS])
 
 
 @njit(cache=True)
@@ -228,20 +305,24 @@ def _dfs(board, cards, rules, max_draws, scratch, path):
     Returns (found, line_length, states) with the line in ``path``; the search is
     exhaustive when nothing is found.
     """
+    return _search(board, cards, rules, max_draws, scratch, path, False, NO_LIMIT)[:3]
+
+
+@njit(cache=True)
+def _search(board, cards, rules, max_draws, scratch, path, keep, limit):
+    """:func:`_dfs`; with ``keep`` the states it marked stay marked in ``seen`` (see
+    :func:`_optimal`), and a state marked before the call counts as already visited.
+    Gives up after ``limit`` states; the fourth result says whether it did."""
     seen = scratch.seen
-    neighbours = rules.neighbours
     layer = _layer_bits(board.next_id.shape[0])
     fits = _positions_on(cards, rules)
-    nbr_list, nbr_count, stock_nb = _rank_tables(cards, rules, max_draws)
-    # left[k]: rank-k cards in the tableau; supply[k]: tableau cards adjacent to rank k.
-    left = np.zeros(RANKS, dtype=np.int64)
-    supply = np.zeros(RANKS, dtype=np.int64)
-    start_mask = board.mask[cards.config]
-    for p in range(TABLEAU):
-        if not (start_mask >> p) & 1:
-            _shift_rank(left, supply, nbr_list, nbr_count, cards.tableau[p], 1)
+    tables = _rank_tables(cards, rules, max_draws)
+    supply, in_demand, n_demand, in_supply, n_supply, stock_nb = tables
+    need = np.zeros(supply.shape[0], dtype=np.int64)
+    have = np.zeros(supply.shape[0], dtype=np.int64)
+    _count_sets(board, cards, tables, cards.config, need, have)
     # Frame d holds the state at depth d and what is still to try from it; path[d] is
-    # the move that led from frame d to frame d + 1. Invariant: left and supply count
+    # the move that led from frame d to frame d + 1. Invariant: need and have count
     # the tableau after the removals in path[:depth].
     at_config = np.empty(MAX_DEPTH, dtype=np.int64)
     at_drawn = np.empty(MAX_DEPTH, dtype=np.int64)
@@ -251,6 +332,7 @@ def _dfs(board, cards, rules, max_draws, scratch, path):
 
     states = 0
     found = False
+    gave_up = False
     depth = 0
     c = np.int64(cards.config)
     s = np.int64(cards.drawn)
@@ -263,13 +345,15 @@ def _dfs(board, cards, rules, max_draws, scratch, path):
         if c == board.full_id:
             found = True
             break
+        if states > limit:
+            gave_up = True
+            break
         at_config[depth] = c
         at_drawn[depth] = s
         at_waste[depth] = r
-        # After a move only the ranks adjacent to the old or the new waste top can have
-        # lost supply or the waste's help; the parent passed the test for all the others.
-        check = ALL_RANKS if depth == 0 else neighbours[r] | neighbours[at_waste[depth - 1]]
-        if _short_of_tops(left, supply, stock_nb[s], r, neighbours, check):
+        # Only the sets adjacent to the replaced waste can fail now (see above).
+        old = RANKS if depth == 0 else at_waste[depth - 1]
+        if _short_of_tops(need, have, stock_nb, s, r, supply, in_supply, old, n_supply[old]):
             untried[depth] = 0
             draw_untried[depth] = False
         else:
@@ -298,30 +382,35 @@ def _dfs(board, cards, rules, max_draws, scratch, path):
             else:
                 depth -= 1
                 if depth >= 0 and path[depth] != DRAW:  # undo the removal that led here
-                    _shift_rank(left, supply, nbr_list, nbr_count, cards.tableau[path[depth]], 1)
+                    _shift_rank(need, have, in_demand, n_demand, in_supply, n_supply,
+                                cards.tableau[path[depth]], 1)
                 continue
-            if not _test_and_set(seen, s * layer + _code(c, r)):
+            index = s * layer + _code(c, r)
+            if not _test_and_set(seen, index):
                 path[depth] = move
                 if move != DRAW:
-                    _shift_rank(left, supply, nbr_list, nbr_count, r, -1)
+                    _shift_rank(need, have, in_demand, n_demand, in_supply, n_supply, r, -1)
                 depth += 1
                 break
         if depth < 0:
             break
-    _clear_layers(seen, layer, cards.drawn, deepest)
-    return found, depth if found else 0, states
+    if not keep:
+        _clear_layers(seen, layer, cards.drawn, deepest)
+    return found, depth if found else 0, states, gave_up
 
 
 # --- the full sweep, for lost positions --------------------------------------------------
 
 @njit(cache=True)
-def _sweep(board, cards, rules, most_removed, scratch):
+def _sweep(board, cards, rules, most_removed, scratch, stop_at_win):
     """Every state reachable from the start, layer by layer over the stock.
 
     Marks them all in ``seen`` (left marked for :func:`_trace`). Returns (states,
     max_removed, best_key, goal_config, goal_rank) where the goal is a stuck end
     (stock exhausted, nothing playable) with the best key: its app score, or with
-    ``most_removed`` its cards removed (-1 if there is no stuck end).
+    ``most_removed`` its cards removed (-1 if there is no stuck end), and -1. With
+    ``stop_at_win`` it stops at the first win: the layers come in order of draws, so
+    that win has the fewest draws; it returns (states, 28, -1, full_id, rank, draws).
     """
     seen = scratch.seen
     stack = scratch.stack
@@ -351,6 +440,8 @@ def _sweep(board, cards, rules, most_removed, scratch):
             c = stack[top] >> SHIFT
             r = stack[top] & 15
             states += 1
+            if stop_at_win and c == board.full_id:
+                return states, TABLEAU, -1, c, r, s
             max_removed = max(max_removed, np.int64(board.removed[c]))
             cand = board.available[c] & fits[r]
             if s < stock_len:
@@ -379,7 +470,7 @@ def _sweep(board, cards, rules, most_removed, scratch):
             entry_rank = cards.stock[s]
         frontier, next_frontier = next_frontier, frontier
         n_frontier = n_next
-    return states, max_removed, best_stuck, goal_c, goal_r
+    return states, max_removed, best_stuck, goal_c, goal_r, -1
 
 
 @njit(cache=True)
@@ -437,6 +528,26 @@ def _draws_in(path, length):
 
 
 @njit(cache=True)
+def _unmark_line(board, cards, scratch, path, length):
+    # Clear the marks of the states along a line from the start (see _optimal).
+    layer = _layer_bits(board.next_id.shape[0])
+    c = np.int64(cards.config)
+    s = np.int64(cards.drawn)
+    r = np.int64(cards.waste)
+    for i in range(length + 1):
+        index = s * layer + _code(c, r)
+        scratch.seen[index >> 6] &= ~(np.uint64(1) << np.uint64(index & 63))
+        if i == length:
+            break
+        if path[i] == DRAW:
+            r = np.int64(cards.stock[s])
+            s += 1
+        else:
+            r = np.int64(cards.tableau[path[i]])
+            c = np.int64(board.next_id[c, path[i]])
+
+
+@njit(cache=True)
 def _optimal(board, cards, rules, most_removed, scratch, path):
     """Exact optimum from the start position and a line to it. Returns (min_draws,
     states, max_removed, best_stuck_key, line_length); min_draws counts every draw of
@@ -448,22 +559,54 @@ def _optimal(board, cards, rules, most_removed, scratch, path):
     fewest draws: search again for a win with fewer draws than the last one found,
     until a search proves (exhaustively) that there is none. When none is left the
     unpruned sweep visits every reachable state, for the exact best stuck end.
+
+    The searches of the chain share their marks (sound): when a search with draw
+    limit B finds a win, every state it marked other than those of the winning line
+    has no win with at most B draws ahead of it — it was pruned by the test, whose
+    bound only tightens as B falls, or its frame was exhausted, all its successors
+    being such states (the state graph has no cycle, so a successor is never an open
+    frame of the line). The next search, with a limit below B, may therefore treat
+    them as visited; only the line's own states are unmarked before it.
+
+    The first search gives up after FIRST_SEARCH_LIMIT states. It finds a win within
+    that in about nine won deals in ten, and a position that takes longer is often
+    lost, when the sweep is needed anyway; so the sweep takes over at once. It changes
+    no answer: the sweep goes layer by layer in order of draws, so the first win it
+    meets (where it stops) has the fewest draws. On deals 0–999 this saves about a
+    quarter of the lost deals' work and costs about as much as it saves on the won
+    deals it takes over.
     """
     stock_len = cards.stock.shape[0]
-    found, length, states = _dfs(board, cards, rules, stock_len, scratch, path)
+    layer = _layer_bits(board.next_id.shape[0])
+    found, length, states, gave_up = _search(board, cards, rules, stock_len, scratch, path,
+                                             True, FIRST_SEARCH_LIMIT)
+    if gave_up:
+        # Likely lost: the sweep is needed then and settles a win as well.
+        _clear_layers(scratch.seen, layer, cards.drawn, stock_len)
+        more, max_removed, best_stuck, gc, gr, won_at = _sweep(board, cards, rules,
+                                                               most_removed, scratch, True)
+        goal_s = stock_len if won_at < 0 else won_at
+        length = _trace(board, cards, rules, scratch, (gc, goal_s, gr), path)
+        _clear_layers(scratch.seen, layer, cards.drawn, stock_len)
+        return won_at, states + more, max_removed, best_stuck, length
     if found:
         trial = scratch.trial
         draws = cards.drawn + _draws_in(path, length)
         while draws > cards.drawn:
-            better, n, more = _dfs(board, cards, rules, draws - 1, scratch, trial)
+            _unmark_line(board, cards, scratch, path, length)
+            better, n, more, _ = _search(board, cards, rules, draws - 1, scratch, trial, True,
+                                         NO_LIMIT)
             states += more
             if not better:
                 break
             path[:n] = trial[:n]
             length = n
             draws = cards.drawn + _draws_in(path, length)
+        _clear_layers(scratch.seen, layer, cards.drawn, stock_len)
         return draws, states, TABLEAU, -1, length
-    more, max_removed, best_stuck, gc, gr = _sweep(board, cards, rules, most_removed, scratch)
+    _clear_layers(scratch.seen, layer, cards.drawn, stock_len)
+    more, max_removed, best_stuck, gc, gr, _ = _sweep(board, cards, rules, most_removed,
+                                                      scratch, False)
     length = _trace(board, cards, rules, scratch, (gc, stock_len, gr), path)
     _clear_layers(scratch.seen, _layer_bits(board.next_id.shape[0]), cards.drawn, stock_len)
     return -1, states + more, max_removed, best_stuck, length

@@ -24,7 +24,8 @@ MAX_LINE = 4096
 """Bytes in a line of a file read (a batch row or a layout takes a few hundred)."""
 
 
-def _kind(mode: int) -> str:
+def file_kind(mode: int) -> str:
+    """What a file that is not a regular one is, for a message: ``a pipe``, …."""
     if stat.S_ISDIR(mode):
         return "a directory"
     if stat.S_ISFIFO(mode):
@@ -53,7 +54,7 @@ def open_regular(path: Path, what: str, role: str) -> BinaryIO:
     mode = os.fstat(fd).st_mode
     if not stat.S_ISREG(mode):
         os.close(fd)
-        raise BatchError(f"cannot read {what} {path}: it is {_kind(mode)}, not a regular file",
+        raise BatchError(f"cannot read {what} {path}: it is {file_kind(mode)}, not a regular file",
                          "special", role)
     return os.fdopen(fd, "rb")
 
@@ -97,7 +98,7 @@ class LockedFile:
         try:
             mode = os.fstat(self.fd).st_mode
             if not stat.S_ISREG(mode):
-                raise BatchError(f"cannot write {what} {path}: it is {_kind(mode)}, not a "
+                raise BatchError(f"cannot write {what} {path}: it is {file_kind(mode)}, not a "
                                  "regular file", "special", role)
             try:
                 fcntl.flock(self.fd, fcntl.LOCK_EX | fcntl.LOCK_NB)

@@ -16,11 +16,8 @@ import click
 
 from ..batch import MAX_JOBS, BatchError
 from ..batch.engines import DASK_HINT, dask_available
-from ..batch.files import bounded_lines, open_regular
 from ..batch.plots import PLOT_HINT, plot_available
-from ..errors import InputError
-from ..layout import parse_layout_file
-from .common import pick_rules, rule_options
+from .common import complete_layouts, pick_rules, rule_options
 from .group import cli
 
 _ADVICE = {
@@ -45,36 +42,6 @@ def advise(exc: BatchError, resuming: bool = True) -> BatchError:
     else:
         extra = _ADVICE.get((exc.problem, exc.role), "")
     return BatchError(f"{exc}{extra}", exc.problem, exc.role, exc.optimal)
-
-
-def read_layout_file(name: str) -> tuple[tuple[int, ...], ...]:
-    """The deals of a layout file (``-``: standard input) for ``batch``: a regular file
-    of lines of bounded length, every card known."""
-    label = "standard input" if name == "-" else name
-    f = sys.stdin.buffer if name == "-" else open_regular(Path(name), "the layout file",
-                                                          "input")
-    try:
-        data = b"".join(line for _, line in bounded_lines(f, label, "input"))
-    except OSError as exc:
-        raise click.UsageError(f"cannot read {label}: {exc.strerror or exc}") from None
-    finally:
-        if name != "-":
-            f.close()
-    try:
-        text = data.decode("utf-8-sig")  # a BOM from Windows editors
-    except UnicodeDecodeError as exc:
-        raise click.UsageError(f"cannot read {label}: not UTF-8 text ({exc.reason})") from None
-    try:
-        layouts = parse_layout_file(text)
-    except InputError as exc:
-        raise click.UsageError(f"{label}: {exc}") from None
-    if not layouts:
-        raise click.UsageError(f"{label} holds no layout")
-    for n, lay in layouts:
-        if lay.unknown_places:
-            raise click.UsageError(f"{label}:{n}: batch needs every card known; for layouts "
-                                   "with ?? use tripeaks-solve --layout-file (win probability)")
-    return tuple(tuple(int(c) for c in lay.places) for _, lay in layouts)
 
 
 def check_plot_flag(plot_path: Path | None, optimal: bool = True) -> None:
@@ -145,7 +112,7 @@ def batch_command(start: str | None, stop: str | None, layout_file: str | None,
         if start is not None:
             raise click.UsageError("give START STOP or --layout-file, not both")
         try:
-            layouts = read_layout_file(layout_file)
+            layouts = complete_layouts(Path(layout_file))
         except BatchError as exc:
             raise advise(exc) from None
         deals = range(len(layouts))

@@ -12,6 +12,7 @@ from typing import IO
 
 import click
 
+from ..batch.files import file_kind
 from ..codes import GameCode
 from ..errors import InputError
 from ..layout import Layout, parse_layout_file
@@ -83,9 +84,10 @@ def read_input(path: Path | str) -> tuple[str, str]:
     except OSError as exc:
         raise click.UsageError(f"cannot read {name}: {exc.strerror or exc}") from None
     try:
-        if not stat.S_ISREG(os.fstat(fd).st_mode):
-            raise click.UsageError(f"{name} is not a regular file (give a file, or - for "
-                                   "standard input)")
+        mode = os.fstat(fd).st_mode
+        if not stat.S_ISREG(mode):
+            raise click.UsageError(f"{name} is {file_kind(mode)}, not a regular file (give a "
+                                   "file, or - for standard input)")
         with os.fdopen(fd, "rb", closefd=False) as f:
             return name, "".join(_lines(f, name))
     except OSError as exc:

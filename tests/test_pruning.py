@@ -1,0 +1,259 @@
+"""Each pruning rule of the kernels against a plain-Python statement of it, on many random
+states (not only end to end):
+
+- the Hall test of the win search (``kernels._no_win_ahead``) equals the test written
+  out plainly from the position (cards, ranks, stock), and it is sound: a state it
+  prunes has no win within the draw limit (an exhaustive plain-Python search says so);
+- the chain of searches of the optimum shares marks: every state a successful search
+  marked, other than those of its winning line, has no win within its draw limit;
+- the sweep stopped at its first win has the fewest draws;
+- every search leaves the shared ``seen`` bitset all zero.
+
+States come from random legal play (``Position.legal_moves`` / ``play``) on random
+deals under Easy, Classic and the variants. The plain-Python search reads the board
+from ``geometry.COVERED_BY`` and the rules from ``Rules.adjacent`` / ``Rules.may_draw``
+only: no kernel table.
+"""
+
+from __future__ import annotations
+
+import random
+from functools import cache
+
+import numpy as np
+import pytest
+
+from tripeaks_solver import kernels, solver
+from tripeaks_solver.cards import WILD_RANK
+from tripeaks_solver.dealing import Deal
+from tripeaks_solver.geometry import COVERED_BY, TABLEAU_SIZE
+from tripeaks_solver.position import Position
+from tripeaks_solver.rules import CLASSIC, EASY
+
+FULL = (1 << TABLEAU_SIZE) - 1
+VARIANTS = (
+    EASY, CLASSIC, EASY.with_options(empty_waste=True), CLASSIC.with_options(joker=True),
+    EASY.with_options(draw_when_stuck=True), CLASSIC.with_options(empty_waste=True, joker=True),
+)
+
+
+# --- the plain statement ------------------------------------------------------------------
+class Plain:
+    """A state as the rules describe it: removed positions, cards drawn, waste rank."""
+
+    def __init__(self, position: Position) -> None:
+        self.rules = position.rules
+        self.tableau = [c.rank for c in position.deal.tableau]
+        _, stock = position.deal.opening(position.rules)
+        self.stock = [c.rank for c in stock]
+
+    def moves(self, removed: int, drawn: int, waste: int):
+        """The successors of a state, as (removed, drawn, waste)."""
+        out = []
+        for p in range(TABLEAU_SIZE):
+            if (not removed >> p & 1 and all(removed >> q & 1 for q in COVERED_BY[p])
+                    and self.rules.adjacent(waste, self.tableau[p])):
+                out.append((removed | 1 << p, drawn, self.tableau[p]))
+        if drawn < len(self.stock) and self.rules.may_draw(bool(out)):
+            out.append((removed, drawn + 1, self.stock[drawn]))
+        return out
+
+    def fewest_draws(self, removed: int, drawn: int, waste: int, cap: int = 60_000):
+        """Fewest draws in all of a win from the state (None: no win); raises when the
+        state space is larger than ``cap`` (the caller picks small states)."""
+        start = (removed, drawn, waste)
+        seen = {start}
+        todo = [start]
+        best = None
+        while todo:
+            state = todo.pop()
+            if state[0] == FULL:
+                best = state[1] if best is None else min(best, state[1])
+                continue
+            for nxt in self.moves(*state):
+                if nxt not in seen:
+                    seen.add(nxt)
+                    todo.append(nxt)
+            if len(seen) > cap:
+                raise OverflowError
+        return best
+
+    def hall_short(self, removed: int, drawn: int, waste: int, max_draws: int) -> bool:
+        """The pruning test, stated plainly: for a set S of ranks (each single rank, and
+        each pair {a, a+2 mod 13}), more cards of S left in the tableau than tops that
+        could precede them (tableau cards left, stock cards to draw within the limit,
+        the waste) of a rank adjacent to some rank in S."""
+        left = [self.tableau[p] for p in range(TABLEAU_SIZE) if not removed >> p & 1]
+        tops = left + self.stock[drawn:max_draws] + [waste]
+        sets = [{k} for k in range(WILD_RANK + 1)] + [{a, (a + 2) % 13} for a in range(13)]
+        for ranks in sets:
+            need = sum(r in ranks for r in left)
+            have = sum(any(self.rules.adjacent(k, t) for k in ranks) for t in tops)
+            if need > have:
+                return True
+        return False
+
+
+def waste_rank(position: Position) -> int:
+    return WILD_RANK if position.waste is None else position.waste.rank
+
+
+def random_position(rng: random.Random, low: int, high: int) -> Position:
+    rules = rng.choice(VARIANTS)
+    pos = Position(Deal.from_number(rng.randrange(10**6), rules.joker), rules)
+    for _ in range(rng.randrange(low, high)):
+        moves = pos.legal_moves()
+        if not moves:
+            break
+        # Removals more often than draws, so that late positions still have cards.
+        removals = [m for m in moves if not m.is_draw]
+        pos = pos.play(rng.choice(removals) if removals and rng.random() < 0.8
+                       else rng.choice(moves))
+    return pos
+
+
+@cache
+def fresh_scratch() -> kernels.Scratch:
+    return solver.scratch.__wrapped__()
+
+
+def kernel_state(position: Position):
+    return (solver.board(), solver.cards_at(position), solver.rule_masks(position.rules))
+
+
+# --- the Hall test ------------------------------------------------------------------
+def test_hall_test_is_the_plain_statement() -> None:
+    rng = random.Random(11)
+    outcomes = {True: 0, False: 0}
+    for _ in range(300):
+        pos = random_position(rng, 0, 45)
+        bd, cards, masks = kernel_state(pos)
+        plain = Plain(pos)
+        limit = rng.randrange(pos.drawn, len(cards.stock) + 1)
+        got = bool(kernels._no_win_ahead(bd, cards, masks, limit, cards.config, cards.drawn,
+                                         cards.waste))
+        want = plain.hall_short(pos.removed, pos.drawn, waste_rank(pos), limit)
+        assert got == want, (pos.deal.number, pos.rules, pos.record, limit)
+        outcomes[got] += 1
+    assert min(outcomes.values()) >= 30, outcomes
+
+
+def test_hall_test_is_sound() -> None:
+    rng = random.Random(12)
+    pruned = 0
+    checked = 0
+    while pruned < 40:
+        pos = random_position(rng, 25, 50)
+        plain = Plain(pos)
+        state = (pos.removed, pos.drawn, waste_rank(pos))
+        limit = rng.randrange(pos.drawn, len(plain.stock) + 1)
+        if not plain.hall_short(*state, limit):
+            continue
+        try:
+            fewest = plain.fewest_draws(*state)
+        except OverflowError:
+            continue
+        checked += 1
+        assert fewest is None or fewest > limit, (pos.deal.number, pos.rules, pos.record)
+        pruned += 1
+    assert checked >= 40
+
+
+# --- the shared marks of the chain ----------------------------------------------------
+def marked_states(scratch, layer: int, first: int, last: int):
+    """Every (config, drawn, rank) marked in ``seen`` between layers first and last."""
+    words = scratch.seen[first * layer // 64:(last + 1) * layer // 64]
+    out = []
+    for w in np.flatnonzero(words):
+        word = int(words[w])
+        while word:
+            bit = (word & -word).bit_length() - 1
+            word &= word - 1
+            index = first * layer + 64 * int(w) + bit
+            s, code = divmod(index, layer)
+            out.append((code >> kernels.SHIFT, s, code & 15))
+    return out
+
+
+def line_states(bd, cards, path, length):
+    c, s, r = cards.config, cards.drawn, cards.waste
+    out = {(c, s, r)}
+    for m in path[:length]:
+        if m == kernels.DRAW:
+            r = int(cards.stock[s])
+            s += 1
+        else:
+            c, r = int(bd.next_id[c, m]), int(cards.tableau[m])
+        out.add((c, s, r))
+    return out
+
+
+def test_marks_left_by_a_successful_search_are_dead() -> None:
+    rng = random.Random(13)
+    scratch = fresh_scratch()
+    layer = kernels._layer_bits(solver.board().next_id.shape[0])
+    path = np.empty(kernels.MAX_DEPTH, dtype=np.int64)
+    checked = 0
+    searches = 0
+    while checked < 150:
+        pos = random_position(rng, 20, 40)
+        bd, cards, masks = kernel_state(pos)
+        plain = Plain(pos)
+        limit = rng.randrange(pos.drawn, len(cards.stock) + 1)
+        found, length, _, _ = kernels._search(bd, cards, masks, limit, scratch, path, True,
+                                              kernels.NO_LIMIT)
+        marks = marked_states(scratch, layer, cards.drawn, len(cards.stock))
+        kernels._clear_layers(scratch.seen, layer, 0, len(cards.stock))
+        if not found:
+            continue
+        searches += 1
+        line = line_states(bd, cards, path, length)
+        assert line <= set(marks)
+        dead = [m for m in marks if m not in line]
+        for c, s, r in rng.sample(dead, min(8, len(dead))):
+            try:
+                fewest = plain.fewest_draws(int(bd.mask[c]), s, r)
+            except OverflowError:
+                continue
+            assert fewest is None or fewest > limit, (pos.deal.number, pos.record, (c, s, r))
+            checked += 1
+    assert searches >= 10
+
+
+# --- the sweep's first win ------------------------------------------------------------
+def test_sweep_stopped_at_its_first_win_has_the_fewest_draws() -> None:
+    rng = random.Random(14)
+    scratch = fresh_scratch()
+    layer = kernels._layer_bits(solver.board().next_id.shape[0])
+    outcomes = {True: 0, False: 0}
+    while min(outcomes.values()) < 15:
+        pos = random_position(rng, 20, 45)
+        if not pos.legal_moves():
+            continue
+        bd, cards, masks = kernel_state(pos)
+        try:
+            fewest = Plain(pos).fewest_draws(pos.removed, pos.drawn, waste_rank(pos))
+        except OverflowError:
+            continue
+        result = kernels._sweep(bd, cards, masks, False, scratch, True)
+        kernels._clear_layers(scratch.seen, layer, 0, len(cards.stock))
+        won_at = int(result[5])
+        assert won_at == (-1 if fewest is None else fewest), (pos.deal.number, pos.record)
+        outcomes[fewest is not None] += 1
+
+
+# --- the workspace ----------------------------------------------------------------------
+@pytest.mark.parametrize("rules", [EASY, CLASSIC])
+def test_searches_leave_seen_all_zero(rules) -> None:
+    # Small searches clear the words they marked, large ones whole layers: both must
+    # leave nothing behind, or the next search would skip states.
+    scratch = fresh_scratch()
+    path = np.empty(kernels.MAX_DEPTH, dtype=np.int64)
+    bd = solver.board()
+    masks = solver.rule_masks(rules)
+    for number in range(12):
+        cards = solver.cards_at(Position(Deal.from_number(number), rules))
+        kernels._dfs(bd, cards, masks, len(cards.stock), scratch, path)
+        assert not scratch.seen.any(), number
+        kernels._optimal(bd, cards, masks, number % 2 == 0, scratch, path)
+        assert not scratch.seen.any(), number
