@@ -151,8 +151,7 @@ def completions_against_solve(position: Position, scheme: str, n: int, scored: i
     wins, scores, _ = completion_kernels._solve_completions(
         board(), cards_at(canonical), rule_masks(position.rules),
         np.array(view.hidden_positions, dtype=np.int64), fills, codes, scored,
-        completion_kernels.SCHEME_CODES[scheme], base, scratch(),
-        np.zeros_like(scratch().seen), np.empty(64, dtype=np.int64))
+        completion_kernels.SCHEME_CODES[scheme], base, scratch(), np.empty(64, dtype=np.int64))
     compared = 0
     for i, fill in enumerate(fillings):
         here = view.completion(fill)

@@ -15,7 +15,6 @@ import math
 from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass
-from functools import cache
 
 import numpy as np
 
@@ -185,13 +184,6 @@ def _move_codes(view: View, position: Position, moves: list[Move]) -> np.ndarray
                      for m in moves], dtype=np.int64)
 
 
-@cache
-def _won_bits() -> np.ndarray:
-    """The second bitset of the shared searches (states on a winning line), all zero
-    between calls, the size of the solver's ``seen``."""
-    return np.zeros_like(scratch().seen)
-
-
 def fair_hint(view: View, samples: int = 1000, seed: int | None = None,
               score_samples: int = 100, with_now: bool = False,
               scheme: str = "app") -> FairHint:
@@ -218,7 +210,7 @@ def fair_hint(view: View, samples: int = 1000, seed: int | None = None,
     scored = min(score_samples, len(fills))
     wins, scores, _ = completion_kernels._solve_completions(
         board(), cards_at(position), rule_masks(view.rules), hidden, fills, codes, scored,
-        completion_kernels.SCHEME_CODES[scheme], base, scratch(), _won_bits(), path)
+        completion_kernels.SCHEME_CODES[scheme], base, scratch(), path)
     n = len(fills)
     rated = []
     for j, move in enumerate(legal):
