@@ -145,31 +145,36 @@ class RolloutPlayer(Player):
     """
 
     def __init__(self, name: str, samples: int, ties: str = "first",
-                 policy: int = playout.GREEDY, random_ties: bool = False) -> None:
+                 policy: int = playout.GREEDY, inner: int = 0) -> None:
         self.name = name
         self.samples = samples
         self.ties = ties
         self.policy = policy
-        self.random_ties = random_ties
+        self.inner = inner  # > 0: nested, the rollout player with this many samples as base
 
     def values(self, seen: Seen, candidates: np.ndarray, rules: Rules, seed: int) -> np.ndarray:
         """(wins, cards removed, app points, original points) of each candidate, summed."""
         masks = rule_masks(rules)
         out = np.zeros((len(candidates), 4), dtype=np.int64)
-        playout._rollouts(seen.vis, seen.removed, seen.drawn, seen.waste, seen.run,
-                          seen.original, seen.stock_len, seen.unseen, masks.neighbours,
-                          rules.draw_when_stuck, rules.open, self.policy, self.random_ties,
-                          candidates, self.samples, seed, out)
+        args = (seen.vis, seen.removed, seen.drawn, seen.waste, seen.run, seen.original,
+                seen.stock_len, seen.unseen, masks.neighbours, rules.draw_when_stuck, rules.open)
+        if self.inner:
+            playout._nested_rollouts(*args, self.inner, candidates, self.samples, seed, out)
+        else:
+            playout._rollouts(*args, self.policy, False, candidates, self.samples, seed, out)
         return out
 
     def choose(self, seen, legal, rules, rng):
         candidates = np.array([seen.kernel_move(m) for m in legal], dtype=np.int64)
         out = self.values(seen, candidates, rules, int(rng.integers(1 << 62)))
-        if self.ties == "first":
-            keys = [(int(out[i, 0]),) for i in range(len(legal))]
-        else:
-            keys = [(int(out[i, 0]), int(out[i, 1]), int(out[i, 2])) for i in range(len(legal))]
-        return legal[max(range(len(legal)), key=lambda i: keys[i])]
+        default = 0
+        if self.ties != "first":
+            masks = rule_masks(rules)
+            g = playout._greedy_move(seen.vis, seen.removed, seen.waste,
+                                     seen.stock_len - seen.drawn, masks.neighbours,
+                                     rules.draw_when_stuck)
+            default = int(np.flatnonzero(candidates == g)[0])
+        return legal[playout._best(out, len(legal), default, self.ties == "cards")]
 
 
 class PimcPlayer(Player):

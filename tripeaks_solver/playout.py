@@ -44,7 +44,8 @@ MAX_MOVES = 64  # 28 removals + at most 24 draws
 
 RANDOM = 0
 GREEDY = 1
-POLICIES = {"random": RANDOM, "greedy": GREEDY}
+UNCOVER = 2  # as greedy, but the chain uncovering more face-down cards first, then longer
+POLICIES = {"random": RANDOM, "greedy": GREEDY, "uncover": UNCOVER}
 
 # cover[p]: mask of the cards covering p; above[p, :]: the cards p covers (-1: none).
 COVER = np.array([sum(1 << q for q in COVERED_BY[p]) for p in range(TABLEAU)], dtype=np.int64)
@@ -122,7 +123,7 @@ def _fits(neighbours, waste, rank):
 
 # --- policies: they read vis, the removed mask, the waste and the stock count only -------
 @njit(cache=True)
-def _chain_key(vis, removed, start, neighbours, path, todo, uncovers):
+def _chain_key(vis, removed, start, neighbours, path, todo, uncovers, uncover_first):
     """(length, face-down cards uncovered) of the best chain of face-up cards starting
     with ``start``, as one integer length * 64 + uncovered."""
     best = 0
@@ -133,7 +134,10 @@ def _chain_key(vis, removed, start, neighbours, path, todo, uncovers):
     uncovers[0] = _newly_uncovered(vis, rem, start)
     steps = 0
     while depth >= 0:
-        key = (depth + 1) * 64 + uncovers[depth]
+        if uncover_first:
+            key = uncovers[depth] * 64 + depth + 1
+        else:
+            key = (depth + 1) * 64 + uncovers[depth]
         best = max(best, key)
         # Next untried follower of path[depth].
         last = vis[path[depth]]
@@ -193,7 +197,8 @@ def _choose(policy, random_ties, vis, removed, waste, stock_left, neighbours, dr
         p = ORDER[i]
         if vis[p] < 0 or not _uncovered(removed, p) or not _fits(neighbours, waste, vis[p]):
             continue
-        key = _chain_key(vis, removed, p, neighbours, path, todo, work[2])
+        key = _chain_key(vis, removed, p, neighbours, path, todo, work[2],
+                         policy == UNCOVER)
         if key > best_key:
             best_key = key
             best = p
@@ -305,6 +310,27 @@ def _complete(vis, unseen, drawn, stock_len, rng, tab, stock, shuffled):
 
 
 @njit(cache=True)
+def _apply(tab, stock, move, removed, drawn, waste, run, original):
+    """The state after one legal move: (removed, drawn, waste, run, original)."""
+    if move == DRAW:
+        return removed, drawn + 1, stock[drawn], 0, original - ORIGINAL_DRAW_COST
+    peaks_before = _peaks(removed)
+    removed |= np.int64(1) << move
+    run += 1
+    original += run + _BONUS_AFTER[_peaks(removed)] - _BONUS_AFTER[peaks_before]
+    return removed, drawn, tab[move], run, original
+
+
+@njit(cache=True)
+def _add_end(out, m, removed, drawn, original):
+    if removed == FULL:
+        out[m, 0] += 1
+    out[m, 1] += _popcount(removed)
+    out[m, 2] += _app_score(removed, drawn)
+    out[m, 3] += original
+
+
+@njit(cache=True)
 def _rollouts(vis, removed, drawn, waste, run, original, stock_len, unseen, neighbours,
               draw_when_stuck, open_rules, policy, random_ties, candidates, samples, seed, out):
     """For each candidate move (a position or DRAW) and each of ``samples`` completions
@@ -322,23 +348,110 @@ def _rollouts(vis, removed, drawn, waste, run, original, stock_len, unseen, neig
     for _ in range(samples):
         _complete(vis, unseen, drawn, stock_len, rng, tab, stock, shuffled)
         for m in range(candidates.shape[0]):
-            move = candidates[m]
-            r, s, w, u, o = removed, drawn, waste, run, original
-            if move == DRAW:
-                w = stock[s]
-                s += 1
-                u = 0
-                o -= ORIGINAL_DRAW_COST
-            else:
-                peaks_before = _peaks(r)
-                r |= np.int64(1) << move
-                w = tab[move]
-                u += 1
-                o += u + _BONUS_AFTER[_peaks(r)] - _BONUS_AFTER[peaks_before]
+            r, s, w, u, o = _apply(tab, stock, candidates[m], removed, drawn, waste, run,
+                                   original)
             _, r, s, o = _play(tab, stock[:stock_len], r, s, w, u, o, neighbours,
                                draw_when_stuck, open_rules, policy, random_ties, rng, moves)
-            if r == FULL:
-                out[m, 0] += 1
-            out[m, 1] += _popcount(r)
-            out[m, 2] += _app_score(r, s)
-            out[m, 3] += o
+            _add_end(out, m, r, s, o)
+
+
+# --- nested rollouts: a rollout player as the base policy of another ---------------------
+@njit(cache=True)
+def _legal(vis, removed, waste, stock_left, neighbours, draw_when_stuck, moves):
+    n = 0
+    for p in range(TABLEAU):
+        if vis[p] >= 0 and _uncovered(removed, p) and _fits(neighbours, waste, vis[p]):
+            moves[n] = p
+            n += 1
+    if stock_left > 0 and not (draw_when_stuck and n > 0):
+        moves[n] = DRAW
+        n += 1
+    return n
+
+
+@njit(cache=True)
+def _best(out, n, default, by_cards):
+    """The move with most wins (then, ``by_cards``, most cards removed, then most app
+    points); ``default`` unless another is strictly better, else the first such."""
+    best = default
+    for m in range(n):
+        if by_cards:
+            better = (out[m, 0], out[m, 1], out[m, 2]) > (out[best, 0], out[best, 1],
+                                                         out[best, 2])
+        else:
+            better = out[m, 0] > out[best, 0]
+        if better:
+            best = m
+    return best
+
+
+@njit(cache=True)
+def _greedy_move(vis, removed, waste, stock_left, neighbours, draw_when_stuck):
+    """The greedy player's move (a position or DRAW; STUCK when none is legal)."""
+    work = np.empty((3, TABLEAU + 1), dtype=np.int64)
+    rng = np.zeros(1, dtype=np.uint64)
+    return _choose(GREEDY, False, vis, removed, waste, stock_left, neighbours, draw_when_stuck,
+                   rng, work)
+
+
+@njit(cache=True)
+def _play_rollout(tab, stock, removed, drawn, waste, run, original, neighbours,
+                  draw_when_stuck, open_rules, samples, rng):
+    """Play to the end as the rollout player (greedy rollouts, ``samples`` completions a
+    decision, ties by cards then points). At each decision it sees ``vis`` and the
+    multiset of the unseen ranks only. Returns (removed, drawn, original)."""
+    stock_len = stock.shape[0]
+    vis = np.empty(TABLEAU, dtype=np.int64)
+    legal = np.empty(TABLEAU + 1, dtype=np.int64)
+    unseen = np.empty(TABLEAU + stock_len, dtype=np.int64)
+    out = np.empty((TABLEAU + 1, 4), dtype=np.int64)
+    while removed != FULL:
+        _fill_visible(tab, removed, open_rules, vis)
+        n = _legal(vis, removed, waste, stock_len - drawn, neighbours, draw_when_stuck, legal)
+        if n == 0:
+            break
+        pick = 0
+        if n > 1:
+            k = 0
+            for p in range(TABLEAU):
+                if vis[p] == HIDDEN:
+                    unseen[k] = tab[p]
+                    k += 1
+            for i in range(drawn, stock_len):
+                unseen[k] = stock[i]
+                k += 1
+            _rollouts(vis, removed, drawn, waste, run, original, stock_len, unseen[:k],
+                      neighbours, draw_when_stuck, open_rules, GREEDY, False, legal[:n],
+                      samples, _next(rng), out[:n])
+            g = _greedy_move(vis, removed, waste, stock_len - drawn, neighbours,
+                             draw_when_stuck)
+            default = 0
+            for i in range(n):
+                if legal[i] == g:
+                    default = i
+            pick = _best(out, n, default, True)
+        removed, drawn, waste, run, original = _apply(tab, stock, legal[pick], removed, drawn,
+                                                      waste, run, original)
+    return removed, drawn, original
+
+
+@njit(cache=True)
+def _nested_rollouts(vis, removed, drawn, waste, run, original, stock_len, unseen, neighbours,
+                     draw_when_stuck, open_rules, inner, candidates, samples, seed, out):
+    """As :func:`_rollouts`, with the rollout player (``inner`` samples a decision) as
+    the base policy."""
+    rng = np.empty(1, dtype=np.uint64)
+    rng[0] = np.uint64(seed)
+    _next(rng)
+    tab = np.zeros(TABLEAU, dtype=np.int64)
+    stock = np.zeros(max(stock_len, 1), dtype=np.int64)
+    shuffled = np.empty(unseen.shape[0] + 1, dtype=np.int64)
+    out[:, :] = 0
+    for _ in range(samples):
+        _complete(vis, unseen, drawn, stock_len, rng, tab, stock, shuffled)
+        for m in range(candidates.shape[0]):
+            r, s, w, u, o = _apply(tab, stock, candidates[m], removed, drawn, waste, run,
+                                   original)
+            r, s, o = _play_rollout(tab, stock[:stock_len], r, s, w, u, o, neighbours,
+                                    draw_when_stuck, open_rules, inner, rng)
+            _add_end(out, m, r, s, o)
