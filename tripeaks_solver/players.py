@@ -108,7 +108,6 @@ class PlayResult:
     original: int  # original score
     cards_left: int
     decisions: int = 0  # decisions with more than one legal move
-    extra: dict = field(default_factory=dict, compare=False)
 
     @property
     def tokens(self) -> list[str]:
@@ -235,25 +234,27 @@ def _start(start: Deal | Game | Position, rules: Rules | None) -> Position:
 
 
 def play(start: Deal | Game | Position, player: str | Player, rules: Rules | None = None,
-         seed: int = 0) -> PlayResult:
+         seed: int = 0, max_moves: int | None = None) -> PlayResult:
     """Let ``player`` play ``start`` (a Deal under ``rules``, default Easy, or a game in
-    progress) to the end, with ``seed`` fixing its random choices."""
+    progress) to the end, or for ``max_moves`` moves, with ``seed`` fixing its random
+    choices."""
+    limit = playout.MAX_MOVES if max_moves is None else max_moves
     who = make_player(player) if isinstance(player, str) else player
     position = _start(start, rules)
     game = position.game()
     moves: list[Move] = []
     decisions = 0
     if isinstance(who, PerfectPlayer):
-        moves = list(solve(position, optimal=True).moves)
+        moves = list(solve(position, optimal=True).moves)[:limit]
         for move in moves:
             game.play(move)
     elif isinstance(who, KernelPlayer):
-        moves = _kernel_game(game, who, seed)
+        moves = _kernel_game(game, who, seed)[:limit]
         for move in moves:
             game.play(move)
     else:
         rng = np.random.default_rng(seed)
-        while game.status is Status.IN_PLAY:
+        while game.status is Status.IN_PLAY and len(moves) < limit:
             legal = _legal(game)
             if len(legal) == 1:
                 move = legal[0]

@@ -259,14 +259,14 @@ def _app_score(removed, drawn):
 
 @njit(cache=True)
 def _games(tabs, stocks, waste0, neighbours, draw_when_stuck, open_rules, policy, random_ties,
-           games, seed, out):
+           games, seeds, out):
     """``games`` games from the opening of each deal (tabs[d], stocks[d], waste0[d]), each
-    deal's generator seeded by (seed, d). ``out[d]`` = (wins, cards removed in all games,
+    deal's generator seeded by seeds[d]. ``out[d]`` = (wins, cards removed in all games,
     app points in all games, original points in all games)."""
     moves = np.empty(MAX_MOVES, dtype=np.int64)
     rng = np.empty(1, dtype=np.uint64)
     for d in range(tabs.shape[0]):
-        rng[0] = np.uint64(seed) * np.uint64(0x100000001B3) + np.uint64(d)
+        rng[0] = np.uint64(seeds[d])
         _next(rng)
         wins = 0
         cards = 0

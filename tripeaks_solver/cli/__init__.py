@@ -11,7 +11,7 @@ import sys
 import click
 
 from ..errors import InputError
-from . import batch, record, solve  # noqa: F401  (each registers its commands)
+from . import batch, play, record, solve  # noqa: F401  (each registers its commands)
 from .common import EXIT_INPUT
 from .group import cli
 
