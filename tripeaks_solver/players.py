@@ -144,7 +144,10 @@ class RolloutPlayer(Player):
     """
 
     def __init__(self, name: str, samples: int, ties: str = "first",
-                 policy: int = playout.GREEDY, inner: int = 0) -> None:
+                 policy: int = playout.GREEDY, inner: int = 0, depth: int = 64,
+                 margin: int = 0) -> None:
+        self.depth = depth
+        self.margin = margin
         self.name = name
         self.samples = samples
         self.ties = ties
@@ -158,7 +161,7 @@ class RolloutPlayer(Player):
         args = (seen.vis, seen.removed, seen.drawn, seen.waste, seen.run, seen.original,
                 seen.stock_len, seen.unseen, masks.neighbours, rules.draw_when_stuck, rules.open)
         if self.inner:
-            playout._nested_rollouts(*args, self.inner, candidates, self.samples, seed, out)
+            playout._nested_rollouts(*args, self.inner, self.depth, self.margin, candidates, self.samples, seed, out)
         else:
             playout._rollouts(*args, self.policy, False, candidates, self.samples, seed, out)
         return out
@@ -169,7 +172,7 @@ class RolloutPlayer(Player):
         default = 0
         if self.ties != "first":
             masks = rule_masks(rules)
-            g = playout._greedy_move(seen.vis, seen.removed, seen.waste,
+            g = playout._policy_move(self.policy, seen.vis, seen.removed, seen.waste,
                                      seen.stock_len - seen.drawn, masks.neighbours,
                                      rules.draw_when_stuck)
             default = int(np.flatnonzero(candidates == g)[0])

@@ -386,26 +386,34 @@ def _best(out, n, default, by_cards):
 
 
 @njit(cache=True)
-def _greedy_move(vis, removed, waste, stock_left, neighbours, draw_when_stuck):
-    """The greedy player's move (a position or DRAW; STUCK when none is legal)."""
+def _policy_move(policy, vis, removed, waste, stock_left, neighbours, draw_when_stuck):
+    """A deterministic policy's move (a position or DRAW; STUCK when none is legal)."""
     work = np.empty((3, TABLEAU + 1), dtype=np.int64)
     rng = np.zeros(1, dtype=np.uint64)
-    return _choose(GREEDY, False, vis, removed, waste, stock_left, neighbours, draw_when_stuck,
+    return _choose(policy, False, vis, removed, waste, stock_left, neighbours, draw_when_stuck,
                    rng, work)
 
 
 @njit(cache=True)
 def _play_rollout(tab, stock, removed, drawn, waste, run, original, neighbours,
-                  draw_when_stuck, open_rules, samples, rng):
+                  draw_when_stuck, open_rules, samples, rng, depth, margin):
     """Play to the end as the rollout player (greedy rollouts, ``samples`` completions a
     decision, ties by cards then points). At each decision it sees ``vis`` and the
-    multiset of the unseen ranks only. Returns (removed, drawn, original)."""
+    multiset of the unseen ranks only. Only the first ``depth`` decisions use rollouts
+    (greedy after); a move other than greedy's needs ``margin`` more wins.
+    Returns (removed, drawn, original)."""
+    moves = np.empty(MAX_MOVES, dtype=np.int64)
     stock_len = stock.shape[0]
     vis = np.empty(TABLEAU, dtype=np.int64)
     legal = np.empty(TABLEAU + 1, dtype=np.int64)
     unseen = np.empty(TABLEAU + stock_len, dtype=np.int64)
     out = np.empty((TABLEAU + 1, 4), dtype=np.int64)
     while removed != FULL:
+        if depth == 0:
+            _, removed, drawn, original = _play(tab, stock, removed, drawn, waste, run, original,
+                                                neighbours, draw_when_stuck, open_rules, GREEDY,
+                                                False, rng, moves)
+            break
         _fill_visible(tab, removed, open_rules, vis)
         n = _legal(vis, removed, waste, stock_len - drawn, neighbours, draw_when_stuck, legal)
         if n == 0:
@@ -423,13 +431,15 @@ def _play_rollout(tab, stock, removed, drawn, waste, run, original, neighbours,
             _rollouts(vis, removed, drawn, waste, run, original, stock_len, unseen[:k],
                       neighbours, draw_when_stuck, open_rules, GREEDY, False, legal[:n],
                       samples, _next(rng), out[:n])
-            g = _greedy_move(vis, removed, waste, stock_len - drawn, neighbours,
+            g = _policy_move(GREEDY, vis, removed, waste, stock_len - drawn, neighbours,
                              draw_when_stuck)
             default = 0
             for i in range(n):
                 if legal[i] == g:
                     default = i
+            out[default, 0] += margin
             pick = _best(out, n, default, True)
+            depth -= 1
         removed, drawn, waste, run, original = _apply(tab, stock, legal[pick], removed, drawn,
                                                       waste, run, original)
     return removed, drawn, original
@@ -437,7 +447,8 @@ def _play_rollout(tab, stock, removed, drawn, waste, run, original, neighbours,
 
 @njit(cache=True)
 def _nested_rollouts(vis, removed, drawn, waste, run, original, stock_len, unseen, neighbours,
-                     draw_when_stuck, open_rules, inner, candidates, samples, seed, out):
+                     draw_when_stuck, open_rules, inner, depth, margin, candidates, samples,
+                     seed, out):
     """As :func:`_rollouts`, with the rollout player (``inner`` samples a decision) as
     the base policy."""
     rng = np.empty(1, dtype=np.uint64)
@@ -453,5 +464,5 @@ def _nested_rollouts(vis, removed, drawn, waste, run, original, stock_len, unsee
             r, s, w, u, o = _apply(tab, stock, candidates[m], removed, drawn, waste, run,
                                    original)
             r, s, o = _play_rollout(tab, stock[:stock_len], r, s, w, u, o, neighbours,
-                                    draw_when_stuck, open_rules, inner, rng)
+                                    draw_when_stuck, open_rules, inner, rng, depth, margin)
             _add_end(out, m, r, s, o)
