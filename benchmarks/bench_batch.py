@@ -20,12 +20,13 @@ import subprocess
 import sys
 import time
 
-from tripeaks_solver.analysis import default_jobs
+from tripeaks_solver.batch import default_jobs
 
 
 def run(start: int, deals: int, optimal: bool, jobs: int) -> tuple[float, float]:
     """Wall seconds and CPU seconds (user + system, all processes) of one batch command."""
-    cmd = [sys.executable, "-m", "tripeaks_solver.cli", "batch", str(start), str(start + deals),
+    cmd = [sys.executable, "-c", "from tripeaks_solver.cli import main; main()",
+           "batch", str(start), str(start + deals),
            "--rules", "both", "--optimal" if optimal else "--no-optimal", "--jobs", str(jobs),
            "--no-progress"]
     before = resource.getrusage(resource.RUSAGE_CHILDREN)

@@ -493,7 +493,7 @@ def test_layout_gets_the_answers_of_its_code(capsys, extra):
     for c, lay, n in zip(by_code, by_layout, [n for n in SAME_DEALS for _ in range(2)]):
         assert {k: c[k] for k in ANSWERS} == {k: lay[k] for k in ANSWERS}
         assert lay["code"] is None and lay["deal"] is None and lay["line"] == line_of(n)
-        assert "line" not in c
+        assert c["line"] is None
     lost = [r for r in by_layout if not r["winnable"]]
     assert lost and all(r["min_draws"] is None for r in lost)
 
@@ -539,7 +539,7 @@ def test_cli_exact_share_json_and_text(capsys):
     rows = json.loads(out)
     assert [(r["rules"], r["wins"], r["completions"], r["exact"], r["share"]) for r in rows] \
         == [("easy", 1, 2, True, 0.5), ("classic", 1, 2, True, 0.5)]
-    assert all(r["layout"] == text and r["variant"] == "" for r in rows)
+    assert all(r["line"] == text and r["variant"] == "" for r in rows)
     code, out, err = run(capsys, "--layout", text)
     assert code == 0, err
     assert "layout 1: 2 unknown cards" in out

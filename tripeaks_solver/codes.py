@@ -14,15 +14,19 @@ RULES_LETTERS = {"E": "easy", "N": "easy", "C": "classic"}
 LETTER_OF_RULES = {"easy": "E", "classic": "C"}
 
 
+_LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+_PAIRS = tuple(a + b for a in _LETTERS for b in _LETTERS)  # two base-26 digits at a time
+
+
 def deal_id(number: int) -> str:
     """The seven letters of a deal number: 3 -> ``AAAAAAD``."""
     if not 0 <= number < DEAL_COUNT:
         raise InputError(f"deal number {number} is outside 0 … {DEAL_COUNT - 1}")
-    letters = []
-    for _ in range(DEAL_LETTERS):
-        number, digit = divmod(number, 26)
-        letters.append(chr(ord("A") + digit))
-    return "".join(reversed(letters))
+    # Letters in pairs (a batch CSV read back checks millions of codes): 1 + 2 + 2 + 2.
+    rest, low = divmod(number, 676)
+    rest, mid = divmod(rest, 676)
+    top, high = divmod(rest, 676)
+    return _LETTERS[top] + _PAIRS[high] + _PAIRS[mid] + _PAIRS[low]
 
 
 def parse_deal_id(text: str) -> int:
@@ -85,3 +89,44 @@ class GameCode:
     def __str__(self) -> str:
         flag = "J" if self.joker else ""
         return f"{VERSION}-{LETTER_OF_RULES[self.rules]}{flag}-{self.deal_id}"
+
+
+def parse_deal_bound(text: str, what: str = "deal") -> int:
+    """A deal number, a 7-letter deal id (``AAAAAAB``) or a game code, as an int."""
+    raw = text.strip()
+    body = raw[1:] if raw[:1] in "+-" else raw
+    if body.isdigit() and body.isascii():
+        significant = body.lstrip("0")
+        if len(significant) > len(str(DEAL_COUNT)):
+            # Not even converted: Python refuses ints of more than 4,300 digits.
+            shown = f"{raw[:12]}… ({len(significant):,} digits)"
+            if raw[:1] == "-":
+                raise InputError(f"{what} {shown} is negative: deal numbers start at 0")
+            raise InputError(f"{what} {shown} is beyond 26^7 = {DEAL_COUNT}")
+        number = int(raw)
+        if number < 0:
+            raise InputError(f"{what} {raw} is negative: deal numbers start at 0")
+        return number
+    if "-" in raw:
+        try:
+            return GameCode.parse(raw).number
+        except InputError as exc:
+            raise InputError(f"{what}: {exc}") from None
+    try:
+        return parse_deal_id(raw)
+    except InputError as exc:
+        raise InputError(f"{what} {raw!r} is neither a deal number nor a deal id: {exc}") from None
+
+
+def parse_range(start_text: str, stop_text: str) -> range:
+    """The half-open range START … STOP-1 from two bounds as typed."""
+    start = parse_deal_bound(start_text, "START")
+    stop = parse_deal_bound(stop_text, "STOP")
+    if start >= DEAL_COUNT:
+        raise InputError(f"START {start} is beyond the last deal, {DEAL_COUNT - 1} (ZZZZZZZ)")
+    if stop > DEAL_COUNT:
+        raise InputError(f"STOP {stop} is beyond 26^7 = {DEAL_COUNT}, one past the last deal")
+    if stop <= start:
+        raise InputError(f"STOP ({stop}) must be greater than START ({start}): "
+                         "the range is START … STOP-1")
+    return range(start, stop)

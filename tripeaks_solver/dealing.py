@@ -1,6 +1,6 @@
 """Dealing: deal numbers to cards, frozen forever (golden tests pin it).
 
-The algorithm (documented in the README so other programs can reproduce our deals):
+The algorithm (documented in docs/rules.md so other programs can reproduce our deals):
 deck index ``suit * 13 + rank``; SplitMix64 seeded with the deal number; an unbiased
 bounded draw by rejection; Fisher–Yates from the end; ``deck[0..27]`` to tableau
 positions 0–27, ``deck[28]`` to the waste, ``deck[29..51]`` to the stock, drawn in order.

@@ -74,6 +74,13 @@ class Game:
         self.history: deque[Action] = deque(maxlen=UNDO_LIMIT)
         self._position = {int(c): p for p, c in enumerate(deal.tableau)}
 
+    def copy(self) -> Game:
+        """An independent game in the same state (the deal and rules are shared)."""
+        twin = object.__new__(Game)
+        twin.__dict__.update(self.__dict__)
+        twin.history = deque(self.history, maxlen=UNDO_LIMIT)
+        return twin
+
     # --- what the player sees -------------------------------------------------
     def is_removed(self, position: int) -> bool:
         return bool(self.removed >> position & 1)

@@ -1,7 +1,7 @@
 """The board, written down once: 28 positions, who covers whom, which peak counts each card.
 
 Everything else (the plain-Python game, the numba kernels, the pictures) reads these
-tables. Positions are numbered as in RULES.md: row 1 (peak tops) 0–2, row 2 3–8,
+tables. Positions are numbered as in docs/rules.md: row 1 (peak tops) 0–2, row 2 3–8,
 row 3 9–17, bottom row 18–27.
 
 The tableau part of any position is the set of removed cards. Only sets closed under
@@ -22,7 +22,7 @@ PEAK_COUNT = 3
 
 
 def _covering() -> tuple[tuple[int, ...], ...]:
-    """The cards covering each position (empty for the bottom row), per RULES.md."""
+    """The cards covering each position (empty for the bottom row), per docs/rules.md."""
     cover: list[tuple[int, ...]] = [()] * TABLEAU_SIZE
     for j in range(9):  # row 3 card j: bottom cards j and j+1
         cover[9 + j] = (18 + j, 19 + j)

@@ -62,7 +62,7 @@ RANKS = 14  # 13 card ranks + the wild rank
 ALL_RANKS = (1 << RANKS) - 1
 SHIFT = 4  # a state's (config, rank) code is config << SHIFT | rank: no division to decode
 DRAW = TABLEAU
-MAX_DEPTH = 64  # a line has at most 28 removals + 24 draws; one more frame for the start
+MAX_DEPTH = 64  # a line has at most 28 removals + 25 draws (joker and empty waste); one more frame for the start
 NEG = -(1 << 40)
 
 

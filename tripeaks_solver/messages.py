@@ -1,4 +1,4 @@
-"""The app's messages in English, Vietnamese and Slovak (texts from RULES.md)."""
+"""The refusal messages in English, Vietnamese and Slovak (see docs/rules.md, Messages)."""
 
 from __future__ import annotations
 

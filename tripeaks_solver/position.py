@@ -31,7 +31,9 @@ class Position:
     @classmethod
     def of(cls, game: Game) -> Position:
         """The position a game in progress shows."""
-        return cls(game.deal, game.rules, tuple(a.move for a in game.history))
+        position = cls(game.deal, game.rules, tuple(a.move for a in game.history))
+        position.__dict__["_snapshot"] = game.copy()  # the replay it would make
+        return position
 
     @classmethod
     def after(cls, deal: Deal, rules: Rules, moves: Iterable[Move | str]) -> Position:
@@ -111,6 +113,6 @@ class Position:
 
     def play(self, move: Move | str) -> Position:
         """The position after one legal move (IllegalMoveError otherwise)."""
-        game = self.game()
+        game = self._snapshot.copy()
         game.play(move)
         return Position.of(game)

@@ -11,12 +11,12 @@ import random
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from .analysis import wilson_interval
 from .cards import Card
 from .errors import InputError
 from .layout import Layout
 from .rules import Rules
 from .solver import solve
+from .stats import wilson_interval
 
 
 @dataclass(frozen=True)

@@ -1,6 +1,6 @@
 """The ``tripeaks-solve`` command: parse arguments, print, exit codes. No game logic here.
 
-Exit codes: 0 done (whatever the verdict), 1 an illegal move in a replayed record,
+Run as ``tripeaks-solve`` or ``python -m tripeaks_solver``. Exit codes: 0 done (whatever the verdict), 1 an illegal move in a replayed record,
 2 malformed input (one line on stderr, never a traceback).
 """
 
@@ -11,7 +11,7 @@ import sys
 import click
 
 from ..errors import InputError
-from . import batch, play, record, solve  # noqa: F401  (each registers its commands)
+from . import batch, play, record, report, solve  # noqa: F401  (each registers its commands)
 from .common import EXIT_INPUT
 from .group import cli
 
@@ -31,6 +31,9 @@ def main(argv: list[str] | None = None) -> None:
     except click.exceptions.Abort:
         click.echo("tripeaks-solve: interrupted", err=True)
         sys.exit(130)
+    except click.exceptions.NoArgsIsHelpError as exc:  # no arguments: the help, as click does
+        exc.show()
+        sys.exit(EXIT_INPUT)
     except click.ClickException as exc:
         fail(exc.format_message())
     except InputError as exc:

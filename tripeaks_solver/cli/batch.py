@@ -1,4 +1,9 @@
-"""``batch``: a range of deals (or a file of layouts) solved, summarised, written to CSV."""
+"""``batch``: a range of deals (or a file of layouts) solved, summarised, written to CSV.
+
+Every flag-named message of a batch is here: the flags are checked before the run is
+built, and the batch package's own errors get the flags' advice added
+(:func:`advise`).
+"""
 
 from __future__ import annotations
 
@@ -9,40 +14,114 @@ from pathlib import Path
 
 import click
 
-from .common import complete_layouts, pick_rules, rule_options
+from ..batch import MAX_JOBS, BatchError
+from ..batch.engines import DASK_HINT, dask_available
+from ..batch.files import bounded_lines, open_regular
+from ..batch.plots import PLOT_HINT, plot_available
+from ..errors import InputError
+from ..layout import parse_layout_file
+from .common import pick_rules, rule_options
 from .group import cli
+
+_ADVICE = {
+    ("exists", "csv"): ": add --resume to continue it, or --force to overwrite it",
+    ("exists", "plot"): ": add --force to overwrite it",
+    ("not-batch", "csv"): "; not resuming (fix the file, or overwrite it with --force)",
+    ("write", "csv"): "; rerun with --resume to continue",
+    ("special", "csv"): " (--csv - writes the rows to standard output)",
+    ("special", "input"): " (--layout-file - reads standard input)",
+}
+
+
+def advise(exc: BatchError, resuming: bool = True) -> BatchError:
+    """The error with what to type about it; the batch package speaks of no flag."""
+    if exc.problem == "mismatch" and exc.optimal is not None:
+        flag = "--optimal" if exc.optimal else "--no-optimal"
+        extra = f": resume it with {flag}, or use another file"
+    elif exc.problem == "engine" and "worker" in str(exc):
+        extra = "; try a smaller --jobs"
+    elif (exc.problem, resuming) == ("not-batch", False) or "standard output" in str(exc):
+        extra = ""  # nothing to resume, or no file to continue
+    else:
+        extra = _ADVICE.get((exc.problem, exc.role), "")
+    return BatchError(f"{exc}{extra}", exc.problem, exc.role, exc.optimal)
+
+
+def read_layout_file(name: str) -> tuple[tuple[int, ...], ...]:
+    """The deals of a layout file (``-``: standard input) for ``batch``: a regular file
+    of lines of bounded length, every card known."""
+    label = "standard input" if name == "-" else name
+    f = sys.stdin.buffer if name == "-" else open_regular(Path(name), "the layout file",
+                                                          "input")
+    try:
+        data = b"".join(line for _, line in bounded_lines(f, label, "input"))
+    except OSError as exc:
+        raise click.UsageError(f"cannot read {label}: {exc.strerror or exc}") from None
+    finally:
+        if name != "-":
+            f.close()
+    try:
+        text = data.decode("utf-8-sig")  # a BOM from Windows editors
+    except UnicodeDecodeError as exc:
+        raise click.UsageError(f"cannot read {label}: not UTF-8 text ({exc.reason})") from None
+    try:
+        layouts = parse_layout_file(text)
+    except InputError as exc:
+        raise click.UsageError(f"{label}: {exc}") from None
+    if not layouts:
+        raise click.UsageError(f"{label} holds no layout")
+    for n, lay in layouts:
+        if lay.unknown_places:
+            raise click.UsageError(f"{label}:{n}: batch needs every card known; for layouts "
+                                   "with ?? use tripeaks-solve --layout-file (win probability)")
+    return tuple(tuple(int(c) for c in lay.places) for _, lay in layouts)
+
+
+def check_plot_flag(plot_path: Path | None, optimal: bool = True) -> None:
+    """The checks of --plot that need no file: a PNG name, scores to draw, matplotlib."""
+    if plot_path is None:
+        return
+    if plot_path.suffix.lower() != ".png":
+        raise click.UsageError(f"--plot writes a PNG image: {plot_path} should end in .png")
+    if not optimal:
+        raise click.UsageError("--plot draws best scores and draws, which --no-optimal skips")
+    if not plot_available():
+        raise click.UsageError(f"--plot needs matplotlib, an optional extra: {PLOT_HINT}")
 
 
 @cli.command("batch", short_help="Solve a range of deals: win rates, scores, CSV.")
 @click.argument("start", required=False)
 @click.argument("stop", required=False)
-@click.option("--layout-file", type=click.Path(path_type=Path, dir_okay=False), default=None,
+@click.option("--layout-file", metavar="PATH", default=None,
               help="Solve the deals typed in this file (one per line, 52 cards in "
-                   "`deal --format line` order) instead of a range of deal numbers.")
+                   "`deal --format line` order; - reads standard input) instead of a "
+                   "range of deal numbers.")
 @click.option("--rules", "rule_choice", type=click.Choice(["both", "easy", "classic"]),
               default="both", show_default=True, help="Rule sets to solve every deal under.")
 @click.option("--optimal/--no-optimal", default=True, show_default=True,
               help="Find best scores and fewest draws, or winnability only (faster).")
-@click.option("--csv", "csv_path", type=click.Path(path_type=Path), default=None,
-              help="Write one row per (deal, rules) to this CSV file.")
+@click.option("--csv", "csv_name", metavar="PATH", default=None,
+              help="Write one row per (deal, rules) to this CSV file (- for standard "
+                   "output; the summary then goes to stderr).")
 @click.option("--resume", is_flag=True,
               help="Continue the --csv file: keep its complete rows, solve and append the rest.")
 @click.option("--force", is_flag=True,
               help="Overwrite an existing --csv file (unless --resume) and --plot file.")
 @click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON.")
-@click.option("--jobs", type=click.IntRange(min=1), default=None, metavar="N",
-              help="Worker processes (local engine) or local Dask workers [default: all cores].")
+@click.option("--jobs", type=int, default=None, metavar="N",
+              help=f"Worker processes (local engine) or workers of a local Dask cluster, "
+                   f"1 … {MAX_JOBS} [default: all cores].")
 @click.option("--engine", type=click.Choice(["local", "dask"]), default="local",
               show_default=True, help="Run chunks in local processes or on a Dask cluster.")
 @click.option("--scheduler", metavar="ADDRESS", default=None,
               help="Dask scheduler, e.g. tcp://host:8786 (default: start a local cluster).")
 @click.option("--plot", "plot_path", type=click.Path(path_type=Path), default=None,
-              help="Save histograms of best scores and fewest draws to this PNG.")
+              help="Save histograms of the best scores of won and lost deals to this PNG.")
 @click.option("--progress/--no-progress", default=None,
               help="Show a progress bar on stderr [default: when stderr is a terminal].")
 @rule_options()
-def batch_command(start: str | None, stop: str | None, layout_file: Path | None,
-                  rule_choice: str, optimal: bool, csv_path: Path | None,
+def batch_command(start: str | None, stop: str | None, layout_file: str | None,
+                  rule_choice: str, optimal: bool, csv_name: str | None,
                   resume: bool, force: bool, as_json: bool, jobs: int | None, engine: str,
                   scheduler: str | None, plot_path: Path | None, progress: bool | None,
                   scoring: str, **opts) -> None:
@@ -52,44 +131,105 @@ def batch_command(start: str | None, stop: str | None, layout_file: Path | None,
     range is half-open. Rows come in deal order, Easy before Classic, whatever --jobs.
     With --layout-file the deals are those typed in the file, in its order.
     """
-    import signal
-    import threading
+    from ..batch import BatchSpec, default_jobs
+    from ..codes import parse_range
 
-    from tqdm import tqdm
-
-    from ..analysis import BatchRun, BatchSpec, default_jobs, parse_range
-
+    to_stdout = csv_name == "-"
+    csv_path = None if csv_name is None or to_stdout else Path(csv_name)
+    _check_flags(jobs, engine, scheduler, resume, csv_name, as_json, plot_path, optimal,
+                 scoring, csv_path)
     rule_sets = pick_rules(rule_choice, None, opts)
     names = tuple(r.name for r in rule_sets)
     layouts = None
     if layout_file is not None:
         if start is not None:
             raise click.UsageError("give START STOP or --layout-file, not both")
-        layouts = complete_layouts(layout_file)
+        try:
+            layouts = read_layout_file(layout_file)
+        except BatchError as exc:
+            raise advise(exc) from None
         deals = range(len(layouts))
     elif start is None or stop is None:
         raise click.UsageError("give START and STOP (deal numbers or ids), or --layout-file")
     else:
         deals = parse_range(start, stop)
+    typed_from = "standard input" if layout_file == "-" else layout_file
+    source = None if layout_file is None else f"layouts of {typed_from}"
     spec = BatchSpec(deals, names, optimal, csv_path, resume, force, jobs or default_jobs(),
-                     engine, scheduler, plot_path, rule_sets[0], scoring, layouts)
+                     engine, scheduler, plot_path, rule_sets[0], scoring, layouts,
+                     sys.stdout if to_stdout else None, source)
+    try:
+        summary = _run(spec, progress)
+    except BatchError as exc:
+        raise advise(exc) from None
+    result = summary.as_dict()
+    if layout_file is not None:
+        result["layout_file"] = typed_from
+    text = json.dumps(result, indent=2) if as_json else batch_text(result)
+    click.echo(text, err=to_stdout)  # stdout holds the rows with --csv -
+
+
+def _check_flags(jobs: int | None, engine: str, scheduler: str | None, resume: bool,
+                 csv_name: str | None, as_json: bool, plot_path: Path | None, optimal: bool,
+                 scoring: str, csv_path: Path | None) -> None:
+    """Refuse flags that contradict each other or cannot work, before anything runs."""
+    if jobs is not None and not 1 <= jobs <= MAX_JOBS:
+        raise click.UsageError(f"--jobs must be 1 … {MAX_JOBS}, not {jobs}")
+    if scheduler and engine != "dask":
+        raise click.UsageError("--scheduler needs --engine dask")
+    if scheduler and jobs is not None:
+        raise click.UsageError("--jobs sets the workers of a local Dask cluster; with "
+                               "--scheduler the cluster's own workers run: drop --jobs")
+    if resume and csv_name is None:
+        raise click.UsageError("--resume needs --csv PATH: the file to continue")
+    if csv_name == "-" and resume:
+        raise click.UsageError("--resume needs a file: rows written to standard output "
+                               "(--csv -) cannot be continued")
+    if csv_name == "-" and as_json:
+        raise click.UsageError("--csv - writes the rows to standard output, where --json "
+                               "would print the summary too: drop one of them")
+    if csv_name == "":
+        raise click.UsageError("--csv needs a file name (or - for standard output)")
+    if scoring != "app" and not optimal:
+        raise click.UsageError(f"--scoring {scoring} needs optimal scores: --no-optimal "
+                               "finds winnability only")
+    check_plot_flag(plot_path, optimal)
+    if plot_path is not None and csv_path is not None and \
+            plot_path.resolve() == csv_path.resolve():
+        raise click.UsageError("--plot and --csv name the same file")
+    if engine == "dask" and not dask_available():
+        raise click.UsageError(f"--engine dask needs dask.distributed, an optional extra: "
+                               f"{DASK_HINT}")
+
+
+def _run(spec, progress: bool | None):
+    """Run the batch with a progress bar; a stop (Ctrl-C, kill) says how to continue."""
+    import signal
+    import threading
+
+    from tqdm import tqdm
+
+    from ..batch import BatchRun
+
     show = sys.stderr.isatty() if progress is None else progress
     tqdm.monitor_interval = 0  # no monitor thread: worker processes are forked after this
 
     def terminate(signum, frame):  # a plain kill: stop like Ctrl-C, leaving complete rows
         raise SystemExit(128 + signum)
 
+    csv_path = spec.csv_path
     with BatchRun(spec) as batch:
-        if resume and (batch.kept or batch.torn):
+        if spec.resume and (batch.kept_rows or batch.torn):
             torn = ", dropped a torn last line" if batch.torn else ""
-            click.echo(f"resuming {csv_path}: {batch.kept_in_range:,} rows of this range kept"
-                       f"{torn}, {batch.pending_deals:,} deals to solve", err=True)
+            click.echo(f"resuming {csv_path}: {_count(batch.kept_in_range, 'row')} of this "
+                       f"range kept{torn}, {_count(batch.pending_deals, 'deal')} to solve",
+                       err=True)
         bar = tqdm(total=batch.pending_deals, unit="deal", desc="batch", file=sys.stderr,
                    disable=not show, dynamic_ncols=True, smoothing=0.05)
         main_thread = threading.current_thread() is threading.main_thread()
         old_term = signal.signal(signal.SIGTERM, terminate) if main_thread else None
         try:
-            summary = batch.run(on_progress=bar.update)
+            return batch.run(on_progress=bar.update)
         except (KeyboardInterrupt, SystemExit):
             bar.close()
             if csv_path is not None:
@@ -100,34 +240,35 @@ def batch_command(start: str | None, stop: str | None, layout_file: Path | None,
             if main_thread:
                 signal.signal(signal.SIGTERM, old_term)
             bar.close()
-    result = summary.as_dict()
-    if layout_file is not None:
-        result["layout_file"] = str(layout_file)
-    if as_json:
-        click.echo(json.dumps(result, indent=2))
-    else:
-        click.echo(_batch_text(result))
+
+
+def _count(n: int, noun: str) -> str:
+    return f"{n:,} {noun}{'' if n == 1 else 's'}"
 
 
 def _pct(x: float) -> str:
     return f"{100 * x:.2f}%"
 
 
-def _batch_text(s: dict) -> str:
-    """The summary dict of a batch, for people."""
+def batch_text(s: dict, where: str | None = None) -> str:
+    """The summary dict of a batch, for people; ``where`` replaces the first line's
+    description of the deals."""
     how = "optimal scores" if s["optimal"] else "winnability only (--no-optimal)"
     if s["optimal"] and s["scoring"] != "app":
         how += f" under the {s['scoring']} scoring"
     if s["variant"]:
         how += f", variant {s['variant']}"
-    where = (f"Layouts of {s['layout_file']}" if "layout_file" in s
-             else f"Deals {s['start']:,} … {s['stop'] - 1:,}")
-    lines = [f"{where} ({s['deals']:,} deals), {how}", ""]
+    where = where or (f"Layouts of {s['layout_file']}" if s.get("layout_file")
+                      else f"Deals {s['start']:,} … {s['stop'] - 1:,}")
+    lines = [f"{where} ({_count(s['deals'], 'deal')}), {how}", ""]
     for name, t in s["rules"].items():
         head = f"{name.capitalize():<9}"
         pad = " " * len(head)
+        if not t["deals"]:
+            lines.append(f"{head}no rows")
+            continue
         lo, hi = t["win_rate_95"]
-        lines.append(f"{head}{t['deals']:,} deals, {t['wins']:,} won: {_pct(t['win_rate'])} "
+        lines.append(f"{head}{_count(t['deals'], 'deal')}, {t['wins']:,} won: {_pct(t['win_rate'])} "
                      f"(95% Wilson interval {_pct(lo)} – {_pct(hi)})")
         if s["optimal"]:
             if t["wins"]:
@@ -146,7 +287,7 @@ def _batch_text(s: dict) -> str:
         a, b = 13, 14  # column widths
         lines += [
             "",
-            f"Easy × Classic ({cross['deals']:,} deals)",
+            f"Easy × Classic ({_count(cross['deals'], 'deal')})",
             f"{'':<10}{'Classic won':>{a}}{'Classic lost':>{b}}",
             f"{'Easy won':<10}{cross['both']:>{a},}{cross['easy_only']:>{b},}",
             f"{'Easy lost':<10}{cross['classic_only']:>{a},}{cross['neither']:>{b},}",

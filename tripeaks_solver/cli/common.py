@@ -1,8 +1,14 @@
-"""What the commands share: exit codes, the rule options, codes and layouts as typed."""
+"""What the commands share: exit codes, the rule options, codes and layouts as typed,
+standard input (``-``) and bounded reading of input files."""
 
 from __future__ import annotations
 
+import os
+import stat
+import sys
+from collections.abc import Iterator
 from pathlib import Path
+from typing import IO
 
 import click
 
@@ -15,6 +21,15 @@ from ..scoring import SCHEMES
 
 EXIT_ILLEGAL = 1
 EXIT_INPUT = 2
+STDIN = "-"
+# A layout is 52 tokens of at most 4 characters; a longer line is not input for us
+# (/dev/zero, a binary file) and must not be read into memory whole.
+MAX_LINE = 4096
+
+
+def plural(n: int, word: str, words: str | None = None) -> str:
+    """``1 move``, ``2 moves``, ``1,000 completions``."""
+    return f"{n:,} {word if n == 1 else words or word + 's'}"
 
 
 def parse_code(text: str) -> GameCode:
@@ -24,8 +39,80 @@ def parse_code(text: str) -> GameCode:
         raise click.UsageError(str(exc)) from None
 
 
-def rule_options(with_scoring: bool = True):
-    """The variant options (and --scoring), as one decorator for every command."""
+def _lines(stream: IO, name: str) -> Iterator[str]:
+    """The lines of ``stream`` (bytes read as UTF-8, a BOM dropped), none longer than
+    MAX_LINE bytes (characters for a text stream): an endless line stops at the limit
+    instead of filling memory."""
+    number = 0
+    while True:
+        raw = stream.readline(MAX_LINE + 2)  # room for the line end
+        if not raw:
+            return
+        number += 1
+        binary = isinstance(raw, bytes)
+        if number == 1:
+            raw = raw.removeprefix(b"\xef\xbb\xbf" if binary else "\ufeff")
+        if len(raw.rstrip(b"\r\n" if binary else "\r\n")) > MAX_LINE:
+            unit = "bytes" if binary else "characters"
+            raise click.UsageError(f"{name}: line {number} is longer than {MAX_LINE:,} {unit}")
+        if not binary:
+            yield raw
+            continue
+        try:
+            yield raw.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            raise click.UsageError(f"{name}: line {number} is not UTF-8 text ({exc.reason} "
+                                   f"at byte {exc.start + 1})") from None
+
+
+def read_input(path: Path | str) -> tuple[str, str]:
+    """(display name, text) of an input file, or of standard input for ``-``. Only a
+    regular file is opened: a FIFO would block, a device never end. Lines are bounded."""
+    if str(path) == STDIN:
+        if sys.stdin is None:  # started with standard input closed
+            raise click.UsageError("cannot read standard input: it is closed")
+        stream = getattr(sys.stdin, "buffer", sys.stdin)
+        try:
+            return "standard input", "".join(_lines(stream, "standard input"))
+        except OSError as exc:
+            raise click.UsageError(f"cannot read standard input: {exc}") from None
+    name = str(path)
+    try:
+        # O_NONBLOCK: opening a FIFO must not wait for a writer before fstat refuses it.
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    except OSError as exc:
+        raise click.UsageError(f"cannot read {name}: {exc.strerror or exc}") from None
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise click.UsageError(f"{name} is not a regular file (give a file, or - for "
+                                   "standard input)")
+        with os.fdopen(fd, "rb", closefd=False) as f:
+            return name, "".join(_lines(f, name))
+    except OSError as exc:
+        raise click.UsageError(f"cannot read {name}: {exc.strerror or exc}") from None
+    finally:
+        os.close(fd)
+
+
+def read_codes(source: Path | str = STDIN) -> list[tuple[str, GameCode]]:
+    """Game codes separated by spaces or lines (``#`` starts a comment), from a file or
+    standard input: (where, code) pairs, where names the line."""
+    name, text = read_input(source)
+    out = []
+    for number, raw in enumerate(text.splitlines(), 1):
+        for word in raw.split("#", 1)[0].split():
+            try:
+                out.append((f"{name}:{number}", GameCode.parse(word)))
+            except InputError as exc:
+                raise click.UsageError(f"{name}, line {number}: {exc}") from None
+    return out
+
+
+def rule_options(with_scoring: bool = True, with_rules: bool = True):
+    """The variant options (and --scoring), as one decorator for every command;
+    ``with_rules``: the command takes --rules (the help of --wrap names it)."""
+    overriding = ("the code's rules letter and --rules" if with_rules
+                  else "the code's rules letter")
 
     def decorate(f):
         opts = [
@@ -41,8 +128,8 @@ def rule_options(with_scoring: bool = True):
                          help="Every peak card face up from the start (changes what is "
                               "shown, not what can be won)."),
             click.option("--wrap/--no-wrap", default=None,
-                         help="K and A adjacent (Easy) or not (Classic), overriding the "
-                              "rules letter and --rules."),
+                         help=f"K and A adjacent (Easy) or not (Classic), overriding "
+                              f"{overriding}."),
         ]
         if with_scoring:
             opts.append(click.option(
@@ -78,14 +165,11 @@ def read_layouts(layouts: tuple[str, ...], layout_file: Path | None) -> list[tup
         except InputError as exc:
             raise click.UsageError(f"--layout {i}: {exc}") from None
     if layout_file is not None:
+        name, text = read_input(layout_file)  # - is standard input; a BOM is dropped
         try:
-            text = layout_file.read_text(encoding="utf-8-sig")  # a BOM from Windows editors
-        except (OSError, UnicodeDecodeError) as exc:
-            raise click.UsageError(f"cannot read {layout_file}: {exc}") from None
-        try:
-            out += [(f"{layout_file}:{n}", lay) for n, lay in parse_layout_file(text)]
+            out += [(f"{name}:{n}", lay) for n, lay in parse_layout_file(text)]
         except InputError as exc:
-            raise click.UsageError(f"{layout_file}: {exc}") from None
+            raise click.UsageError(f"{name}: {exc}") from None
     return out
 
 

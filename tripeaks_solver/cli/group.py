@@ -2,19 +2,54 @@
 
 from __future__ import annotations
 
+import difflib
+
 import click
+
+GROUP_OPTIONS = ("--help", "-h", "--version")
+
+
+def code_shaped(word: str) -> bool:
+    """Whether a first argument that names no command is meant for ``solve``: an option,
+    ``-`` (codes on standard input) or something like a game code (``TP1-E-…``, or any
+    word with a hyphen: a mistyped code is then reported as a code)."""
+    word = word.strip()
+    return word.startswith("-") or "-" in word or word[:2].upper() == "TP"
 
 
 class _DefaultToSolve(click.Group):
     """``tripeaks-solve CODE …`` means ``tripeaks-solve solve CODE …``."""
 
     def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        if ctx.resilient_parsing:  # shell completion: complete, never print nor exit
+            if args and args[0] not in self.commands and args[0] not in GROUP_OPTIONS:
+                args = ["solve", *args]
+            return super().parse_args(ctx, args)
         if not args:
-            click.echo(ctx.get_help())
-            ctx.exit(0)
-        if args and args[0] not in self.commands and args[0] not in ("--help", "-h", "--version"):
+            raise click.exceptions.NoArgsIsHelpError(ctx)
+        first = args[0]
+        if first not in self.commands and first not in GROUP_OPTIONS:
+            if not code_shaped(first):
+                raise click.UsageError(self._unknown(first), ctx)
             args = ["solve", *args]
         return super().parse_args(ctx, args)
+
+    def shell_complete(self, ctx: click.Context, incomplete: str) -> list:
+        """Commands, and in first place the options of ``solve`` too, as it is the default."""
+        items = super().shell_complete(ctx, incomplete)
+        if incomplete.startswith("-") and "solve" in self.commands:
+            seen = {item.value for item in items}
+            items += [item for item in self.commands["solve"].shell_complete(ctx, incomplete)
+                      if item.value not in seen]
+        return items
+
+    def _unknown(self, word: str) -> str:
+        names = sorted(self.commands)
+        close = difflib.get_close_matches(word.strip().lower(), names, n=1)
+        if close:
+            return f"no command {word!r} (did you mean {close[0]!r}?)"
+        return (f"no command {word!r} (commands: {', '.join(names)}; or a game code such as "
+                "TP1-E-AAAAAAD)")
 
 
 @click.group(cls=_DefaultToSolve, context_settings={"help_option_names": ["-h", "--help"]})
@@ -24,10 +59,12 @@ def cli() -> None:
 
     \b
     tripeaks-solve TP1-E-AAAAAAD           solve a deal under Easy and Classic rules
+    tripeaks-solve - < codes.txt           solve the codes read from standard input
     tripeaks-solve --layout "9c Kd ?? ..." solve a deal typed in (?? = unseen card)
     tripeaks-solve deal TP1-E-AAAAAAD      show the layout
     tripeaks-solve replay CODE MOVE...     check and score a recorded game
     tripeaks-solve batch 0 10000 --csv F   win rates and best scores of many deals
+    tripeaks-solve report deals.csv        summary and plot of a batch CSV
 
     Every command takes the rule variants (--empty-waste, --joker, --draw-when-stuck,
     --open, --wrap/--no-wrap) and, where scores matter, --scoring.

@@ -6,15 +6,17 @@ import json
 import sys
 
 import click
+from click.core import ParameterSource
 
 from ..codes import GameCode
 from ..dealing import Deal
 from ..errors import IllegalMoveError, InputError
 from ..game import Game
 from ..messages import LANGUAGES, language_from_env
+from ..moves import Move
 from ..render import deal_picture
 from ..rules import Rules
-from .common import EXIT_ILLEGAL, parse_code, peak_mark, pick_rules, rule_options
+from .common import EXIT_ILLEGAL, parse_code, peak_mark, pick_rules, plural, rule_options
 from .group import cli
 
 
@@ -36,22 +38,28 @@ def _deal_json(code: str, number: int, rules: Rules, deal: Deal) -> dict:
 @click.option("--format", "fmt", type=click.Choice(["text", "line", "json"]), default="text",
               show_default=True,
               help="text: the peaks for people; line: 52 machine tokens (positions 0–27, "
-                   "waste, stock in draw order); json: an object with tableau, waste, stock.")
+                   "waste, stock in draw order); json: the same as --json.")
+@click.option("--json", "as_json", is_flag=True,
+              help="Print the deal as a JSON object: tableau, waste, stock.")
 @click.option("--reveal", is_flag=True, help="Show face-down cards and the stock (text format).")
-@rule_options(with_scoring=False)
-def deal_command(code: str, fmt: str, reveal: bool, **opts) -> None:
+@rule_options(with_scoring=False, with_rules=False)
+@click.pass_context
+def deal_command(ctx: click.Context, code: str, fmt: str, as_json: bool, reveal: bool,
+                 **opts) -> None:
     """Show the layout of a deal: the peaks, the waste and the stock.
 
     CODE is a game code such as TP1-E-AAAAAAB.
     """
+    if as_json and fmt != "json" and ctx.get_parameter_source("fmt") is not ParameterSource.DEFAULT:
+        raise click.UsageError(f"give --json or --format {fmt}, not both")
     gc = parse_code(code)
     rules = pick_rules("code", gc.rules, opts, gc.joker)[0]
     deal = Deal.from_number(gc.number, rules.joker)
     shown = str(GameCode(gc.number, rules.name, rules.joker))
-    if fmt == "line":
-        click.echo(deal.line())
-    elif fmt == "json":
+    if as_json or fmt == "json":
         click.echo(json.dumps(_deal_json(shown, gc.number, rules, deal), ensure_ascii=False))
+    elif fmt == "line":
+        click.echo(deal.line())
     else:
         click.echo(f"{shown}  (deal {gc.number}, {rules} rules)")
         click.echo(deal_picture(deal, rules, reveal=reveal))
@@ -63,8 +71,8 @@ def deal_command(code: str, fmt: str, reveal: bool, **opts) -> None:
 @click.argument("moves", nargs=-1)
 @click.option("--lang", type=click.Choice(LANGUAGES), default=None,
               help="Language of the app's messages (default: from LANG, else English).")
-@click.option("--json", "as_json", is_flag=True, help="Print the replay as JSON.")
-@rule_options()
+@click.option("--json", "as_json", is_flag=True, help="Print the replay as a JSON object.")
+@rule_options(with_rules=False)
 def replay_command(code: str, moves: tuple[str, ...], lang: str | None, as_json: bool,
                    scoring: str, **opts) -> None:
     """Play a recorded game on CODE and score it.
@@ -77,41 +85,49 @@ def replay_command(code: str, moves: tuple[str, ...], lang: str | None, as_json:
     rules = pick_rules("code", gc.rules, opts, gc.joker)[0]
     game = Game(Deal.from_number(gc.number, rules.joker), rules, lang)
     tokens = [t for arg in moves for t in arg.replace(",", " ").split()]
-    rows = []
+    steps: list[dict] = []
 
-    def scored() -> int | list[int]:
-        value = game.score_under(scoring)
-        return list(value) if isinstance(value, tuple) else value
+    def scored() -> int:
+        # Under cards-left the score is the cards left, as solve's best_score is (the
+        # moves are a key of their own): an int under every scheme.
+        return game.cards_left if scoring == "cards-left" else game.score_under(scoring)
+
+    def result(error: str | None = None, error_move: int | None = None) -> dict:
+        # One shape, whether the record ends or stops at an illegal move (README).
+        return {"code": str(GameCode(gc.number, rules.name, rules.joker)), "deal": gc.number,
+                "rules": rules.name, "variant": rules.variant, "scoring": scoring,
+                "status": game.status.value, "score": scored(), "moves": game.moves,
+                "cards_left": game.cards_left, "stock_left": game.stock_left,
+                "steps": steps, "error": error, "error_move": error_move}
 
     for i, token in enumerate(tokens, 1):
         try:
-            action = game.play(token)
+            move = Move.parse(token)
+            action = game.play(move)
         except InputError as exc:
             raise click.UsageError(f"move {i}: {exc}") from None
         except IllegalMoveError as exc:
             if as_json:
-                click.echo(json.dumps({"code": str(gc), "moves": rows, "error": str(exc),
-                                       "error_move": i}, ensure_ascii=False))
+                click.echo(json.dumps(result(str(exc), i), ensure_ascii=False))
             click.echo(f"move {i} ({token}): {exc}", err=True)
             sys.exit(EXIT_ILLEGAL)
-        word = token.strip().lower()
-        kind = "undo" if word in ("undo", "u") else "draw" if action.is_draw else "remove"
-        rows.append({"move": i, "action": kind, "card": action.card.token, "score": scored(),
-                     "peaks_cleared": action.peaks_cleared if kind == "remove" else 0})
+        kind = move.kind
+        steps.append({"number": i, "action": kind, "card": action.card.token,
+                      "score": scored(),
+                      "peaks_cleared": action.peaks_cleared if kind == "remove" else 0})
         if not as_json:
             what = {"remove": action.card.pretty, "draw": f"draw {action.card.pretty}",
                     "undo": f"undo {action.card.pretty}"}[kind]
             mark = peak_mark(action.peaks_cleared, action.position) if kind == "remove" else ""
             click.echo(f"{i:3d}. {what:<10} {_score_text(scoring, game)}{mark}")
-    result = {"status": game.status.value, "scoring": scoring, "score": scored(),
-              "moves": game.moves, "cards_left": game.cards_left, "stock_left": game.stock_left}
     if as_json:
-        click.echo(json.dumps({"code": str(gc), "rules": rules.name, "variant": rules.variant,
-                               "steps": rows, **result}, ensure_ascii=False))
+        click.echo(json.dumps(result(), ensure_ascii=False))
     else:
         scored_text = "" if scoring == "cards-left" else f"{_score_text(scoring, game)}, "
-        click.echo(f"{game.status.value.capitalize()}: {scored_text}{game.moves} moves, "
-                   f"{game.cards_left} cards left in the peaks, {game.stock_left} in the stock")
+        click.echo(f"{game.status.value.capitalize()}: {scored_text}"
+                   f"{plural(game.moves, 'move')}, "
+                   f"{plural(game.cards_left, 'card')} left in the peaks, "
+                   f"{game.stock_left} in the stock")
 
 
 def _score_text(scoring: str, game: Game) -> str:

@@ -4,23 +4,53 @@ from __future__ import annotations
 
 import json
 import time
+from dataclasses import dataclass
 from pathlib import Path
 
 import click
 
 from ..dealing import Deal
+from ..jit import compile_notice
 from ..layout import Layout
 from ..probability import WinShare, win_probability
 from ..render import deal_picture, layout_picture
 from ..rules import RULE_CHOICES, Rules
 from ..solver import Solution, solve, warm_up
-from .common import parse_code, peak_mark, pick_rules, read_layouts, rule_options
+from .common import (
+    STDIN,
+    parse_code,
+    peak_mark,
+    pick_rules,
+    plural,
+    read_codes,
+    read_layouts,
+    rule_options,
+)
 from .group import cli
+
+MAX_SAMPLES = 1_000_000  # about an hour of solving; beyond, a typo rather than a wish
+
+# The keys of every object of `solve --json`, in order (README "## JSON output").
+SOLVE_KEYS = ("kind", "source", "code", "deal", "line", "rules", "variant", "scoring",
+              "winnable", "min_draws", "best_score", "best_moves", "max_removed", "states",
+              "seconds", "solution", "completions", "wins", "share", "share_95", "exact")
+
+
+@dataclass(frozen=True)
+class _Job:
+    source: str  # the code, or where it was read: "layout 1", "deals.txt:3"
+    code: str | None
+    number: int | None
+    own: str | None  # the rules letter of a code: its line is the one shown
+    rule_sets: tuple[Rules, ...]
+    layout: Layout | None  # a deal typed in
+    deal: Deal | None  # None: the layout has unknown cards
 
 
 def _verdict(sol: Solution) -> str:
     if sol.scheme == "cards-left" and sol.best_score is not None:
-        left = f"{sol.best_score} cards left in {sol.best_moves} moves"
+        left = (f"{plural(sol.best_score, 'card')} left in "
+                f"{plural(sol.best_moves or 0, 'move')}")
         return f"winnable, {left}" if sol.winnable else f"not winnable, at best {left}"
     if sol.scheme == "original" and sol.best_score is not None:
         word = "winnable" if sol.winnable else "not winnable"
@@ -28,29 +58,44 @@ def _verdict(sol: Solution) -> str:
     if sol.winnable:
         if sol.min_draws is None:
             return "winnable"
-        draws = "draw" if sol.min_draws == 1 else "draws"
-        return f"winnable, best score {sol.best_score} ({sol.min_draws} {draws})"
+        return f"winnable, best score {sol.best_score} ({plural(sol.min_draws, 'draw')})"
     if sol.max_removed is None:
         return "not winnable"
     text = f"not winnable, at most {sol.max_removed} of 28 cards"
     return text if sol.best_score is None else f"{text}, best score {sol.best_score}"
 
 
-def solution_json(code: str | None, number: int | None, sol: Solution, with_line: bool) -> dict:
-    row = {"code": code, "deal": number, **sol.summary(), "variant": sol.rules.variant,
-           "scoring": sol.scheme}
-    if sol.scheme == "cards-left":
-        row["best_moves"] = sol.best_moves
-    if with_line:
-        row["solution"] = sol.tokens
+def _row(job: _Job, rules: Rules, **fields) -> dict:
+    row = dict.fromkeys(SOLVE_KEYS)
+    row.update(source=job.source, code=job.code, deal=job.number,
+               line=None if job.layout is None else job.layout.line(),
+               rules=rules.name, variant=rules.variant, **fields)
+    assert tuple(row) == SOLVE_KEYS, row  # no key beyond the documented ones
     return row
+
+
+def solution_json(job: _Job, sol: Solution, with_line: bool) -> dict:
+    """A solved deal: ``kind`` "deal"; the share fields are null."""
+    return _row(job, sol.rules, kind="deal", scoring=sol.scheme, winnable=sol.winnable,
+                min_draws=sol.min_draws, best_score=sol.best_score, best_moves=sol.best_moves,
+                max_removed=sol.max_removed, states=sol.states, seconds=round(sol.seconds, 6),
+                solution=sol.tokens if with_line else None)
+
+
+def share_json(job: _Job, share: WinShare) -> dict:
+    """A layout with unknown cards: ``kind`` "completions"; the verdict fields are null
+    (``seconds`` too: the same seed gives the same output)."""
+    low, high = share.interval
+    return _row(job, share.rules, kind="completions",
+                completions=share.total, wins=share.wins, share=share.share,
+                share_95=[low, high], exact=share.exact)
 
 
 def _print_line(sol: Solution) -> None:
     if not sol.moves:
         return
     goal = "win" if sol.winnable and sol.scheme != "original" else "best end"
-    click.echo(f"\n{sol.rules} line to the {goal}, {len(sol.moves)} moves:")
+    click.echo(f"\n{sol.rules} line to the {goal}, {plural(len(sol.moves), 'move')}:")
     label = {"app": "score", "original": "original score", "cards-left": "cards left"}[sol.scheme]
     for step in sol.steps():
         what = f"draw {step.card.pretty}" if step.is_draw else step.card.pretty
@@ -60,16 +105,39 @@ def _print_line(sol: Solution) -> None:
 
 def _share_text(share: WinShare) -> str:
     pct = 100 * share.share
+    completions = "completion" if share.total == 1 else "completions"
     if share.exact:
-        return f"winnable in {share.wins:,} of {share.total:,} completions ({pct:.1f}%, exact)"
+        return (f"winnable in {share.wins:,} of {share.total:,} {completions} "
+                f"({pct:.1f}%, exact)")
     low, high = share.interval
-    text = (f"winnable in {share.wins:,} of {share.total:,} sampled completions ({pct:.1f}%, "
-            f"95% interval {100 * low:.1f}–{100 * high:.1f}%)")
+    text = (f"winnable in {share.wins:,} of {share.total:,} sampled {completions} "
+            f"({pct:.1f}%, 95% interval {100 * low:.1f}–{100 * high:.1f}%)")
     if share.wins == share.total:
         text += ": winnable in every sampled completion"
     elif share.wins == 0:
         text += ": winnable in none"
     return text
+
+
+def _jobs(codes: tuple[str, ...], typed: list[tuple[str, Layout]], rule_choice: str,
+          opts: dict) -> list[_Job]:
+    parsed = []
+    for text in codes:
+        if text == STDIN:
+            parsed += read_codes(STDIN)
+        else:
+            gc = parse_code(text)
+            parsed.append((str(gc), gc))
+    jobs = []
+    for source, gc in parsed:
+        rule_sets = pick_rules(rule_choice, gc.rules, opts, gc.joker)
+        jobs.append(_Job(source, str(gc), gc.number, gc.rules, rule_sets, None,
+                         Deal.from_number(gc.number, rule_sets[0].joker)))
+    for name, lay in typed:
+        rule_sets = pick_rules(rule_choice, None, opts)
+        jobs.append(_Job(name, None, None, None, rule_sets, lay,
+                         None if lay.unknown_places else lay.deal()))
+    return jobs
 
 
 @cli.command("solve", short_help="Solve deals (the default command).")
@@ -80,83 +148,94 @@ def _share_text(share: WinShare) -> str:
 @click.option("--layout", "layouts", multiple=True, metavar="CARDS",
               help="A deal typed in: 52 cards in `deal --format line` order (positions "
                    "0–27, waste, stock in draw order); ?? for a card you cannot see.")
-@click.option("--layout-file", type=click.Path(path_type=Path, dir_okay=False), default=None,
-              help="A file of layouts, one per line; blank lines and # comments skipped.")
-@click.option("--samples", type=click.IntRange(min=1), default=1000, show_default=True,
+@click.option("--layout-file", type=click.Path(path_type=Path, dir_okay=False, allow_dash=True),
+              default=None,
+              help="A file of layouts, one per line (- for standard input); blank lines and "
+                   "# comments skipped.")
+@click.option("--samples", type=click.IntRange(min=1, max=MAX_SAMPLES), default=1000,
+              show_default=True,
               help="Random completions solved for a layout with ?? cards (all of them "
                    "when there are no more distinct ones than this).")
 @click.option("--seed", type=int, default=None, help="Seed for the random completions.")
 @click.option("--json", "as_json", is_flag=True,
               help="Print a JSON list, one object per (deal, rules).")
 @click.option("--no-solution", is_flag=True, help="Leave out the line of moves.")
-@click.option("--fast", is_flag=True,
-              help="Answer winnability only (depth-first, no optimal score).")
+@click.option("--optimal/--no-optimal", default=True, show_default=True,
+              help="Find the best score (of --scoring) and fewest draws, or winnability "
+                   "only (faster).")
+@click.option("--fast", is_flag=True, hidden=True, help="The old name of --no-optimal.")
 @rule_options()
 def solve_command(codes: tuple[str, ...], rule_choice: str, layouts: tuple[str, ...],
                   layout_file: Path | None, samples: int, seed: int | None, as_json: bool,
-                  no_solution: bool, fast: bool, scoring: str, **opts) -> None:
+                  no_solution: bool, optimal: bool, fast: bool, scoring: str, **opts) -> None:
     """Solve deals: winnable under Easy and Classic, best score, a line reaching it.
 
-    CODES are game codes such as TP1-E-AAAAAAD; --layout and --layout-file take deals
-    typed in, where ?? marks a card you cannot see: the answer is then the share of the
-    ways to fill them that can be won.
+    CODES are game codes such as TP1-E-AAAAAAD; - reads codes from standard input
+    (separated by spaces or lines). --layout and --layout-file take deals typed in,
+    where ?? marks a card you cannot see: the answer is then the share of the ways to
+    fill them that can be won.
     """
-    parsed = [parse_code(c) for c in codes]
+    optimal = optimal and not fast
+    if not optimal and scoring != "app":
+        raise click.UsageError(f"--no-optimal answers winnability only, without a score: "
+                               f"it cannot take --scoring {scoring}")
+    if codes.count(STDIN) + (layout_file is not None and str(layout_file) == STDIN) > 1:
+        raise click.UsageError("standard input (-) can be read only once")
     typed = read_layouts(layouts, layout_file)
-    if not parsed and not typed:
+    jobs = _jobs(codes, typed, rule_choice, opts)
+    if not jobs:
+        if STDIN in codes or layout_file is not None:
+            raise click.UsageError("no game code nor layout in the input")
         raise click.UsageError("give a game code (e.g. TP1-E-AAAAAAD), --layout or --layout-file")
-    jobs: list[tuple[str | None, int | None, str, list[Rules], Layout | None, Deal | None]] = []
-    for gc in parsed:
-        rule_sets = pick_rules(rule_choice, gc.rules, opts, gc.joker)
-        deal = Deal.from_number(gc.number, rule_sets[0].joker)
-        jobs.append((str(gc), gc.number, gc.rules, rule_sets, None, deal))
-    for name, lay in typed:
-        rule_sets = pick_rules(rule_choice, None, opts)
-        known = None if lay.unknown_places else lay.deal()
-        jobs.append((None, None, name, rule_sets, lay, known))
     out = []
-    warmed = False
-    for n, (code, number, own, rule_sets, lay, deal) in enumerate(jobs):
-        if not as_json and n:
-            click.echo("\n" + "=" * 60 + "\n")
-        if deal is None:
-            started = time.perf_counter()
-            shares = [win_probability(lay, r, samples, seed) for r in rule_sets]
-            seconds = time.perf_counter() - started
-            if as_json:
-                out += [{"layout": lay.line(), "rules": s.rules.name,
-                         "variant": s.rules.variant, "wins": s.wins, "completions": s.total,
-                         "exact": s.exact, "share": s.share} for s in shares]
-                continue
-            click.echo(f"{own}: {len(lay.unknown_places)} unknown cards")
-            click.echo(layout_picture(lay))
-            click.echo("")
-            for s in shares:
-                click.echo(f"{str(s.rules) + ':':<8} {_share_text(s)}")
-            click.echo(f"\nSolved {sum(s.solved for s in shares):,} completions in {seconds:.2f} s")
-            continue
-        if not warmed:
+    with compile_notice():  # the first solve of a fresh install compiles for seconds
+        if any(job.deal is not None for job in jobs):
             warm_up(scoring)
-            warmed = True
-        sols = [solve(deal, r, optimal=not fast, scheme=scoring) for r in rule_sets]
-        if as_json:
-            line = None if code else deal.line()
-            for s in sols:
-                row = solution_json(code, number, s, not no_solution)
-                if line:
-                    row["line"] = line
-                out.append(row)
-            continue
-        click.echo(f"{code}  (deal {number})" if code else f"{own}")
-        click.echo(deal_picture(deal, rule_sets[0]))
-        click.echo("")
-        for sol in sols:
-            click.echo(f"{str(sol.rules) + ':':<8} {_verdict(sol)}")
-        shown = next((s for s in sols if s.rules.name == own), sols[0])
-        if not no_solution:
-            _print_line(shown)
-        states = ", ".join(f"{s.states:,} states ({s.rules.name})" for s in sols)
-        total = sum(s.seconds for s in sols)
-        click.echo(f"\nSearched {states} in {total * 1000:.1f} ms")
+        for n, job in enumerate(jobs):
+            if not as_json and n:
+                click.echo("\n" + "=" * 60 + "\n")
+            if job.deal is None:
+                out += _solve_layout(job, samples, seed, as_json)
+            else:
+                out += _solve_deal(job, optimal, scoring, no_solution, as_json)
     if as_json:
         click.echo(json.dumps(out, indent=2, ensure_ascii=False))
+
+
+def _solve_layout(job: _Job, samples: int, seed: int | None, as_json: bool) -> list[dict]:
+    assert job.layout is not None
+    shares, times = [], []
+    for rules in job.rule_sets:
+        started = time.perf_counter()
+        shares.append(win_probability(job.layout, rules, samples, seed))
+        times.append(time.perf_counter() - started)
+    if as_json:
+        return [share_json(job, s) for s in shares]
+    click.echo(f"{job.source}: {plural(len(job.layout.unknown_places), 'unknown card')}")
+    click.echo(layout_picture(job.layout))
+    click.echo("")
+    for s in shares:
+        click.echo(f"{str(s.rules) + ':':<8} {_share_text(s)}")
+    solved = sum(s.solved for s in shares)
+    click.echo(f"\nSolved {plural(solved, 'completion')} in {sum(times):.2f} s")
+    return []
+
+
+def _solve_deal(job: _Job, optimal: bool, scoring: str, no_solution: bool,
+                as_json: bool) -> list[dict]:
+    assert job.deal is not None
+    sols = [solve(job.deal, r, optimal=optimal, scheme=scoring) for r in job.rule_sets]
+    if as_json:
+        return [solution_json(job, s, not no_solution) for s in sols]
+    click.echo(f"{job.code}  (deal {job.number})" if job.code else job.source)
+    click.echo(deal_picture(job.deal, job.rule_sets[0]))
+    click.echo("")
+    for sol in sols:
+        click.echo(f"{str(sol.rules) + ':':<8} {_verdict(sol)}")
+    shown = next((s for s in sols if s.rules.name == job.own), sols[0])
+    if not no_solution:
+        _print_line(shown)
+    states = ", ".join(f"{plural(s.states, 'state')} ({s.rules.name})" for s in sols)
+    total = sum(s.seconds for s in sols)
+    click.echo(f"\nSearched {states} in {total * 1000:.1f} ms")
+    return []

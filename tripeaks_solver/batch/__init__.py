@@ -1,0 +1,41 @@
+"""Batch analysis: ranges of deals -> rows -> CSV, summary statistics and plots.
+
+The layer between the ``batch`` and ``report`` commands and the solver:
+
+- ``run``: what a batch is asked for (:class:`BatchSpec`), its plan in chunks of deals
+  and the run itself (:class:`BatchRun`): rows in deal order, Easy before Classic,
+  whatever the number of workers, each chunk written and flushed at once;
+- ``rows``: one CSV row (:class:`Row`) and the checks a row read back must pass;
+- ``csvfile``: the CSV read back line by line (resume, report) and written under a lock,
+  or to standard output;
+- ``files``: regular files only, lines of bounded length, outputs created atomically
+  and locked for the whole run;
+- ``summary``: win rates, best scores, fewest draws, the Easy × Classic table, in
+  memory bounded by the range;
+- ``engines``: local worker processes, or tasks on a Dask cluster (an optional extra);
+- ``plots``: the PNG of a summary (an optional extra, matplotlib);
+- ``report``: the summary of an existing CSV, without solving.
+"""
+
+from .csvfile import HEADER_LINE, CsvReader, read_existing
+from .engines import MAX_JOBS, default_jobs
+from .errors import BatchError
+from .rows import CSV_HEADER, Row
+from .run import BatchRun, BatchSpec, solve_chunk
+from .summary import RuleTally, Summary
+
+__all__ = [
+    "CSV_HEADER",
+    "HEADER_LINE",
+    "MAX_JOBS",
+    "BatchError",
+    "BatchRun",
+    "BatchSpec",
+    "CsvReader",
+    "Row",
+    "RuleTally",
+    "Summary",
+    "default_jobs",
+    "read_existing",
+    "solve_chunk",
+]

@@ -1,0 +1,184 @@
+"""One row of the batch CSV: the answers for one deal under one rule set, and the
+checks that a row read back from a file could have been written by a run."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from ..cards import DECK_SIZE
+from ..codes import DEAL_COUNT, GameCode
+from ..geometry import PEAK_COUNT, TABLEAU_SIZE
+from ..rules import RULE_SETS, VARIANT_OPTIONS
+from ..scoring import (
+    ORIGINAL_BONUS_AFTER,
+    ORIGINAL_DRAW_COST,
+    PEAK_BONUS,
+    SCHEMES,
+    START_SCORE,
+    run_points,
+    win_score,
+)
+from ..solver import Solution
+
+CSV_HEADER = ("code", "deal", "rules", "variant", "scoring", "winnable", "min_draws",
+              "best_score", "max_removed", "states", "seconds", "line")
+ANSWER_FIELDS = ("winnable", "min_draws", "best_score", "max_removed")
+
+# Strict number syntax: int() would also take " 5", "5_0" and "+5", float() "nan" and "inf".
+_INT = re.compile(r"-?[0-9]{1,15}")
+_SECONDS = re.compile(r"[0-9]{1,12}(\.[0-9]{0,12})?")
+
+
+@dataclass(frozen=True)
+class Row:
+    """The answers for one deal under one rule set: one line of the batch CSV.
+
+    ``min_draws`` is None on a lost deal, under the original scoring and, with
+    ``best_score``, when the run did not ask for optimal scores. ``max_removed`` is None
+    when the solver did not establish it (a lost deal searched without ``optimal``, or
+    under the original scoring). None is an empty CSV field. ``variant`` names the
+    non-default rule options (``Rules.variant``); ``best_score`` is the optimum of the
+    ``scoring`` scheme. A deal typed in (``batch --layout-file``) has no code: its
+    ``line`` holds its cards and ``deal`` its place in the file (0 for the first layout).
+    """
+
+    deal: int
+    rules: str
+    winnable: bool
+    min_draws: int | None
+    best_score: int | None
+    max_removed: int | None
+    states: int
+    seconds: float
+    variant: str = ""
+    scoring: str = "app"
+    line: str = ""
+
+    @classmethod
+    def from_solution(cls, number: int, sol: Solution, typed: bool = False) -> Row:
+        return cls(number, sol.rules.name, sol.winnable, sol.min_draws, sol.best_score,
+                   sol.max_removed, sol.states, sol.seconds, sol.rules.variant, sol.scheme,
+                   sol.deal.line() if typed else "")
+
+    @property
+    def code(self) -> str:
+        if self.line:
+            return ""
+        return str(GameCode(self.deal, self.rules, "joker" in self.variant.split("+")))
+
+    @property
+    def key(self) -> tuple[int, str]:
+        return self.deal, self.rules
+
+    @property
+    def optimal(self) -> bool:
+        """Was this row solved for the optimum (a best score is always known then)?"""
+        return self.best_score is not None
+
+    def answer(self) -> tuple:
+        """The columns that depend only on the deal and the rules."""
+        return tuple(getattr(self, name) for name in ANSWER_FIELDS)
+
+    def csv_fields(self) -> list[str]:
+        def opt(v: int | None) -> str:
+            return "" if v is None else str(v)
+
+        return [self.code, str(self.deal), self.rules, self.variant, self.scoring,
+                "true" if self.winnable else "false", opt(self.min_draws),
+                opt(self.best_score), opt(self.max_removed), str(self.states),
+                f"{self.seconds:.6f}", self.line]
+
+    def csv_line(self) -> str:
+        return ",".join(self.csv_fields()) + "\n"  # no field ever needs quoting
+
+    @classmethod
+    def from_csv_fields(cls, fields: list[str]) -> Row:
+        """Read a CSV line back; ValueError says what is wrong with it, including answers
+        that no run can produce (see :func:`check_answers`)."""
+        if len(fields) != len(CSV_HEADER):
+            raise ValueError(f"{len(fields)} fields, expected {len(CSV_HEADER)}")
+        (code, deal, rules, variant, scoring, winnable, min_draws, best_score, max_removed,
+         states, seconds, line) = fields
+        if rules not in RULE_SETS:
+            raise ValueError(f"unknown rules {rules!r}")
+        if variant and not set(variant.split("+")) <= set(VARIANT_OPTIONS):
+            raise ValueError(f"unknown variant {variant!r}")
+        if scoring not in SCHEMES:
+            raise ValueError(f"unknown scoring {scoring!r}")
+        if winnable not in ("true", "false"):
+            raise ValueError(f"winnable is {winnable!r}, expected true or false")
+        if not _SECONDS.fullmatch(seconds):
+            raise ValueError(f"seconds is {seconds!r}, expected a number of seconds")
+        row = cls(_int(deal, "deal"), rules, winnable == "true",
+                  _int(min_draws, "min_draws", True), _int(best_score, "best_score", True),
+                  _int(max_removed, "max_removed", True), _int(states, "states"),
+                  float(seconds), variant, scoring, line)
+        if not 0 <= row.deal < DEAL_COUNT:
+            raise ValueError(f"deal {row.deal} is outside 0 … {DEAL_COUNT - 1}")
+        if code != row.code:
+            raise ValueError(f"code {code!r} does not name deal {row.deal} under {rules} rules")
+        check_answers(row)
+        return row
+
+
+def _int(text: str, name: str, empty_ok: bool = False) -> int | None:
+    if not text and empty_ok:
+        return None
+    if not _INT.fullmatch(text):
+        raise ValueError(f"{name} is {text[:20]!r}, expected a whole number")
+    return int(text)
+
+
+def stock_size(variant: str) -> int:
+    """Cards in the stock under ``variant``: the most draws a game can make."""
+    options = set(variant.split("+"))
+    return DECK_SIZE + ("joker" in options) - TABLEAU_SIZE - ("empty-waste" not in options)
+
+
+def check_answers(row: Row) -> None:
+    """Raise ValueError when the answers of ``row`` contradict each other or the rules of
+    scoring (scoring.py): what the solver writes always passes."""
+    if row.states < 0:
+        raise ValueError(f"states is {row.states}, a count")
+    most_draws = stock_size(row.variant)
+    won, optimal, scheme = row.winnable, row.best_score is not None, row.scoring
+    draws_known = won and optimal and scheme != "original"
+    if (row.min_draws is not None) != draws_known:
+        raise ValueError("min_draws is given on a lost deal, without a best score or under "
+                         "the original scoring" if row.min_draws is not None else
+                         "a won deal with a best score has no min_draws")
+    if row.min_draws is not None and not 0 <= row.min_draws <= most_draws:
+        raise ValueError(f"min_draws {row.min_draws} is outside 0 … {most_draws}, the stock")
+    if won and row.max_removed != TABLEAU_SIZE:
+        raise ValueError(f"a won deal has max_removed {row.max_removed}, not {TABLEAU_SIZE}")
+    if not won:
+        if row.max_removed is not None and not 0 <= row.max_removed < TABLEAU_SIZE:
+            raise ValueError(f"a lost deal has max_removed {row.max_removed}, outside "
+                             f"0 … {TABLEAU_SIZE - 1}")
+        if optimal and scheme != "original" and row.max_removed is None:
+            raise ValueError("a lost deal solved for the optimum has no max_removed")
+    if not optimal:
+        return
+    best = row.best_score
+    if scheme == "app":
+        if won and best != win_score(row.min_draws):
+            raise ValueError(f"best_score {best} of a win in {row.min_draws} draws is not "
+                             f"{win_score(row.min_draws)}")
+        # A lost game clears at most all peaks but one: the peaks hold every card.
+        top = START_SCORE + PEAK_BONUS * (PEAK_COUNT - 1)
+        if not won and not 0 <= best <= top:
+            raise ValueError(f"best_score {best} of a lost deal is outside 0 … {top}")
+    elif scheme == "cards-left":
+        left = 0 if won else TABLEAU_SIZE - row.max_removed
+        if best != left:
+            raise ValueError(f"best_score {best} is not the {left} cards left "
+                             f"({TABLEAU_SIZE} − max_removed)")
+    else:
+        lo = -ORIGINAL_DRAW_COST * most_draws
+        hi = run_points(TABLEAU_SIZE) + ORIGINAL_BONUS_AFTER[PEAK_COUNT]
+        if not lo <= best <= hi:
+            raise ValueError(f"best_score {best} is outside {lo} … {hi}, the original scores")
+
+
+__all__ = ["ANSWER_FIELDS", "CSV_HEADER", "Row", "check_answers", "stock_size"]

@@ -1,0 +1,242 @@
+"""A batch run: what was asked (:class:`BatchSpec`), the plan in chunks, and the run
+itself (:class:`BatchRun`), which locks its files, reads a resumed CSV back, drives an
+engine and writes the rows in order."""
+
+from __future__ import annotations
+
+import functools
+import math
+import threading
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Self, TextIO
+
+from ..dealing import Deal
+from ..rules import EASY, RULE_ORDER, Rules
+from ..scoring import SCHEMES
+from ..solver import solve
+from .csvfile import CsvOutput
+from .engines import MAX_JOBS, DaskEngine, LocalEngine
+from .errors import BatchError
+from .files import LockedFile, open_output
+from .plots import render_png
+from .rows import Row
+from .summary import Summary
+
+_SOLVE_LOCK = threading.Lock()
+WorkItem = tuple[int, tuple[str, ...], tuple[int, ...] | None]
+
+
+def solve_chunk(items: list[WorkItem], optimal: bool, template: Rules = EASY,
+                scoring: str = "app") -> list[Row]:
+    """Solve a chunk of work: ``items`` are (deal number, rule names, cards) in order,
+    where cards (52 card indices) are given for a deal typed in, else None; the rule
+    options other than the K–A wrap come from ``template``.
+
+    Runs in worker processes and Dask tasks. The solver keeps one scratch workspace per
+    process, so a chunk holds a process-wide lock: threads of one process (a Dask
+    worker with several threads) take turns instead of sharing the workspace.
+    """
+    out = []
+    with _SOLVE_LOCK:
+        for number, names, cards in items:
+            deal = Deal.from_number(number, template.joker) if cards is None else Deal(cards)
+            for name in names:
+                rules = template.with_options(wrap=Rules.named(name).wrap)
+                sol = solve(deal, rules, optimal, scoring)
+                out.append(Row.from_solution(number, sol, typed=cards is not None))
+    return out
+
+
+def iter_chunks(deals: range, summary: Summary, size: int,
+                layouts: tuple[tuple[int, ...], ...] | None = None) -> Iterator[list[WorkItem]]:
+    """Chunks of ``size`` deals still to solve (the rule sets ``summary`` lacks), in deal
+    order. With ``layouts``, deal i is the i-th layout."""
+    chunk: list[WorkItem] = []
+    for number in deals:
+        todo = summary.todo(number)
+        if todo:
+            chunk.append((number, todo, None if layouts is None else layouts[number]))
+            if len(chunk) == size:
+                yield chunk
+                chunk = []
+    if chunk:
+        yield chunk
+
+
+def chunk_size(pending_deals: int, workers: int, cap: int) -> int:
+    """Deals per task: about 16 tasks per worker, at most ``cap``, at least 1."""
+    return max(1, min(cap, math.ceil(pending_deals / (workers * 16))))
+
+
+@dataclass(frozen=True)
+class BatchSpec:
+    """Everything a batch was asked for. ``csv_stream`` takes the rows instead of a
+    file (standard output); ``source`` names the deals in the plot's title."""
+
+    deals: range
+    rules: tuple[str, ...] = RULE_ORDER
+    optimal: bool = True
+    csv_path: Path | None = None
+    resume: bool = False
+    force: bool = False
+    jobs: int = 1
+    engine: str = "local"
+    scheduler: str | None = None
+    plot_path: Path | None = None
+    template: Rules = EASY  # the rule options besides the wrap
+    scoring: str = "app"
+    layouts: tuple[tuple[int, ...], ...] | None = None  # deals typed in, instead of numbers
+    csv_stream: TextIO | None = None
+    source: str | None = None
+
+    def solver(self) -> Callable[[list[WorkItem]], list[Row]]:
+        """The function that solves one chunk as asked (picklable, for workers)."""
+        return functools.partial(solve_chunk, optimal=self.optimal, template=self.template,
+                                 scoring=self.scoring)
+
+    def check(self) -> None:
+        """Raise ValueError for a spec no run can carry out (in the library's words)."""
+        if not 1 <= self.jobs <= MAX_JOBS:
+            raise ValueError(f"jobs must be 1 … {MAX_JOBS}, not {self.jobs}")
+        if self.engine not in ("local", "dask"):
+            raise ValueError(f"unknown engine {self.engine!r} (expected local or dask)")
+        if self.scheduler and self.engine != "dask":
+            raise ValueError("a scheduler address is for the dask engine")
+        if self.scoring not in SCHEMES:
+            raise ValueError(f"unknown scoring {self.scoring!r}")
+        if self.scoring != "app" and not self.optimal:
+            raise ValueError(f"the {self.scoring} scoring needs optimal scores")
+        if self.resume and self.csv_path is None:
+            raise ValueError("resuming needs a CSV file to continue")
+        if self.csv_path is not None and self.csv_stream is not None:
+            raise ValueError("rows go to a CSV file or to a stream, not both")
+        if self.plot_path is not None and not self.optimal:
+            raise ValueError("the plot draws best scores, which a run without optimum lacks")
+
+
+class BatchRun:
+    """A prepared batch: its files locked, a resumed CSV read back into the summary.
+
+    Use as a context manager; :meth:`run` starts the engine, readies the CSV (cut after
+    its last complete row, or a header written), solves what is left and returns the
+    summary of the whole range. Nothing is written before :meth:`run` has an engine, so
+    a scheduler that cannot be reached changes no file; a file this run created is
+    removed again if nothing was written to it.
+    """
+
+    def __init__(self, spec: BatchSpec) -> None:
+        spec.check()
+        self.spec = spec
+        self.summary = Summary(spec.deals, spec.rules, spec.optimal, spec.template.variant,
+                               spec.scoring)
+        self.kept_rows = 0  # complete rows of a resumed file
+        self.kept_in_range = 0  # those of this range and rule sets
+        self.torn = False
+        self.rows_written = 0
+        self._csv: CsvOutput | None = None
+        self._plot: LockedFile | None = None
+        try:
+            if spec.plot_path is not None:
+                self._plot = open_output(spec.plot_path, "the plot", "plot", spec.force)
+            if spec.csv_path is not None or spec.csv_stream is not None:
+                mode = "resume" if spec.resume else "replace" if spec.force else "new"
+                self._csv = CsvOutput(spec.csv_path, mode, spec.csv_stream)
+                if spec.resume:
+                    self._read_back()
+        except BaseException:
+            self.close()
+            raise
+        self.pending_deals = self.summary.pending_deals()
+
+    def _read_back(self) -> None:
+        """Count the complete rows of the CSV into the summary, refusing a file that
+        another kind of run made or that holds a pair twice."""
+        spec, summary, name = self.spec, self.summary, self._csv.name
+        lines = None if spec.layouts is None else [Deal(c).line() for c in spec.layouts]
+        settings = (spec.template.variant, spec.scoring)
+        reader = self._csv.reader()
+        for number, row in reader.rows():
+            where = f"{name} line {number}"
+            if row.optimal != spec.optimal:
+                made = "with" if row.optimal else "without"
+                raise BatchError(f"{where} holds a row solved {made} optimal scores "
+                                 f"({row.code or row.line[:20]}), unlike this run",
+                                 "mismatch", "csv", optimal=row.optimal)
+            if (row.variant, row.scoring) != settings:
+                raise BatchError(f"{where} holds a row of variant {row.variant or 'none'!r} "
+                                 f"and scoring {row.scoring!r}: resume it with the same "
+                                 "options, or use another file", "mismatch", "csv")
+            typed_here = lines is not None and row.deal < len(lines)
+            if bool(row.line) != (lines is not None) or (typed_here and
+                                                         row.line != lines[row.deal]):
+                raise BatchError(f"{where} holds a row of another deal "
+                                 f"({row.code or row.line[:20] + '…'}): resume it with the "
+                                 "same range or layout file", "mismatch", "csv")
+            if row.deal in spec.deals:
+                if summary.has(*row.key):
+                    what = row.code or f"layout {row.deal} under {row.rules} rules"
+                    raise BatchError(f"{name} holds {what} twice (line {number} repeats it)",
+                                     "not-batch", "csv")
+                summary.add(row)
+                self.kept_in_range += row.rules in spec.rules
+            self.kept_rows += 1
+        self.torn = reader.torn
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+    def close(self) -> None:
+        """Release the files (a file this run created and left empty is removed)."""
+        if self._csv is not None:
+            self._csv.close()
+            self._csv = None
+        if self._plot is not None:
+            self._plot.close(discard=True)
+            self._plot = None
+
+    def _engine(self) -> LocalEngine | DaskEngine:
+        spec = self.spec
+        if spec.engine == "dask":
+            return DaskEngine(spec.scheduler, spec.jobs)
+        locked = tuple(f for f in (self._csv and self._csv.fd,
+                                   self._plot and self._plot.fd) if f)
+        return LocalEngine(spec.jobs, spec.scoring, locked)
+
+    def run(self, on_progress: Callable[[int], None] | None = None) -> Summary:
+        """Solve what is left, write rows in order, return the summary of the whole range."""
+        spec, summary = self.spec, self.summary
+        if not self.pending_deals:
+            if self._csv is not None:
+                self._csv.begin()  # still drop a torn last line, or write a missing header
+        else:
+            engine = self._engine()
+            with engine:  # started before the CSV is touched: a dead scheduler changes nothing
+                if self._csv is not None:
+                    self._csv.begin()
+                cap = 500 if spec.engine == "dask" else 50
+                size = chunk_size(self.pending_deals, engine.workers, cap)
+                chunks = iter_chunks(spec.deals, summary, size, spec.layouts)
+                results = engine.map_ordered(chunks, spec.solver())
+                try:
+                    for rows in results:
+                        if self._csv is not None:
+                            self._csv.write_rows(rows)
+                            self.rows_written += len(rows)
+                        for row in rows:
+                            summary.add(row)
+                        if on_progress is not None:
+                            on_progress(len({r.deal for r in rows}))
+                finally:
+                    results.close()
+        summary.check_complete()
+        if self._plot is not None:
+            self._plot.replace_with(render_png(summary, spec.source))
+        return summary
+
+
+__all__ = ["BatchRun", "BatchSpec", "WorkItem", "chunk_size", "iter_chunks", "solve_chunk"]

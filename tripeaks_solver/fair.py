@@ -1,0 +1,215 @@
+"""Fair analysis: answers that use only what the player has seen.
+
+A :class:`View` is built from a position and keeps only what a player has seen: the
+tableau cards that are face up or removed, the waste cards, the stock cards drawn so
+far and the moves played; the cards nobody has seen are kept as a sorted multiset, so
+their places in the deal cannot leak. Everything else in this module receives a View,
+never a deal: :func:`fair_hint` fills the unseen places with random completions (or
+every distinct one, when they are few), solves each exactly from the position after
+every legal move in the compiled loop of ``completion_kernels``, and reports shares.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+import numpy as np
+
+from . import completion_kernels
+from .cards import DECK_SIZE, Card
+from .dealing import WASTE_INDEX, Deal
+from .errors import InputError
+from .geometry import TABLEAU_SIZE
+from .moves import Move
+from .position import Position
+from .rules import Rules
+from .solver import board, cards_at, rule_masks, scratch
+from .stats import wilson_interval
+
+MAX_SAMPLES = 1_000_000
+
+
+@dataclass(frozen=True)
+class View:
+    """What the player has seen at a position.
+
+    ``tableau[p]``: the card at position p where the player has seen it (face up now,
+    or removed), None where it is face down. ``stock_seen``: the stock cards drawn so
+    far, in order (the opening stock of ``rules``). ``unseen``: every other card,
+    sorted. ``record``: the moves that stand.
+    """
+
+    rules: Rules
+    tableau: tuple[Card | None, ...]
+    waste_start: Card | None
+    stock_seen: tuple[Card, ...]
+    stock_size: int
+    unseen: tuple[Card, ...]
+    record: tuple[Move, ...]
+
+    @classmethod
+    def of(cls, position: Position, unknown: frozenset[int] = frozenset()) -> View:
+        """The view of ``position``. ``unknown``: places of the deal's line (0–27
+        tableau, 28 waste, 29… stock) the player does not know even if the game would
+        show them (the ?? of a typed-in layout); InputError if one of them is a card
+        the player must see to play on."""
+        deal, rules = position.deal, position.rules
+        waste, stock = deal.opening(rules)
+        offset = WASTE_INDEX if rules.empty_waste else WASTE_INDEX + 1
+        seen_places = [p for p in range(TABLEAU_SIZE)
+                       if position.removed >> p & 1 or position.face_up(p)]
+        seen_places += [offset + i for i in range(position.drawn)]
+        if waste is not None:
+            seen_places.append(WASTE_INDEX)
+        blind = sorted(set(seen_places) & unknown)
+        if blind:
+            raise InputError(f"place {blind[0] + 1} of the layout is ?? but the player "
+                             "sees that card at this position: name it")
+        tableau = tuple(deal.tableau[p] if p in seen_places else None
+                        for p in range(TABLEAU_SIZE))
+        stock_seen = tuple(stock[:position.drawn])
+        seen = {int(c) for c in tableau if c is not None} | {int(c) for c in stock_seen}
+        if waste is not None:
+            seen.add(int(waste))
+        deck = DECK_SIZE + 1 if rules.joker else DECK_SIZE
+        unseen = tuple(Card(c) for c in range(deck) if c not in seen)
+        return cls(rules, tableau, waste, stock_seen, len(stock), unseen, position.record)
+
+    @property
+    def hidden_positions(self) -> list[int]:
+        """The face-down tableau positions, in order."""
+        return [p for p, c in enumerate(self.tableau) if c is None]
+
+    def completion(self, fill: list[Card] | tuple[Card, ...]) -> Position:
+        """The position in the deal that puts ``fill`` on the unseen places: the
+        face-down tableau positions in order, then the stock not yet drawn."""
+        it = iter(fill)
+        tableau = [next(it) if c is None else c for c in self.tableau]
+        stock = list(self.stock_seen) + [next(it) for _ in range(self.stock_size
+                                                                   - len(self.stock_seen))]
+        if self.waste_start is None:  # empty waste: the waste card heads the stock
+            cards = tableau + stock
+        else:
+            cards = tableau + [self.waste_start] + stock
+        return Position(Deal(tuple(cards)), self.rules, self.record)
+
+    def canonical(self) -> Position:
+        """One completion, the same for every deal with this view (the legal moves,
+        the score and everything else a player sees are read off it)."""
+        return self.completion(self.unseen)
+
+
+@dataclass(frozen=True)
+class FairMove:
+    """One legal move as a player who cannot see would rate it."""
+
+    move: Move
+    wins: float  # completions still winnable after the move (weighted when exact)
+    total: int
+    share: float
+    share_95: tuple[float, float]
+    mean_score: float | None  # mean best final app score over the scored completions
+
+
+@dataclass(frozen=True)
+class FairHint:
+    """Per legal move, best first (highest share, then mean score, then the order of
+    the legal moves), and the move recommended: the first."""
+
+    view: View
+    moves: tuple[FairMove, ...]
+    samples: int  # completions solved for the shares
+    scored: int  # completions solved for the mean scores
+    exact: bool  # every distinct completion was solved
+    share_now: float | None  # share of completions winnable at the position itself
+
+    @property
+    def recommended(self) -> Move | None:
+        return self.moves[0].move if self.moves else None
+
+
+def distinct_fillings(unseen: tuple[Card, ...] | list[Card]) -> int:
+    """How many different rank sequences can fill the unseen places (suits never
+    matter to play)."""
+    counts = Counter(c.rank for c in unseen)
+    n = sum(counts.values())
+    return math.factorial(n) // math.prod(math.factorial(m) for m in counts.values())
+
+
+def rank_orders(ranks: list[int]) -> Iterator[list[int]]:
+    """Every distinct ordering of the multiset ``ranks`` (in lexicographic order)."""
+    items = sorted(ranks)
+    yield list(items)
+    n = len(items)
+    while True:  # the next permutation, as in the classic algorithm
+        i = n - 2
+        while i >= 0 and items[i] >= items[i + 1]:
+            i -= 1
+        if i < 0:
+            return
+        j = n - 1
+        while items[j] <= items[i]:
+            j -= 1
+        items[i], items[j] = items[j], items[i]
+        items[i + 1:] = reversed(items[i + 1:])
+        yield list(items)
+
+
+def _fills(view: View, samples: int, seed: int | None) -> tuple[np.ndarray, bool]:
+    ranks = [c.rank for c in view.unseen]
+    if not ranks:
+        return np.zeros((1, 0), dtype=np.int64), True
+    if distinct_fillings(view.unseen) <= samples:
+        return np.array(list(rank_orders(ranks)), dtype=np.int64), True
+    rng = np.random.default_rng(seed)
+    base = np.tile(np.array(ranks, dtype=np.int64), (samples, 1))
+    return rng.permuted(base, axis=1), False
+
+
+def _move_codes(view: View, position: Position, moves: list[Move]) -> np.ndarray:
+    where = {int(c): p for p, c in enumerate(position.deal.tableau)}
+    return np.array([completion_kernels.DRAW if m.is_draw else where[int(m.card)]
+                     for m in moves], dtype=np.int64)
+
+
+def fair_hint(view: View, samples: int = 1000, seed: int | None = None,
+              score_samples: int = 100, with_now: bool = False) -> FairHint:
+    """Rate every legal move by the share of completions of the unseen cards in which a
+    win is still left after it (95% Wilson interval), and by the mean best final app
+    score over the first ``score_samples`` completions (an optimum costs about ten
+    winnability searches). When the distinct rank fillings are no more than
+    ``samples`` they are all solved and the shares are exact. ``with_now`` also rates
+    the position itself (``share_now``)."""
+    if not 1 <= samples <= MAX_SAMPLES:
+        raise InputError(f"samples must be 1 … {MAX_SAMPLES:,}, not {samples}")
+    position = view.canonical()
+    legal = position.legal_moves()
+    moves = legal + ([None] if with_now else [])
+    if not moves:
+        return FairHint(view, (), 0, 0, True, None)
+    fills, exact = _fills(view, samples, seed)
+    codes = _move_codes(view, position, legal)
+    if with_now:
+        codes = np.append(codes, completion_kernels.STAY)
+    hidden = np.array(view.hidden_positions, dtype=np.int64)
+    path = np.empty(64, dtype=np.int64)
+    scored = min(score_samples, len(fills))
+    wins, scores, _ = completion_kernels._solve_completions(
+        board(), cards_at(position), rule_masks(view.rules), hidden, fills, codes, scored,
+        scratch(), path)
+    n = len(fills)
+    rated = []
+    for j, move in enumerate(legal):
+        w = int(wins[:, j].sum())
+        share = w / n
+        interval = (share, share) if exact else wilson_interval(w, n)
+        mean = float(scores[:scored, j].mean()) if scored else None
+        rated.append(FairMove(move, w, n, share, interval, mean))
+    order = sorted(range(len(rated)), key=lambda j: (-rated[j].share,
+                                                      -(rated[j].mean_score or 0), j))
+    now = float(wins[:, -1].mean()) if with_now else None
+    return FairHint(view, tuple(rated[j] for j in order), n, scored, exact, now)
+

@@ -1,0 +1,49 @@
+"""Small statistics: the Wilson interval of a proportion, the mean and median of counts."""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+
+Z_95 = 1.959963984540054  # the 97.5% quantile of the standard normal
+
+
+def wilson_interval(wins: int, n: int, z: float = Z_95) -> tuple[float, float] | None:
+    """The Wilson score interval for a proportion ``wins / n`` (None when n is 0)."""
+    if n <= 0:
+        return None
+    p = wins / n
+    denom = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / denom
+    half = z / denom * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n))
+    # Exact at the edges: no wins gives 0 (not 1e-17), all wins gives 1.
+    lo = 0.0 if wins == 0 else max(0.0, centre - half)
+    hi = 1.0 if wins == n else min(1.0, centre + half)
+    return lo, hi
+
+
+def median_of_counts(counts: Counter) -> float | None:
+    """The median of values given as {value: how many times}; None when there are none."""
+    n = sum(counts.values())
+    if n == 0:
+        return None
+    lo_i, hi_i = (n - 1) // 2, n // 2  # the middle one or two of the sorted values
+    lo = hi = None
+    seen = 0
+    for value in sorted(counts):
+        seen += counts[value]
+        if lo is None and seen > lo_i:
+            lo = value
+        if seen > hi_i:
+            hi = value
+            break
+    return (lo + hi) / 2
+
+
+def mean_of_counts(counts: Counter) -> float | None:
+    """The mean of values given as {value: how many times}; None when there are none."""
+    n = sum(counts.values())
+    return None if n == 0 else sum(v * k for v, k in counts.items()) / n
+
+
+__all__ = ["Z_95", "mean_of_counts", "median_of_counts", "wilson_interval"]
