@@ -27,9 +27,10 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from . import playout
-from .cards import DECK_SIZE, Card
+from .cards import Card
 from .dealing import Deal
 from .errors import InputError
+from .fair import View, fair_hint
 from .game import Game, Status
 from .geometry import TABLEAU_SIZE
 from .moves import Move
@@ -60,30 +61,20 @@ class Seen:
     places: dict = field(default_factory=dict)  # face-up card -> its position
 
     @classmethod
-    def of(cls, game: Game) -> Seen:
-        """Read off a game only the cards its player has seen."""
-        deal = game.deal
+    def of(cls, view: View) -> Seen:
+        """The kernels' form of a :class:`fair.View` (built from seen cards only)."""
+        shown = view.canonical().game()  # any completion shows the same board
         vis = np.full(TABLEAU_SIZE, playout.HIDDEN, dtype=np.int64)
-        seen: set[int] = set()
         places: dict[Card, int] = {}
-        for p, card in enumerate(deal.tableau):
-            if game.is_removed(p):
+        for p, card in enumerate(view.tableau):
+            if shown.is_removed(p):
                 vis[p] = playout.GONE
-            elif game.is_face_up(p):
+            elif card is not None:
                 vis[p] = card.rank
                 places[card] = p
-            else:
-                continue
-            seen.add(int(card))
-        waste, stock = deal.opening(game.rules)
-        seen.update(int(c) for c in stock[: game.stock_index])
-        if waste is not None:
-            seen.add(int(waste))
-        deck = DECK_SIZE + 1 if game.rules.joker else DECK_SIZE
-        unseen = sorted(Card(c).rank for c in range(deck) if c not in seen)
-        top = playout_waste(game.waste)
-        return cls(vis, game.removed, game.stock_index, top, game.run, game.original,
-                   len(stock), np.array(unseen, dtype=np.int64), places)
+        unseen = np.array(sorted(c.rank for c in view.unseen), dtype=np.int64)
+        return cls(vis, shown.removed, shown.stock_index, playout_waste(shown.waste),
+                   shown.run, shown.original, view.stock_size, unseen, places)
 
     def kernel_move(self, move: Move) -> int:
         """A legal move as the kernels name it: a position, or DRAW."""
@@ -121,8 +112,7 @@ class Player:
     name = "player"
     sees_all = False
 
-    def choose(self, seen: Seen, legal: list[Move], game_rules: Rules,
-               rng: np.random.Generator) -> Move:
+    def choose(self, view: View, legal: list[Move], rng: np.random.Generator) -> Move:
         raise NotImplementedError
 
 
@@ -166,7 +156,9 @@ class RolloutPlayer(Player):
             playout._rollouts(*args, self.policy, False, candidates, self.samples, seed, out)
         return out
 
-    def choose(self, seen, legal, rules, rng):
+    def choose(self, view, legal, rng):
+        seen = Seen.of(view)
+        rules = view.rules
         candidates = np.array([seen.kernel_move(m) for m in legal], dtype=np.int64)
         out = self.values(seen, candidates, rules, int(rng.integers(1 << 62)))
         default = 0
@@ -186,11 +178,9 @@ class PimcPlayer(Player):
         self.name = name
         self.samples = samples
 
-    def choose_at(self, position: Position, rng: np.random.Generator) -> Move:
-        from .fair import View, fair_hint  # the positions issue's fair hint
-
-        hint = fair_hint(View.of(position), samples=self.samples,
-                         seed=int(rng.integers(1 << 62)))
+    def choose(self, view, legal, rng):
+        hint = fair_hint(view, samples=self.samples, seed=int(rng.integers(1 << 62)),
+                         score_samples=self.samples)
         return hint.recommended
 
 
@@ -220,7 +210,7 @@ def make_player(spec: str) -> Player:
     if name == "rollout":
         return RolloutPlayer(label, samples)
     if name == "fair":
-        return RolloutPlayer(label, samples, ties="cards")
+        return RolloutPlayer(label, samples, ties="cards", policy=playout.UNCOVER)
     if name == "pimc":
         return PimcPlayer(label, samples)
     return PerfectPlayer()
@@ -263,10 +253,7 @@ def play(start: Deal | Game | Position, player: str | Player, rules: Rules | Non
                 move = legal[0]
             else:
                 decisions += 1
-                if isinstance(who, PimcPlayer):
-                    move = who.choose_at(Position.of(game), rng)
-                else:
-                    move = who.choose(Seen.of(game), legal, game.rules, rng)
+                move = who.choose(View.of(Position.of(game)), legal, rng)
             game.play(move)
             moves.append(move)
     return PlayResult(who.name, seed, position, tuple(moves), game.status is Status.WON,
