@@ -25,7 +25,7 @@ from tripeaks_solver.solver import solve
 DATA = Path(__file__).resolve().parents[1] / "data" / "deals-0-9999.csv"
 VARIANTS = (EASY, CLASSIC, EASY.with_options(empty_waste=True),
             CLASSIC.with_options(draw_when_stuck=True), EASY.with_options(joker=True))
-FAST_PLAYERS = ("random", "greedy", "rollout:10", "fair:10", "perfect")
+FAST_PLAYERS = ("random", "greedy", "rollout:10", "fair:10", "pimc:4", "perfect")
 
 
 # --- the plain-Python twin of the playout kernel -----------------------------------------
@@ -215,7 +215,7 @@ def _twin_deal(position: Position, rnd: random.Random) -> Position:
     return Position(Deal(tuple(cards)), rules, position.record)
 
 
-@pytest.mark.parametrize("spec", ("random", "greedy", "rollout:8", "fair:8"))
+@pytest.mark.parametrize("spec", ("random", "greedy", "rollout:8", "fair:8", "pimc:3"))
 @pytest.mark.parametrize("rules", VARIANTS[:4], ids=lambda r: str(r))
 def test_players_never_read_hidden_cards(spec, rules):
     rnd = random.Random(spec + str(rules))

@@ -6,17 +6,21 @@ sees everything.
   ties toward uncovering face-down cards, then bottom row first, left to right; draw
   only when nothing plays (``playout.py`` documents it exactly);
 - ``rollout:N``: at each decision, N completions of the unseen cards consistent with
-  what was seen; the greedy player plays every legal move out on each; most wins
-  (Yan, Diaconis, Rusmevichientong and Van Roy's rollouts of a base policy);
+  what was seen; the greedy player plays every legal move out on each; most wins,
+  ties to the first legal move (Yan, Diaconis, Rusmevichientong and Van Roy's
+  rollouts of a base policy);
 - ``pimc:N``: at each decision, the fair hint with N samples (exact winnability of
   each move on each completion): highest share, ties by mean score;
-- ``fair:N``: rollouts as above, the ties (most often: no completion won by any move)
-  broken by the cards the rollouts removed and their score — see ``FAIR`` below;
+- ``fair:N``: the strongest fair player measured (data/README-players.md has the
+  ideas tried): rollouts as above of the *uncover-first* greedy player (the chain
+  uncovering most face-down cards first, then the longest), keeping the base
+  player's own move unless another wins strictly more completions, then (among
+  equal wins) removes more cards, then scores more, summed over the rollouts;
 - ``perfect``: the exact solver's best line (it sees every card; an upper bound).
 
-Every player but ``perfect`` decides from a :class:`Seen` (face-up and removed tableau
-cards, the waste cards drawn, the stock count, the unseen cards as a sorted multiset of
-ranks), never from the deal. A decision with one legal move costs nothing. A seed fixes
+Every player but ``perfect`` decides from a :class:`fair.View` (face-up and removed
+tableau cards, the waste cards drawn, the stock count, the unseen cards as a sorted
+multiset), never from the deal; the rollout kernels get it as a :class:`Seen`. A decision with one legal move costs nothing. A seed fixes
 every game.
 """
 
@@ -129,20 +133,17 @@ class RolloutPlayer(Player):
     """Rollouts of a base policy over ``samples`` completions a decision, the same
     completions for every legal move; the move with most wins.
 
-    ``ties``: ``first`` (the first legal move among those with most wins) or ``cards``
-    (then most cards removed, then most app points, summed over the rollouts).
+    ``ties``: ``first`` (the first legal move among those with most wins); ``wins``
+    (the base policy's own move unless another wins strictly more); ``cards`` (as
+    ``wins``, comparing wins, then cards removed, then app points, summed).
     """
 
     def __init__(self, name: str, samples: int, ties: str = "first",
-                 policy: int = playout.GREEDY, inner: int = 0, depth: int = 64,
-                 margin: int = 0) -> None:
-        self.depth = depth
-        self.margin = margin
+                 policy: int = playout.GREEDY) -> None:
         self.name = name
         self.samples = samples
         self.ties = ties
         self.policy = policy
-        self.inner = inner  # > 0: nested, the rollout player with this many samples as base
 
     def values(self, seen: Seen, candidates: np.ndarray, rules: Rules, seed: int) -> np.ndarray:
         """(wins, cards removed, app points, original points) of each candidate, summed."""
@@ -150,10 +151,7 @@ class RolloutPlayer(Player):
         out = np.zeros((len(candidates), 4), dtype=np.int64)
         args = (seen.vis, seen.removed, seen.drawn, seen.waste, seen.run, seen.original,
                 seen.stock_len, seen.unseen, masks.neighbours, rules.draw_when_stuck, rules.open)
-        if self.inner:
-            playout._nested_rollouts(*args, self.inner, self.depth, self.margin, candidates, self.samples, seed, out)
-        else:
-            playout._rollouts(*args, self.policy, False, candidates, self.samples, seed, out)
+        playout._rollouts(*args, self.policy, False, candidates, self.samples, seed, out)
         return out
 
     def choose(self, view, legal, rng):

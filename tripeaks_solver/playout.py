@@ -355,20 +355,7 @@ def _rollouts(vis, removed, drawn, waste, run, original, stock_len, unseen, neig
             _add_end(out, m, r, s, o)
 
 
-# --- nested rollouts: a rollout player as the base policy of another ---------------------
-@njit(cache=True)
-def _legal(vis, removed, waste, stock_left, neighbours, draw_when_stuck, moves):
-    n = 0
-    for p in range(TABLEAU):
-        if vis[p] >= 0 and _uncovered(removed, p) and _fits(neighbours, waste, vis[p]):
-            moves[n] = p
-            n += 1
-    if stock_left > 0 and not (draw_when_stuck and n > 0):
-        moves[n] = DRAW
-        n += 1
-    return n
-
-
+# --- the rollout player's choice -------------------------------------------------------
 @njit(cache=True)
 def _best(out, n, default, by_cards):
     """The move with most wins (then, ``by_cards``, most cards removed, then most app
@@ -392,77 +379,3 @@ def _policy_move(policy, vis, removed, waste, stock_left, neighbours, draw_when_
     rng = np.zeros(1, dtype=np.uint64)
     return _choose(policy, False, vis, removed, waste, stock_left, neighbours, draw_when_stuck,
                    rng, work)
-
-
-@njit(cache=True)
-def _play_rollout(tab, stock, removed, drawn, waste, run, original, neighbours,
-                  draw_when_stuck, open_rules, samples, rng, depth, margin):
-    """Play to the end as the rollout player (greedy rollouts, ``samples`` completions a
-    decision, ties by cards then points). At each decision it sees ``vis`` and the
-    multiset of the unseen ranks only. Only the first ``depth`` decisions use rollouts
-    (greedy after); a move other than greedy's needs ``margin`` more wins.
-    Returns (removed, drawn, original)."""
-    moves = np.empty(MAX_MOVES, dtype=np.int64)
-    stock_len = stock.shape[0]
-    vis = np.empty(TABLEAU, dtype=np.int64)
-    legal = np.empty(TABLEAU + 1, dtype=np.int64)
-    unseen = np.empty(TABLEAU + stock_len, dtype=np.int64)
-    out = np.empty((TABLEAU + 1, 4), dtype=np.int64)
-    while removed != FULL:
-        if depth == 0:
-            _, removed, drawn, original = _play(tab, stock, removed, drawn, waste, run, original,
-                                                neighbours, draw_when_stuck, open_rules, GREEDY,
-                                                False, rng, moves)
-            break
-        _fill_visible(tab, removed, open_rules, vis)
-        n = _legal(vis, removed, waste, stock_len - drawn, neighbours, draw_when_stuck, legal)
-        if n == 0:
-            break
-        pick = 0
-        if n > 1:
-            k = 0
-            for p in range(TABLEAU):
-                if vis[p] == HIDDEN:
-                    unseen[k] = tab[p]
-                    k += 1
-            for i in range(drawn, stock_len):
-                unseen[k] = stock[i]
-                k += 1
-            _rollouts(vis, removed, drawn, waste, run, original, stock_len, unseen[:k],
-                      neighbours, draw_when_stuck, open_rules, GREEDY, False, legal[:n],
-                      samples, _next(rng), out[:n])
-            g = _policy_move(GREEDY, vis, removed, waste, stock_len - drawn, neighbours,
-                             draw_when_stuck)
-            default = 0
-            for i in range(n):
-                if legal[i] == g:
-                    default = i
-            out[default, 0] += margin
-            pick = _best(out, n, default, True)
-            depth -= 1
-        removed, drawn, waste, run, original = _apply(tab, stock, legal[pick], removed, drawn,
-                                                      waste, run, original)
-    return removed, drawn, original
-
-
-@njit(cache=True)
-def _nested_rollouts(vis, removed, drawn, waste, run, original, stock_len, unseen, neighbours,
-                     draw_when_stuck, open_rules, inner, depth, margin, candidates, samples,
-                     seed, out):
-    """As :func:`_rollouts`, with the rollout player (``inner`` samples a decision) as
-    the base policy."""
-    rng = np.empty(1, dtype=np.uint64)
-    rng[0] = np.uint64(seed)
-    _next(rng)
-    tab = np.zeros(TABLEAU, dtype=np.int64)
-    stock = np.zeros(max(stock_len, 1), dtype=np.int64)
-    shuffled = np.empty(unseen.shape[0] + 1, dtype=np.int64)
-    out[:, :] = 0
-    for _ in range(samples):
-        _complete(vis, unseen, drawn, stock_len, rng, tab, stock, shuffled)
-        for m in range(candidates.shape[0]):
-            r, s, w, u, o = _apply(tab, stock, candidates[m], removed, drawn, waste, run,
-                                   original)
-            r, s, o = _play_rollout(tab, stock[:stock_len], r, s, w, u, o, neighbours,
-                                    draw_when_stuck, open_rules, inner, rng, depth, margin)
-            _add_end(out, m, r, s, o)
