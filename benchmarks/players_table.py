@@ -1,0 +1,71 @@
+"""The players' table from the files of players_results.py: win rates with Wilson
+intervals, mean scores, and paired comparisons on the deals two files share.
+
+    python benchmarks/players_table.py data/players-*.json [--pairs fair:100=greedy,...]
+
+Players that appear in several files are paired on the deals both were run on (a
+file's per-deal results are in deal order from its ``start``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from players_results import paired, wilson
+
+
+def load(paths: list[Path]) -> dict:
+    """(rules, player) -> (start, per-deal won string, the file's record)."""
+    found = {}
+    for path in paths:
+        doc = json.loads(path.read_text())
+        if "rules" not in doc or not isinstance(doc["rules"], dict):
+            continue
+        for rules, per in doc["rules"].items():
+            for player, rec in per.get("players", {}).items():
+                key = (rules, player)
+                if key not in found or rec["deals"] > found[key][2]["deals"]:
+                    found[key] = (doc["start"], rec["won"], rec, path.name, doc["seed"])
+    return found
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("files", nargs="+", type=Path)
+    ap.add_argument("--pairs", default="fair:100=greedy,fair:100=rollout:100,"
+                                        "fair:100=pimc:100,rollout:100=greedy,pimc:100=greedy")
+    args = ap.parse_args()
+    found = load(args.files)
+    print("| rules | player | wins | deals | win rate | 95% interval | mean app score | "
+          "mean original score | s/deal | seed | file |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|")
+    for (rules, player), (start, won, rec, name, seed) in sorted(found.items()):
+        lo, hi = wilson(rec["wins"], rec["deals"])
+        print(f"| {rules} | {player} | {rec['wins']} | {rec['deals']} (from {start}) | "
+              f"{rec['wins'] / rec['deals']:.1%} | {lo:.1%} – {hi:.1%} | "
+              f"{rec['app_score_mean']:.1f} | {rec['original_score_mean']:.2f} | "
+              f"{rec['seconds_per_deal']:.3f} | {seed} | {name} |")
+    print("\n| rules | pair (a − b) | deals | difference | 95% paired interval | only a | only b |")
+    print("|---|---|---|---|---|---|---|")
+    for pair in args.pairs.split(","):
+        a, b = pair.split("=")
+        for rules in ("easy", "classic"):
+            if (rules, a) not in found or (rules, b) not in found:
+                continue
+            sa, wa = found[(rules, a)][:2]
+            sb, wb = found[(rules, b)][:2]
+            lo, hi = max(sa, sb), min(sa + len(wa), sb + len(wb))
+            if hi <= lo:
+                continue
+            p = paired(wa[lo - sa:hi - sa], wb[lo - sb:hi - sb])
+            print(f"| {rules} | {a} − {b} | {lo}–{hi - 1} | {p['diff']:+.1%} | "
+                  f"{p['diff_95'][0]:+.1%} – {p['diff_95'][1]:+.1%} | {p['only_first']} | "
+                  f"{p['only_second']} |")
+
+
+if __name__ == "__main__":
+    main()
