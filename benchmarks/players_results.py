@@ -59,7 +59,7 @@ def run(spec: str, rules: Rules, deals: list[Deal], seed: int, progress: bool) -
         won.append("1" if r.won else "0")
         app.append(r.score)
         orig.append(r.original)
-        if progress and (i + 1) % 100 == 0:
+        if progress and (i + 1) % max(1, len(deals) // 10) == 0:
             print(f"  {spec} {rules.name}: {i + 1}/{len(deals)} "
                   f"{won.count('1') / (i + 1):.3f}", file=sys.stderr)
     seconds = time.perf_counter() - began

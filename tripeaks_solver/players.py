@@ -20,8 +20,8 @@ sees everything.
 
 Every player but ``perfect`` decides from a :class:`fair.View` (face-up and removed
 tableau cards, the waste cards drawn, the stock count, the unseen cards as a sorted
-multiset), never from the deal; the rollout kernels get it as a :class:`Seen`. A decision with one legal move costs nothing. A seed fixes
-every game.
+multiset), never from the deal; the rollout kernels get it as a :class:`Seen`. A
+decision with one legal move costs nothing. A seed fixes every game.
 """
 
 from __future__ import annotations
@@ -102,7 +102,7 @@ class PlayResult:
     score: int  # app score
     original: int  # original score
     cards_left: int
-    decisions: int = 0  # decisions with more than one legal move
+    decisions: int = 0  # decisions with several legal moves (sampling players only)
 
     @property
     def tokens(self) -> list[str]:
