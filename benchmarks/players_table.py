@@ -19,17 +19,32 @@ from players_results import paired, wilson
 
 
 def load(paths: list[Path]) -> dict:
-    """(rules, player) -> (start, per-deal won string, the file's record)."""
-    found = {}
+    """(rules, player) -> (start, per-deal won string, totals, file names, seed): the
+    largest run of each player, extended by runs with the same seed on the deals just
+    after it (one command run in parts)."""
+    runs = []
     for path in paths:
         doc = json.loads(path.read_text())
-        if "rules" not in doc or not isinstance(doc["rules"], dict):
+        if not isinstance(doc.get("rules"), dict) or "seed" not in doc:
             continue
         for rules, per in doc["rules"].items():
             for player, rec in per.get("players", {}).items():
-                key = (rules, player)
-                if key not in found or rec["deals"] > found[key][2]["deals"]:
-                    found[key] = (doc["start"], rec["won"], rec, path.name, doc["seed"])
+                runs.append((rules, player, doc["start"], doc["seed"], rec, path.name))
+    found = {}
+    for rules, player, start, seed, rec, name in sorted(runs, key=lambda r: r[2]):
+        key = (rules, player)
+        if key in found:
+            s0, won, tot, names, seed0 = found[key]
+            if seed0 == seed and s0 + len(won) == start:
+                n = tot["deals"] + rec["deals"]
+                merged = {"deals": n, "wins": tot["wins"] + rec["wins"]}
+                for field in ("app_score_mean", "original_score_mean", "seconds_per_deal"):
+                    merged[field] = (tot[field] * tot["deals"] + rec[field] * rec["deals"]) / n
+                found[key] = (s0, won + rec["won"], merged, f"{names} + {name}", seed)
+                continue
+            if rec["deals"] <= tot["deals"]:
+                continue
+        found[key] = (start, rec["won"], rec, name, seed)
     return found
 
 
@@ -46,7 +61,7 @@ def main() -> None:
     for (rules, player), (start, won, rec, name, seed) in sorted(found.items()):
         lo, hi = wilson(rec["wins"], rec["deals"])
         print(f"| {rules} | {player} | {rec['wins']} | {rec['deals']} (from {start}) | "
-              f"{rec['wins'] / rec['deals']:.1%} | {lo:.1%} – {hi:.1%} | "
+              f"{rec['wins'] / rec['deals']:.2%} | {lo:.2%} – {hi:.2%} | "
               f"{rec['app_score_mean']:.1f} | {rec['original_score_mean']:.2f} | "
               f"{rec['seconds_per_deal']:.3f} | {seed} | {name} |")
     print("\n| rules | pair (a − b) | deals | difference | 95% paired interval | only a | only b |")
