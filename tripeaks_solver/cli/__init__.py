@@ -11,7 +11,7 @@ import sys
 import click
 
 from ..errors import InputError
-from . import analyze, batch, hint, record, report, solve  # noqa: F401  (each registers commands)
+from . import analyze, batch, hint, play, record, report, solve  # noqa: F401  (each registers commands)
 from .common import EXIT_INPUT
 from .group import cli
 

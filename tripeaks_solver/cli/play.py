@@ -1,0 +1,54 @@
+"""``play``: let a player play a deal to the end and print its record."""
+
+from __future__ import annotations
+
+import json
+
+import click
+
+from ..codes import GameCode
+from ..dealing import Deal
+from ..errors import InputError
+from ..players import make_player, play
+from .common import parse_code, pick_rules, rule_options
+from .group import cli
+
+
+@cli.command("play")
+@click.argument("code")
+@click.option("--player", "spec", default="greedy", show_default=True,
+              help="random, greedy, pimc[:N], rollout[:N], fair[:N] (N samples a decision, "
+                   "default 100) or perfect (the exact solver, which sees every card).")
+@click.option("--seed", type=int, default=0, show_default=True,
+              help="Seed of the player's random choices and samples.")
+@click.option("--rules", "rules_choice", type=click.Choice(["code", "easy", "classic"]),
+              default="code", show_default=True,
+              help="Rule set (code: the game code's letter).")
+@click.option("--json", "as_json", is_flag=True, help="Print the game as one JSON object.")
+@rule_options(with_scoring=False)
+def play_command(code: str, spec: str, seed: int, rules_choice: str, as_json: bool,
+                 **opts) -> None:
+    """Let a player play CODE to the end: its record (which replay accepts), the result
+    and the final score. Every player but perfect sees only what a person sees."""
+    gc = parse_code(code)
+    try:
+        player = make_player(spec)
+    except InputError as exc:
+        raise click.BadParameter(str(exc), param_hint="--player") from None
+    if not 0 <= seed < 1 << 63:
+        raise click.BadParameter("expected 0 … 2^63 − 1", param_hint="--seed")
+    rules = pick_rules(rules_choice, gc.rules, opts, gc.joker)[0]
+    deal = Deal.from_number(gc.number, rules.joker)
+    result = play(deal, player, rules, seed=seed)
+    shown = str(GameCode(gc.number, rules.name, rules.joker))
+    if as_json:
+        click.echo(json.dumps({
+            "code": shown, "rules": rules.name, "variant": rules.variant,
+            "player": player.name, "seed": seed, "won": result.won, "score": result.score,
+            "cards_left": result.cards_left, "moves": result.tokens}, ensure_ascii=False))
+        return
+    click.echo(f"{shown}  ({rules} rules), player {player.name}, seed {seed}")
+    click.echo(" ".join(result.tokens) if result.moves else "(no moves)")
+    verdict = "won" if result.won else f"lost, {result.cards_left} cards left in the peaks"
+    click.echo(f"{verdict.capitalize()} in {len(result.moves)} moves: score {result.score} "
+               f"(original scoring {result.original})")

@@ -1,0 +1,282 @@
+"""Players: whole games played by strategies that see what a person sees, and one that
+sees everything.
+
+- ``random``: a uniformly random legal move (seeded);
+- ``greedy``: when a card plays, the one starting the longest chain of face-up cards,
+  ties toward uncovering face-down cards, then bottom row first, left to right; draw
+  only when nothing plays (``playout.py`` documents it exactly);
+- ``rollout:N``: at each decision, N completions of the unseen cards consistent with
+  what was seen; the greedy player plays every legal move out on each; most wins,
+  ties to the first legal move (Yan, Diaconis, Rusmevichientong and Van Roy's
+  rollouts of a base policy);
+- ``pimc:N``: at each decision, the fair hint with N samples (exact winnability of
+  each move on each completion): highest share, ties by mean score;
+- ``fair:N``: the strongest fair player measured (data/README-players.md has the
+  ideas tried): rollouts as above of the *uncover-first* greedy player (the chain
+  uncovering most face-down cards first, then the longest), keeping the base
+  player's own move unless another wins strictly more completions, then (among
+  equal wins) removes more cards, then scores more, summed over the rollouts;
+- ``perfect``: the exact solver's best line (it sees every card; an upper bound).
+
+Every player but ``perfect`` decides from a :class:`fair.View` (face-up and removed
+tableau cards, the waste cards drawn, the stock count, the unseen cards as a sorted
+multiset), never from the deal; the rollout kernels get it as a :class:`Seen`. A
+decision with one legal move costs nothing. A seed fixes every game.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from . import playout
+from .cards import Card
+from .dealing import Deal
+from .errors import InputError
+from .fair import View, fair_hint
+from .game import Game, Status
+from .geometry import TABLEAU_SIZE
+from .moves import Move
+from .position import Position
+from .rules import EASY, Rules
+from .solver import rule_masks, solve
+
+DEFAULT_SAMPLES = 100
+PLAYER_NAMES = ("random", "greedy", "pimc", "rollout", "fair", "perfect")
+
+
+@dataclass(frozen=True)
+class Seen:
+    """What a player has seen at a position, as the playout kernels read it.
+
+    ``vis[p]``: rank of tableau position p face up, -1 face down, -2 removed;
+    ``unseen``: ranks of every card not seen yet (face down or in the stock), sorted.
+    """
+
+    vis: np.ndarray
+    removed: int
+    drawn: int
+    waste: int
+    run: int
+    original: int
+    stock_len: int
+    unseen: np.ndarray
+    places: dict = field(default_factory=dict)  # face-up card -> its position
+
+    @classmethod
+    def of(cls, view: View) -> Seen:
+        """The kernels' form of a :class:`fair.View` (built from seen cards only)."""
+        shown = view.canonical().game()  # any completion shows the same board
+        vis = np.full(TABLEAU_SIZE, playout.HIDDEN, dtype=np.int64)
+        places: dict[Card, int] = {}
+        for p, card in enumerate(view.tableau):
+            if shown.is_removed(p):
+                vis[p] = playout.GONE
+            elif card is not None:
+                vis[p] = card.rank
+                places[card] = p
+        unseen = np.array(sorted(c.rank for c in view.unseen), dtype=np.int64)
+        return cls(vis, shown.removed, shown.stock_index, playout_waste(shown.waste),
+                   shown.run, shown.original, view.stock_size, unseen, places)
+
+    def kernel_move(self, move: Move) -> int:
+        """A legal move as the kernels name it: a position, or DRAW."""
+        return playout.DRAW if move.is_draw else self.places[move.card]
+
+
+def playout_waste(card: Card | None) -> int:
+    return 13 if card is None else card.rank
+
+
+@dataclass(frozen=True)
+class PlayResult:
+    """A game a player played from ``start``: its moves (the record from ``start``),
+    and the end."""
+
+    player: str
+    seed: int
+    start: Position
+    moves: tuple[Move, ...]
+    won: bool
+    score: int  # app score
+    original: int  # original score
+    cards_left: int
+    decisions: int = 0  # decisions with several legal moves (sampling players only)
+
+    @property
+    def tokens(self) -> list[str]:
+        return [m.token for m in self.moves]
+
+
+# --- the players -----------------------------------------------------------------------
+class Player:
+    """A strategy. ``choose`` sees a :class:`Seen` and the legal moves only."""
+
+    name = "player"
+    sees_all = False
+
+    def choose(self, view: View, legal: list[Move], rng: np.random.Generator) -> Move:
+        raise NotImplementedError
+
+
+class KernelPlayer(Player):
+    """``random`` or ``greedy``: the whole game runs in the playout kernel."""
+
+    def __init__(self, name: str, random_ties: bool = False) -> None:
+        self.name = name
+        self.policy = playout.POLICIES[name]
+        self.random_ties = random_ties
+
+
+class RolloutPlayer(Player):
+    """Rollouts of a base policy over ``samples`` completions a decision, the same
+    completions for every legal move; the move with most wins.
+
+    ``ties``: ``first`` (the first legal move among those with most wins); ``wins``
+    (the base policy's own move unless another wins strictly more); ``cards`` (as
+    ``wins``, comparing wins, then cards removed, then app points, summed).
+    """
+
+    def __init__(self, name: str, samples: int, ties: str = "first",
+                 policy: int = playout.GREEDY) -> None:
+        self.name = name
+        self.samples = samples
+        self.ties = ties
+        self.policy = policy
+
+    def values(self, seen: Seen, candidates: np.ndarray, rules: Rules, seed: int) -> np.ndarray:
+        """(wins, cards removed, app points, original points) of each candidate, summed."""
+        masks = rule_masks(rules)
+        out = np.zeros((len(candidates), 4), dtype=np.int64)
+        args = (seen.vis, seen.removed, seen.drawn, seen.waste, seen.run, seen.original,
+                seen.stock_len, seen.unseen, masks.neighbours, rules.draw_when_stuck, rules.open)
+        playout._rollouts(*args, self.policy, False, candidates, self.samples, seed, out)
+        return out
+
+    def choose(self, view, legal, rng):
+        seen = Seen.of(view)
+        rules = view.rules
+        candidates = np.array([seen.kernel_move(m) for m in legal], dtype=np.int64)
+        out = self.values(seen, candidates, rules, int(rng.integers(1 << 62)))
+        default = 0
+        if self.ties != "first":
+            masks = rule_masks(rules)
+            g = playout._policy_move(self.policy, seen.vis, seen.removed, seen.waste,
+                                     seen.stock_len - seen.drawn, masks.neighbours,
+                                     rules.draw_when_stuck)
+            default = int(np.flatnonzero(candidates == g)[0])
+        return legal[playout._best(out, len(legal), default, self.ties == "cards")]
+
+
+class PimcPlayer(Player):
+    """The fair hint's recommendation with ``samples`` completions a decision."""
+
+    def __init__(self, name: str, samples: int) -> None:
+        self.name = name
+        self.samples = samples
+
+    def choose(self, view, legal, rng):
+        hint = fair_hint(view, samples=self.samples, seed=int(rng.integers(1 << 62)),
+                         score_samples=self.samples)
+        return hint.recommended
+
+
+class PerfectPlayer(Player):
+    """The exact solver's best line: it sees every card."""
+
+    name = "perfect"
+    sees_all = True
+
+
+def make_player(spec: str) -> Player:
+    """A player from its name: ``random``, ``greedy``, ``pimc[:N]``, ``rollout[:N]``,
+    ``fair[:N]`` or ``perfect`` (N samples a decision, default 100)."""
+    name, _, count = spec.strip().lower().partition(":")
+    if name not in PLAYER_NAMES:
+        raise InputError(f"unknown player {spec!r} (expected one of {', '.join(PLAYER_NAMES)})")
+    samples = DEFAULT_SAMPLES
+    if count:
+        if name not in ("pimc", "rollout", "fair"):
+            raise InputError(f"player {name} takes no sample count")
+        if not count.isdigit() or not 1 <= int(count) <= 100_000:
+            raise InputError(f"bad sample count in {spec!r} (expected 1 … 100000)")
+        samples = int(count)
+    label = f"{name}:{samples}" if name in ("pimc", "rollout", "fair") else name
+    if name in ("random", "greedy"):
+        return KernelPlayer(name)
+    if name == "rollout":
+        return RolloutPlayer(label, samples)
+    if name == "fair":
+        return RolloutPlayer(label, samples, ties="cards", policy=playout.UNCOVER)
+    if name == "pimc":
+        return PimcPlayer(label, samples)
+    return PerfectPlayer()
+
+
+# --- playing a game --------------------------------------------------------------------
+def _start(start: Deal | Game | Position, rules: Rules | None) -> Position:
+    if isinstance(start, Deal):
+        return Position(start, rules or EASY)
+    position = Position.of(start) if isinstance(start, Game) else start
+    if rules is not None and rules != position.rules:
+        raise InputError(f"the position was played under {position.rules} rules, not {rules}")
+    return position
+
+
+def play(start: Deal | Game | Position, player: str | Player, rules: Rules | None = None,
+         seed: int = 0, max_moves: int | None = None) -> PlayResult:
+    """Let ``player`` play ``start`` (a Deal under ``rules``, default Easy, or a game in
+    progress) to the end, or for ``max_moves`` moves, with ``seed`` fixing its random
+    choices."""
+    limit = playout.MAX_MOVES if max_moves is None else max_moves
+    who = make_player(player) if isinstance(player, str) else player
+    position = _start(start, rules)
+    game = position.game()
+    moves: list[Move] = []
+    decisions = 0
+    if isinstance(who, PerfectPlayer):
+        moves = list(solve(position, optimal=True).moves)[:limit]
+        for move in moves:
+            game.play(move)
+    elif isinstance(who, KernelPlayer):
+        moves = _kernel_game(game, who, seed)[:limit]
+        for move in moves:
+            game.play(move)
+    else:
+        rng = np.random.default_rng(seed)
+        while game.status is Status.IN_PLAY and len(moves) < limit:
+            legal = _legal(game)
+            if len(legal) == 1:
+                move = legal[0]
+            else:
+                decisions += 1
+                move = who.choose(View.of(Position.of(game)), legal, rng)
+            game.play(move)
+            moves.append(move)
+    return PlayResult(who.name, seed, position, tuple(moves), game.status is Status.WON,
+                      int(game.score_under("app")), int(game.score_under("original")),
+                      game.cards_left, decisions)
+
+
+def _legal(game: Game) -> list[Move]:
+    moves = [Move.remove(c) for c in game.playable()]
+    if game.stock_left and game.rules.may_draw(bool(moves)):
+        moves.append(Move.DRAW)
+    return moves
+
+
+def _kernel_game(game: Game, who: KernelPlayer, seed: int) -> list[Move]:
+    # The kernel holds the deal, its policy only the visible cards (see playout.py).
+    rules = game.rules
+    masks = rule_masks(rules)
+    _, stock = game.deal.opening(rules)
+    tab = np.array([c.rank for c in game.deal.tableau], dtype=np.int64)
+    stock_ranks = np.array([c.rank for c in stock], dtype=np.int64)
+    out = np.empty(playout.MAX_MOVES, dtype=np.int64)
+    n, *_ = playout._play(tab, stock_ranks, game.removed, game.stock_index,
+                          playout_waste(game.waste), game.run, game.original,
+                          masks.neighbours, rules.draw_when_stuck, rules.open, who.policy,
+                          who.random_ties, playout.new_rng(seed), out)
+    return [Move.DRAW if m == playout.DRAW else Move.remove(game.deal.tableau[m])
+            for m in out[:n]]

@@ -1,0 +1,381 @@
+"""Compiled playouts: whole games played by a simple policy, and Monte-Carlo rollouts.
+
+Private kernels over plain integers (the players in ``players.py`` call them). A game
+runs on a full deal — ``tab`` (28 tableau ranks) and ``stock`` (the stock's ranks in
+draw order) — but the *policy* part only ever receives what a player sees:
+
+``vis[p]``      the rank of tableau position p when it is face up, ``HIDDEN`` (-1)
+                when it is face down, ``GONE`` (-2) when it has been removed
+``waste``       the waste rank (13, wild, for an empty waste or the joker)
+``stock_left``  how many cards the stock still holds
+
+The game loop (``_play``) owns the deal and turns a card face up in ``vis`` only when
+the rules show it. Rollouts (``_rollouts``) never see a deal at all: they build each
+completion from ``vis`` and the multiset of unseen ranks with their own seeded
+generator.
+
+Policies (``RANDOM``, ``GREEDY``):
+- random: a uniformly random legal move, the draw included when allowed;
+- greedy: when a card plays, play one — the one that starts the longest chain of
+  cards face up now (each card of the chain uncovered by then and adjacent to the
+  one before), ties toward the chain that uncovers more face-down cards, then the
+  fixed order bottom row first, left to right (or a random one of the tied cards when
+  ``random_ties``); draw only when nothing plays.
+
+Moves are tableau positions 0–27, or ``DRAW`` (28). Random numbers come from a
+SplitMix64 stream held in a one-element ``uint64`` array, so a seed fixes every game.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .geometry import COVERED_BY, PEAK_POSITIONS, ROWS, TABLEAU_SIZE
+from .jit import njit
+from .scoring import MOVE_COST, ORIGINAL_BONUS_AFTER, ORIGINAL_DRAW_COST, PEAK_BONUS, START_SCORE
+
+TABLEAU = TABLEAU_SIZE
+FULL = (1 << TABLEAU) - 1
+DRAW = TABLEAU
+STUCK = -1
+HIDDEN = -1
+GONE = -2
+MAX_MOVES = 64  # 28 removals + at most 24 draws
+
+RANDOM = 0
+GREEDY = 1
+UNCOVER = 2  # as greedy, but the chain uncovering more face-down cards first, then longer
+POLICIES = {"random": RANDOM, "greedy": GREEDY, "uncover": UNCOVER}
+
+# cover[p]: mask of the cards covering p; above[p, :]: the cards p covers (-1: none).
+COVER = np.array([sum(1 << q for q in COVERED_BY[p]) for p in range(TABLEAU)], dtype=np.int64)
+ABOVE = np.full((TABLEAU, 2), -1, dtype=np.int64)
+for _q in range(TABLEAU):
+    for _p in COVERED_BY[_q]:
+        ABOVE[_p, 0 if ABOVE[_p, 0] < 0 else 1] = _q
+PEAKS = np.array([sum(1 << p for p in ps) for ps in PEAK_POSITIONS], dtype=np.int64)
+# The greedy player's fixed order: bottom row first, each row left to right.
+ORDER = np.array([p for a, b in reversed(ROWS) for p in range(a, b)], dtype=np.int64)
+CHAIN_BUDGET = 4096  # DFS steps per chain (only open peaks, 28 cards face up, come near)
+_BONUS_AFTER = np.array(ORIGINAL_BONUS_AFTER, dtype=np.int64)
+
+
+# --- random numbers -----------------------------------------------------------------------
+@njit(cache=True)
+def _next(rng):
+    rng[0] += np.uint64(0x9E3779B97F4A7C15)
+    z = rng[0]
+    z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+    z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+    return z ^ (z >> np.uint64(31))
+
+
+@njit(cache=True)
+def _below(rng, n):
+    # Uniform in 0 … n-1 (the bias of a 53-bit modulo is below 1e-13 for n ≤ 64).
+    return np.int64((_next(rng) >> np.uint64(11)) % np.uint64(n))
+
+
+def new_rng(seed: int) -> np.ndarray:
+    """A generator state for the kernels from any integer seed."""
+    return np.array([seed & ((1 << 64) - 1)], dtype=np.uint64)
+
+
+# --- the board as a player sees it ------------------------------------------------------
+@njit(cache=True)
+def _popcount(x):
+    n = 0
+    while x != 0:
+        x &= x - 1
+        n += 1
+    return n
+
+
+@njit(cache=True)
+def _peaks(removed):
+    n = 0
+    for k in range(PEAKS.shape[0]):
+        if removed & PEAKS[k] == PEAKS[k]:
+            n += 1
+    return n
+
+
+@njit(cache=True)
+def _uncovered(removed, p):
+    return (removed >> p) & 1 == 0 and removed & COVER[p] == COVER[p]
+
+
+@njit(cache=True)
+def _fill_visible(tab, removed, open_rules, vis):
+    for p in range(TABLEAU):
+        if (removed >> p) & 1:
+            vis[p] = GONE
+        elif open_rules or removed & COVER[p] == COVER[p]:
+            vis[p] = tab[p]
+        else:
+            vis[p] = HIDDEN
+
+
+@njit(cache=True)
+def _fits(neighbours, waste, rank):
+    return (neighbours[waste] >> rank) & 1 != 0
+
+
+# --- policies: they read vis, the removed mask, the waste and the stock count only -------
+@njit(cache=True)
+def _chain_key(vis, removed, start, neighbours, path, todo, uncovers, uncover_first):
+    """(length, face-down cards uncovered) of the best chain of face-up cards starting
+    with ``start``, as one integer length * 64 + uncovered."""
+    best = 0
+    depth = 0
+    path[0] = start
+    todo[0] = 0
+    rem = removed | (np.int64(1) << start)
+    uncovers[0] = _newly_uncovered(vis, rem, start)
+    steps = 0
+    while depth >= 0:
+        if uncover_first:
+            key = uncovers[depth] * 64 + depth + 1
+        else:
+            key = (depth + 1) * 64 + uncovers[depth]
+        best = max(best, key)
+        # Next untried follower of path[depth].
+        last = vis[path[depth]]
+        moved = False
+        while todo[depth] < TABLEAU and steps < CHAIN_BUDGET:
+            q = todo[depth]
+            todo[depth] += 1
+            if vis[q] >= 0 and _uncovered(rem, q) and _fits(neighbours, last, vis[q]):
+                steps += 1
+                rem |= np.int64(1) << q
+                depth += 1
+                path[depth] = q
+                todo[depth] = 0
+                uncovers[depth] = uncovers[depth - 1] + _newly_uncovered(vis, rem, q)
+                moved = True
+                break
+        if not moved:
+            rem &= ~(np.int64(1) << path[depth])
+            depth -= 1
+    return best
+
+
+@njit(cache=True)
+def _newly_uncovered(vis, rem, p):
+    # Face-down cards that removing p (already in rem) leaves uncovered.
+    n = 0
+    for i in range(2):
+        q = ABOVE[p, i]
+        if q >= 0 and vis[q] == HIDDEN and rem & COVER[q] == COVER[q]:
+            n += 1
+    return n
+
+
+@njit(cache=True)
+def _choose(policy, random_ties, vis, removed, waste, stock_left, neighbours, draw_when_stuck,
+            rng, work):
+    """The policy's move: a position, DRAW, or STUCK when no move is legal."""
+    if policy == RANDOM:
+        count = 0
+        pick = STUCK
+        for p in range(TABLEAU):
+            if vis[p] >= 0 and _uncovered(removed, p) and _fits(neighbours, waste, vis[p]):
+                count += 1
+                if _below(rng, count) == 0:
+                    pick = p
+        if stock_left > 0 and not (draw_when_stuck and count > 0):
+            count += 1
+            if _below(rng, count) == 0:
+                pick = DRAW
+        return pick
+    path = work[0]
+    todo = work[1]
+    best = STUCK
+    best_key = -1
+    ties = 0
+    for i in range(TABLEAU):
+        p = ORDER[i]
+        if vis[p] < 0 or not _uncovered(removed, p) or not _fits(neighbours, waste, vis[p]):
+            continue
+        key = _chain_key(vis, removed, p, neighbours, path, todo, work[2],
+                         policy == UNCOVER)
+        if key > best_key:
+            best_key = key
+            best = p
+            ties = 1
+        elif key == best_key and random_ties:
+            ties += 1
+            if _below(rng, ties) == 0:
+                best = p
+    if best == STUCK and stock_left > 0:
+        return DRAW
+    return best
+
+
+# --- a whole game ---------------------------------------------------------------------------
+@njit(cache=True)
+def _play(tab, stock, removed, drawn, waste, run, original, neighbours, draw_when_stuck,
+          open_rules, policy, random_ties, rng, moves):
+    """Play from the position (removed, drawn, waste, run, original score so far) to the
+    end. Writes the moves to ``moves``; returns (moves made, removed, drawn, original)."""
+    vis = np.empty(TABLEAU, dtype=np.int64)
+    work = np.empty((3, TABLEAU + 1), dtype=np.int64)
+    _fill_visible(tab, removed, open_rules, vis)
+    n = 0
+    stock_len = stock.shape[0]
+    while removed != FULL:
+        move = _choose(policy, random_ties, vis, removed, waste, stock_len - drawn, neighbours,
+                       draw_when_stuck, rng, work)
+        if move == STUCK:
+            break
+        moves[n] = move
+        n += 1
+        if move == DRAW:
+            waste = stock[drawn]
+            drawn += 1
+            run = 0
+            original -= ORIGINAL_DRAW_COST
+        else:
+            peaks_before = _peaks(removed)
+            removed |= np.int64(1) << move
+            waste = tab[move]
+            vis[move] = GONE
+            for i in range(2):  # the cards this removal turns face up
+                q = ABOVE[move, i]
+                if q >= 0 and vis[q] == HIDDEN and removed & COVER[q] == COVER[q]:
+                    vis[q] = tab[q]
+            run += 1
+            original += run
+            peaks_after = _peaks(removed)
+            original += _BONUS_AFTER[peaks_after] - _BONUS_AFTER[peaks_before]
+    return n, removed, drawn, original
+
+
+@njit(cache=True)
+def _app_score(removed, drawn):
+    return max(0, START_SCORE - MOVE_COST * (_popcount(removed) + drawn)
+               + PEAK_BONUS * _peaks(removed))
+
+
+@njit(cache=True)
+def _games(tabs, stocks, waste0, neighbours, draw_when_stuck, open_rules, policy, random_ties,
+           games, seeds, out):
+    """``games`` games from the opening of each deal (tabs[d], stocks[d], waste0[d]), each
+    deal's generator seeded by seeds[d]. ``out[d]`` = (wins, cards removed in all games,
+    app points in all games, original points in all games)."""
+    moves = np.empty(MAX_MOVES, dtype=np.int64)
+    rng = np.empty(1, dtype=np.uint64)
+    for d in range(tabs.shape[0]):
+        rng[0] = np.uint64(seeds[d])
+        _next(rng)
+        wins = 0
+        cards = 0
+        app = 0
+        orig = 0
+        for _ in range(games):
+            _, removed, drawn, original = _play(tabs[d], stocks[d], 0, 0, waste0[d], 0, 0,
+                                                neighbours, draw_when_stuck, open_rules,
+                                                policy, random_ties, rng, moves)
+            if removed == FULL:
+                wins += 1
+            cards += _popcount(removed)
+            app += _app_score(removed, drawn)
+            orig += original
+        out[d, 0] = wins
+        out[d, 1] = cards
+        out[d, 2] = app
+        out[d, 3] = orig
+
+
+# --- rollouts over completions of the unseen cards --------------------------------------
+@njit(cache=True)
+def _complete(vis, unseen, drawn, stock_len, rng, tab, stock, shuffled):
+    """A uniformly random completion: the unseen ranks shuffled into the face-down places
+    (left to right), then the undrawn stock (in draw order)."""
+    n = unseen.shape[0]
+    shuffled[:n] = unseen
+    for i in range(n - 1, 0, -1):
+        j = _below(rng, i + 1)
+        shuffled[i], shuffled[j] = shuffled[j], shuffled[i]
+    k = 0
+    for p in range(TABLEAU):
+        if vis[p] == HIDDEN:
+            tab[p] = shuffled[k]
+            k += 1
+        else:
+            tab[p] = max(vis[p], 0)
+    for s in range(drawn, stock_len):
+        stock[s] = shuffled[k]
+        k += 1
+
+
+@njit(cache=True)
+def _apply(tab, stock, move, removed, drawn, waste, run, original):
+    """The state after one legal move: (removed, drawn, waste, run, original)."""
+    if move == DRAW:
+        return removed, drawn + 1, stock[drawn], 0, original - ORIGINAL_DRAW_COST
+    peaks_before = _peaks(removed)
+    removed |= np.int64(1) << move
+    run += 1
+    original += run + _BONUS_AFTER[_peaks(removed)] - _BONUS_AFTER[peaks_before]
+    return removed, drawn, tab[move], run, original
+
+
+@njit(cache=True)
+def _add_end(out, m, removed, drawn, original):
+    if removed == FULL:
+        out[m, 0] += 1
+    out[m, 1] += _popcount(removed)
+    out[m, 2] += _app_score(removed, drawn)
+    out[m, 3] += original
+
+
+@njit(cache=True)
+def _rollouts(vis, removed, drawn, waste, run, original, stock_len, unseen, neighbours,
+              draw_when_stuck, open_rules, policy, random_ties, candidates, samples, seed, out):
+    """For each candidate move (a position or DRAW) and each of ``samples`` completions
+    of the unseen cards (the same completions for every move), play the move and then
+    the policy to the end. ``out[m]`` = (wins, cards removed, app points, original
+    points) summed over the completions. Reads no card but ``vis`` and ``unseen``."""
+    rng = np.empty(1, dtype=np.uint64)
+    rng[0] = np.uint64(seed)
+    _next(rng)
+    tab = np.zeros(TABLEAU, dtype=np.int64)
+    stock = np.zeros(max(stock_len, 1), dtype=np.int64)
+    shuffled = np.empty(unseen.shape[0] + 1, dtype=np.int64)
+    moves = np.empty(MAX_MOVES, dtype=np.int64)
+    out[:, :] = 0
+    for _ in range(samples):
+        _complete(vis, unseen, drawn, stock_len, rng, tab, stock, shuffled)
+        for m in range(candidates.shape[0]):
+            r, s, w, u, o = _apply(tab, stock, candidates[m], removed, drawn, waste, run,
+                                   original)
+            _, r, s, o = _play(tab, stock[:stock_len], r, s, w, u, o, neighbours,
+                               draw_when_stuck, open_rules, policy, random_ties, rng, moves)
+            _add_end(out, m, r, s, o)
+
+
+# --- the rollout player's choice -------------------------------------------------------
+@njit(cache=True)
+def _best(out, n, default, by_cards):
+    """The move with most wins (then, ``by_cards``, most cards removed, then most app
+    points); ``default`` unless another is strictly better, else the first such."""
+    best = default
+    for m in range(n):
+        if by_cards:
+            better = (out[m, 0], out[m, 1], out[m, 2]) > (out[best, 0], out[best, 1],
+                                                         out[best, 2])
+        else:
+            better = out[m, 0] > out[best, 0]
+        if better:
+            best = m
+    return best
+
+
+@njit(cache=True)
+def _policy_move(policy, vis, removed, waste, stock_left, neighbours, draw_when_stuck):
+    """A deterministic policy's move (a position or DRAW; STUCK when none is legal)."""
+    work = np.empty((3, TABLEAU + 1), dtype=np.int64)
+    rng = np.zeros(1, dtype=np.uint64)
+    return _choose(policy, False, vis, removed, waste, stock_left, neighbours, draw_when_stuck,
+                   rng, work)
