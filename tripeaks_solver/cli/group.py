@@ -65,6 +65,9 @@ def cli() -> None:
     tripeaks-solve replay CODE MOVE...     check and score a recorded game
     tripeaks-solve batch 0 10000 --csv F   win rates and best scores of many deals
     tripeaks-solve report deals.csv        summary and plot of a batch CSV
+    tripeaks-solve hint CODE MOVE...       every move of a game in progress, valued
+    tripeaks-solve analyze CODE MOVE...    where a played game lost points or the win
+    tripeaks-solve play CODE --player fair watch a player that cannot see play
 
     Every command takes the rule variants (--empty-waste, --joker, --draw-when-stuck,
     --open, --wrap/--no-wrap) and, where scores matter, --scoring.
