@@ -103,6 +103,9 @@ def test_summary_counts(made, expected, capsys):
             assert p["win_rate"] == round(wins / len(DEALS), 6)
             assert p["win_rate_95"] == [round(x, 6) for x in wilson_interval(wins, len(DEALS))]
             assert p["exact_win_rate"] == round(exact / len(DEALS), 6)
+    code, text, _ = run(capsys, "report", str(made))
+    assert code == 0 and text.count("difficulty ratings (20 greedy games)") == 2
+    assert text.count("player greedy:") == 2 and text.count("player random:") == 2
     # the batch's own summary is the report's (without the report's keys)
     code, out, _ = batch(capsys, "0", "21", "--jobs", "1", "--json", *OPTS)
     assert code == 0
