@@ -6,6 +6,8 @@ The layer between the ``batch`` and ``report`` commands and the solver:
   and the run itself (:class:`BatchRun`): rows in deal order, Easy before Classic,
   whatever the number of workers, each chunk written and flushed at once;
 - ``rows``: one CSV row (:class:`Row`) and the checks a row read back must pass;
+- ``extras``: the columns ``--difficulty`` and ``--player`` add, computed in the
+  workers next to the exact solve, and their checks;
 - ``csvfile``: the CSV read back line by line (resume, report) and written under a lock,
   or to standard output;
 - ``files``: regular files only, lines of bounded length, outputs created atomically

@@ -15,11 +15,13 @@ from pathlib import Path
 from typing import BinaryIO, TextIO
 
 from .errors import BatchError
+from .extras import columns_of, layout_of
 from .files import LockedFile, bounded_lines, open_output, open_regular, write_all
 from .rows import CSV_HEADER, Row
 
 HEADER_LINE = ",".join(CSV_HEADER) + "\n"
-_HEADER = HEADER_LINE.encode()
+_HEADERS = tuple(",".join(CSV_HEADER + columns_of(d, p)).encode() + b"\n"
+                 for d in (False, True) for p in (False, True))
 
 
 class CsvReader:
@@ -27,7 +29,8 @@ class CsvReader:
 
     Iterate :meth:`rows` for (line number, Row); afterwards ``end`` is the byte just past
     the last complete line, ``torn`` says whether a torn last line followed it, and
-    ``header`` whether the file had its complete header line.
+    ``header`` whether the file had its complete header line, ``added`` the columns
+    its header names after ``line`` (those of --difficulty and --player).
     """
 
     def __init__(self, f: BinaryIO, name: str) -> None:
@@ -36,6 +39,7 @@ class CsvReader:
         self.end = 0
         self.torn = False
         self.header = False
+        self.added: tuple[str, ...] = ()
 
     def _not_ours(self, why: str) -> BatchError:
         return BatchError(f"{self.name} {why}", "not-batch", "csv")
@@ -43,22 +47,33 @@ class CsvReader:
     def rows(self) -> Iterator[tuple[int, Row]]:
         for number, line in bounded_lines(self.f, self.name, "csv"):
             if not line.endswith(b"\n"):  # the last line, cut part way
-                if number == 1 and not _HEADER.startswith(line):
+                if number == 1 and not any(h.startswith(line) for h in _HEADERS):
                     raise self._not_ours("does not start with the batch CSV header")
                 self.torn = True
                 return
             if number == 1:
-                if line.rstrip(b"\r\n") != _HEADER.rstrip(b"\n"):
-                    raise self._not_ours(f"does not start with the batch CSV header "
-                                         f"{HEADER_LINE.strip()!r}")
+                self.added = self._added_columns(line)
                 self.header = True
             else:
                 try:
-                    row = Row.from_csv_fields(line.decode("utf-8").rstrip("\r\n").split(","))
+                    row = Row.from_csv_fields(line.decode("utf-8").rstrip("\r\n").split(","),
+                                              self.added)
                 except (UnicodeDecodeError, ValueError) as exc:
                     raise self._not_ours(f"line {number} is not a batch row ({exc})") from None
                 yield number, row
             self.end += len(line)
+
+    def _added_columns(self, line: bytes) -> tuple[str, ...]:
+        names = tuple(line.decode("utf-8", "replace").rstrip("\r\n").split(","))
+        added = names[len(CSV_HEADER):]
+        try:
+            if names[:len(CSV_HEADER)] != CSV_HEADER:
+                raise ValueError
+            layout_of(added)
+        except ValueError:
+            raise self._not_ours(f"does not start with the batch CSV header "
+                                 f"{HEADER_LINE.strip()!r}") from None
+        return added
 
 
 @dataclass
@@ -88,9 +103,10 @@ class CsvOutput:
     :meth:`begin`, so a run that cannot start changes no file.
     """
 
-    def __init__(self, path: Path | None, mode: str = "new", stream: TextIO | None = None
-                 ) -> None:
+    def __init__(self, path: Path | None, mode: str = "new", stream: TextIO | None = None,
+                 added: tuple[str, ...] = ()) -> None:
         self.path = path
+        self.header_line = ",".join(CSV_HEADER + added) + "\n"
         self.name = str(path) if path is not None else "standard output"
         self._stream = stream
         self._file: LockedFile | None = None
@@ -120,7 +136,7 @@ class CsvOutput:
             except OSError as exc:
                 raise self._write_error(exc) from None
         if self._keep == 0:
-            self._write(HEADER_LINE.encode())
+            self._write(self.header_line.encode())
 
     def write_rows(self, rows: list[Row]) -> None:
         """Append rows, all or none: a failed write is cut back to the last whole row."""

@@ -34,12 +34,13 @@ def _first_pass(path: Path) -> tuple[int, range, tuple[str, ...], tuple, bool]:
     with open_regular(path, "the CSV", "csv") as f:
         reader = CsvReader(f, str(path))
         for number, row in reader.rows():
-            mine = (row.optimal, row.variant, row.scoring, bool(row.line))
+            mine = (row.optimal, row.variant, row.scoring, bool(row.line), row.extras)
             if settings is None:
                 settings = mine
             elif mine != settings:
                 raise BatchError(f"{path} line {number} was solved with other settings "
-                                 "(optimal scores, variant, scoring or deals typed in) than "
+                                 "(optimal scores, variant, scoring, deals typed in, "
+                                 "difficulty, players or seed) than "
                                  "line 2: one report covers one kind of run", "mismatch", "csv")
             rows += 1
             lo = row.deal if lo is None else min(lo, row.deal)
@@ -53,8 +54,8 @@ def _first_pass(path: Path) -> tuple[int, range, tuple[str, ...], tuple, bool]:
 
 def read_report(path: Path) -> Report:
     """Read the batch CSV at ``path`` (twice: its range first, then its counts)."""
-    rows, deals, names, (optimal, variant, scoring, typed), torn = _first_pass(path)
-    summary = Summary(deals, names, optimal, variant, scoring)
+    rows, deals, names, (optimal, variant, scoring, typed, extras), torn = _first_pass(path)
+    summary = Summary(deals, names, optimal, variant, scoring, extras)
     with open_regular(path, "the CSV", "csv") as f:
         reader = CsvReader(f, str(path))
         for number, row in reader.rows():

@@ -20,6 +20,7 @@ from ..scoring import (
     win_score,
 )
 from ..solver import Solution
+from .extras import Extras, RowExtras, layout_of
 
 CSV_HEADER = ("code", "deal", "rules", "variant", "scoring", "winnable", "min_draws",
               "best_score", "max_removed", "states", "seconds", "line")
@@ -54,12 +55,19 @@ class Row:
     variant: str = ""
     scoring: str = "app"
     line: str = ""
+    extra: RowExtras | None = None  # the columns of --difficulty and --player (extras.py)
 
     @classmethod
-    def from_solution(cls, number: int, sol: Solution, typed: bool = False) -> Row:
+    def from_solution(cls, number: int, sol: Solution, typed: bool = False,
+                      extra: RowExtras | None = None) -> Row:
         return cls(number, sol.rules.name, sol.winnable, sol.min_draws, sol.best_score,
                    sol.max_removed, sol.states, sol.seconds, sol.rules.variant, sol.scheme,
-                   sol.deal.line() if typed else "")
+                   sol.deal.line() if typed else "", extra)
+
+    @property
+    def extras(self) -> Extras:
+        """The --difficulty and --player options the row was made with."""
+        return Extras() if self.extra is None else self.extra.settings()
 
     @property
     def code(self) -> str:
@@ -87,19 +95,25 @@ class Row:
         return [self.code, str(self.deal), self.rules, self.variant, self.scoring,
                 "true" if self.winnable else "false", opt(self.min_draws),
                 opt(self.best_score), opt(self.max_removed), str(self.states),
-                f"{self.seconds:.6f}", self.line]
+                f"{self.seconds:.6f}", self.line] + ([] if self.extra is None else
+                                                      self.extra.fields())
 
     def csv_line(self) -> str:
         return ",".join(self.csv_fields()) + "\n"  # no field ever needs quoting
 
     @classmethod
-    def from_csv_fields(cls, fields: list[str]) -> Row:
-        """Read a CSV line back; ValueError says what is wrong with it, including answers
-        that no run can produce (see :func:`check_answers`)."""
-        if len(fields) != len(CSV_HEADER):
-            raise ValueError(f"{len(fields)} fields, expected {len(CSV_HEADER)}")
+    def from_csv_fields(cls, fields: list[str], added: tuple[str, ...] = ()) -> Row:
+        """Read a CSV line back (``added``: the header's columns after ``line``);
+        ValueError says what is wrong with it, including answers that no run can
+        produce (see :func:`check_answers`)."""
+        width = len(CSV_HEADER) + len(added)
+        if len(fields) != width:
+            raise ValueError(f"{len(fields)} fields, expected {width}")
         (code, deal, rules, variant, scoring, winnable, min_draws, best_score, max_removed,
-         states, seconds, line) = fields
+         states, seconds, line) = fields[:len(CSV_HEADER)]
+        extra = None
+        if added:
+            extra = RowExtras.parse(fields[len(CSV_HEADER):], *layout_of(added))
         if rules not in RULE_SETS:
             raise ValueError(f"unknown rules {rules!r}")
         if variant and not set(variant.split("+")) <= set(VARIANT_OPTIONS):
@@ -113,12 +127,14 @@ class Row:
         row = cls(_int(deal, "deal"), rules, winnable == "true",
                   _int(min_draws, "min_draws", True), _int(best_score, "best_score", True),
                   _int(max_removed, "max_removed", True), _int(states, "states"),
-                  float(seconds), variant, scoring, line)
+                  float(seconds), variant, scoring, line, extra)
         if not 0 <= row.deal < DEAL_COUNT:
             raise ValueError(f"deal {row.deal} is outside 0 … {DEAL_COUNT - 1}")
         if code != row.code:
             raise ValueError(f"code {code!r} does not name deal {row.deal} under {rules} rules")
         check_answers(row)
+        if extra is not None:
+            extra.check(row.winnable)
         return row
 
 

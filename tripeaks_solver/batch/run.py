@@ -4,6 +4,7 @@ engine and writes the rows in order."""
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import math
 import threading
@@ -19,6 +20,7 @@ from ..solver import solve
 from .csvfile import CsvOutput
 from .engines import MAX_JOBS, DaskEngine, LocalEngine
 from .errors import BatchError
+from .extras import MAX_GAMES, PLAIN, Extras, compute_extras
 from .files import LockedFile, open_output
 from .plots import render_png
 from .rows import Row
@@ -29,16 +31,19 @@ WorkItem = tuple[int, tuple[str, ...], tuple[int, ...] | None]
 
 
 def solve_chunk(items: list[WorkItem], optimal: bool, template: Rules = EASY,
-                scoring: str = "app") -> list[Row]:
+                scoring: str = "app", extras: Extras = PLAIN) -> list[Row]:
     """Solve a chunk of work: ``items`` are (deal number, rule names, cards) in order,
     where cards (52 card indices) are given for a deal typed in, else None; the rule
-    options other than the K–A wrap come from ``template``.
+    options other than the K–A wrap come from ``template``. ``extras`` adds the
+    difficulty and the players' games to each row (after the exact solve, whose
+    verdicts they reuse).
 
     Runs in worker processes and Dask tasks. The solver keeps one scratch workspace per
     process, so a chunk holds a process-wide lock: threads of one process (a Dask
     worker with several threads) take turns instead of sharing the workspace.
     """
     out = []
+    sols = {}
     with _SOLVE_LOCK:
         for number, names, cards in items:
             deal = Deal.from_number(number, template.joker) if cards is None else Deal(cards)
@@ -46,7 +51,26 @@ def solve_chunk(items: list[WorkItem], optimal: bool, template: Rules = EASY,
                 rules = template.with_options(wrap=Rules.named(name).wrap)
                 sol = solve(deal, rules, optimal, scoring)
                 out.append(Row.from_solution(number, sol, typed=cards is not None))
+                if extras.active:
+                    sols[number, name] = sol
+        if extras.active:
+            out = _add_extras(out, items, template, extras, sols)
     return out
+
+
+def _add_extras(rows: list[Row], items: list[WorkItem], template: Rules,
+                extras: Extras, sols: dict) -> list[Row]:
+    # One call per rule set, so that the difficulty kernel plays a whole chunk at once.
+    deals = {number: (number, Deal.from_number(number, template.joker) if cards is None
+                      else Deal(cards), cards is not None) for number, _, cards in items}
+    added: dict[tuple[int, str], object] = {}
+    for name in dict.fromkeys(r.rules for r in rows):
+        mine = [r for r in rows if r.rules == name]
+        rules = template.with_options(wrap=Rules.named(name).wrap)
+        found = compute_extras(extras, [deals[r.deal] for r in mine], rules,
+                               [r.winnable for r in mine], [sols[r.key] for r in mine])
+        added.update((r.key, e) for r, e in zip(mine, found, strict=True))
+    return [dataclasses.replace(r, extra=added[r.key]) for r in rows]
 
 
 def iter_chunks(deals: range, summary: Summary, size: int,
@@ -70,6 +94,13 @@ def chunk_size(pending_deals: int, workers: int, cap: int) -> int:
     return max(1, min(cap, math.ceil(pending_deals / (workers * 16))))
 
 
+def _options(extras: Extras) -> str:
+    """The --difficulty, --player and --seed options, as typed."""
+    words = [] if extras.games is None else [f"--difficulty {extras.games}"]
+    words += [f"--player {p}" for p in extras.players]
+    return " ".join(words + [f"--seed {extras.seed}"]) if words else "no --difficulty or --player"
+
+
 @dataclass(frozen=True)
 class BatchSpec:
     """Everything a batch was asked for. ``csv_stream`` takes the rows instead of a
@@ -90,11 +121,12 @@ class BatchSpec:
     layouts: tuple[tuple[int, ...], ...] | None = None  # deals typed in, instead of numbers
     csv_stream: TextIO | None = None
     source: str | None = None
+    extras: Extras = PLAIN  # --difficulty and --player
 
     def solver(self) -> Callable[[list[WorkItem]], list[Row]]:
         """The function that solves one chunk as asked (picklable, for workers)."""
         return functools.partial(solve_chunk, optimal=self.optimal, template=self.template,
-                                 scoring=self.scoring)
+                                 scoring=self.scoring, extras=self.extras)
 
     def check(self) -> None:
         """Raise ValueError for a spec no run can carry out (in the library's words)."""
@@ -114,6 +146,11 @@ class BatchSpec:
             raise ValueError("rows go to a CSV file or to a stream, not both")
         if self.plot_path is not None and not self.optimal:
             raise ValueError("the plot draws best scores, which a run without optimum lacks")
+        games = self.extras.games
+        if games is not None and not 1 <= games <= MAX_GAMES:
+            raise ValueError(f"difficulty games must be 1 … {MAX_GAMES}, not {games}")
+        if self.extras.seed < 0:
+            raise ValueError(f"the seed must be 0 or more, not {self.extras.seed}")
 
 
 class BatchRun:
@@ -130,7 +167,7 @@ class BatchRun:
         spec.check()
         self.spec = spec
         self.summary = Summary(spec.deals, spec.rules, spec.optimal, spec.template.variant,
-                               spec.scoring)
+                               spec.scoring, spec.extras)
         self.kept_rows = 0  # complete rows of a resumed file
         self.kept_in_range = 0  # those of this range and rule sets
         self.torn = False
@@ -142,7 +179,8 @@ class BatchRun:
                 self._plot = open_output(spec.plot_path, "the plot", "plot", spec.force)
             if spec.csv_path is not None or spec.csv_stream is not None:
                 mode = "resume" if spec.resume else "replace" if spec.force else "new"
-                self._csv = CsvOutput(spec.csv_path, mode, spec.csv_stream)
+                self._csv = CsvOutput(spec.csv_path, mode, spec.csv_stream,
+                                      spec.extras.columns())
                 if spec.resume:
                     self._read_back()
         except BaseException:
@@ -164,6 +202,10 @@ class BatchRun:
                 raise BatchError(f"{where} holds a row solved {made} optimal scores "
                                  f"({row.code or row.line[:20]}), unlike this run",
                                  "mismatch", "csv", optimal=row.optimal)
+            if row.extras != spec.extras:
+                raise BatchError(f"{where} was made with {_options(row.extras)}, unlike this "
+                                 f"run ({_options(spec.extras)}): resume it with the same "
+                                 "options, or use another file", "mismatch", "csv")
             if (row.variant, row.scoring) != settings:
                 raise BatchError(f"{where} holds a row of variant {row.variant or 'none'!r} "
                                  f"and scoring {row.scoring!r}: resume it with the same "
@@ -183,6 +225,11 @@ class BatchRun:
                 self.kept_in_range += row.rules in spec.rules
             self.kept_rows += 1
         self.torn = reader.torn
+        if reader.header and reader.added != spec.extras.columns():
+            have = ",".join(reader.added) or "none"
+            raise BatchError(f"{name} has the added columns {have}, unlike this run "
+                             f"({_options(spec.extras)}): resume it with the same options, "
+                             "or use another file", "mismatch", "csv")
 
     def __enter__(self) -> Self:
         return self

@@ -14,8 +14,10 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from ..difficulty import RATINGS
 from ..rules import RULE_ORDER
 from ..stats import mean_of_counts, median_of_counts, wilson_interval
+from .extras import PLAIN, Extras
 from .rows import Row
 
 _BLOCK = 1 << 16  # deals per block of flags
@@ -60,11 +62,21 @@ class RuleTally:
     won_scores: Counter = field(default_factory=Counter)
     lost_scores: Counter = field(default_factory=Counter)
     min_draws: Counter = field(default_factory=Counter)
+    ratings: Counter = field(default_factory=Counter)  # with --difficulty
+    # with --player: player -> [games won, winnable deals lost]
+    plays: dict[str, list[int]] = field(default_factory=dict)
 
     def add(self, row: Row) -> None:
         self.deals += 1
         if row.winnable:
             self.wins += 1
+        if row.extra is not None:
+            if row.extra.rating:
+                self.ratings[row.extra.rating] += 1
+            for p in row.extra.plays:
+                counts = self.plays.setdefault(p.player, [0, 0])
+                counts[0] += p.won
+                counts[1] += row.winnable and not p.won
         if row.best_score is not None:
             (self.won_scores if row.winnable else self.lost_scores)[row.best_score] += 1
         if row.min_draws is not None:
@@ -85,6 +97,26 @@ class RuleTally:
             out["min_draws"] = {str(k): self.min_draws[k] for k in sorted(self.min_draws)}
         return out
 
+    def extras_dict(self, extras: Extras) -> dict:
+        """The keys --difficulty (``ratings``) and --player (``players``) add."""
+        out = {}
+        if extras.games is not None:
+            out["ratings"] = {word: self.ratings[word] for word in RATINGS}
+        if extras.players:
+            exact = None if not self.deals else round(self.wins / self.deals, 6)
+            out["players"] = {}
+            for name in extras.players:
+                won, lost = self.plays.get(name, (0, 0))
+                ci = wilson_interval(won, self.deals)
+                out["players"][name] = {
+                    "wins": won,
+                    "win_rate": None if not self.deals else round(won / self.deals, 6),
+                    "win_rate_95": None if ci is None else [round(ci[0], 6), round(ci[1], 6)],
+                    "exact_win_rate": exact,
+                    "winnable_lost": lost,
+                }
+        return out
+
 
 class Summary:
     """Statistics of a batch over a range, accumulated row by row.
@@ -95,8 +127,9 @@ class Summary:
     """
 
     def __init__(self, deals: range, rules: tuple[str, ...], optimal: bool,
-                 variant: str = "", scoring: str = "app") -> None:
+                 variant: str = "", scoring: str = "app", extras: Extras = PLAIN) -> None:
         self.deals = deals
+        self.extras = extras
         self.rules = rules
         self.optimal = optimal
         self.variant = variant
@@ -162,8 +195,13 @@ class Summary:
             "optimal": self.optimal,
             "variant": self.variant,
             "scoring": self.scoring,
-            "rules": {name: self.tally[name].as_dict(self.optimal) for name in self.rules},
+            "rules": {name: self.tally[name].as_dict(self.optimal)
+                      | self.tally[name].extras_dict(self.extras) for name in self.rules},
         }
+        if self.extras.active:  # a plain batch keeps the keys it always had
+            out["difficulty_games"] = self.extras.games
+            out["players"] = list(self.extras.players)
+            out["seed"] = self.extras.seed
         if len(self.rules) == 2:
             out["cross"] = self.cross()
         return out

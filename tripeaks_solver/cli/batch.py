@@ -84,13 +84,22 @@ def check_plot_flag(plot_path: Path | None, optimal: bool = True) -> None:
               help="Dask scheduler, e.g. tcp://host:8786 (default: start a local cluster).")
 @click.option("--plot", "plot_path", type=click.Path(path_type=Path), default=None,
               help="Save histograms of the best scores of won and lost deals to this PNG.")
+@click.option("--difficulty", "games", type=int, default=None, metavar="R",
+              help="Add each deal's difficulty (share of R seeded greedy games lost, "
+                   "R = 1 … 10000; 100 is usual) and its rating to rows and summary.")
+@click.option("--player", "players", multiple=True, metavar="P",
+              help="Add the game of player P (random, greedy, pimc[:N], rollout[:N], "
+                   "fair[:N], perfect) to each row, its win rate to the summary; repeatable.")
+@click.option("--seed", type=int, default=0, show_default=True,
+              help="Seed of --difficulty and --player: deal n's games use seed + n.")
 @click.option("--progress/--no-progress", default=None,
               help="Show a progress bar on stderr [default: when stderr is a terminal].")
 @rule_options()
 def batch_command(start: str | None, stop: str | None, layout_file: str | None,
                   rule_choice: str, optimal: bool, csv_name: str | None,
                   resume: bool, force: bool, as_json: bool, jobs: int | None, engine: str,
-                  scheduler: str | None, plot_path: Path | None, progress: bool | None,
+                  scheduler: str | None, plot_path: Path | None, games: int | None,
+                  players: tuple[str, ...], seed: int, progress: bool | None,
                   scoring: str, **opts) -> None:
     """Solve deals START … STOP-1 and summarise: win rates, best scores, draws.
 
@@ -105,6 +114,7 @@ def batch_command(start: str | None, stop: str | None, layout_file: str | None,
     csv_path = None if csv_name is None or to_stdout else Path(csv_name)
     _check_flags(jobs, engine, scheduler, resume, csv_name, as_json, plot_path, optimal,
                  scoring, csv_path)
+    extras = _extras(games, players, seed)
     rule_sets = pick_rules(rule_choice, None, opts)
     names = tuple(r.name for r in rule_sets)
     layouts = None
@@ -124,7 +134,7 @@ def batch_command(start: str | None, stop: str | None, layout_file: str | None,
     source = None if layout_file is None else f"layouts of {typed_from}"
     spec = BatchSpec(deals, names, optimal, csv_path, resume, force, jobs or default_jobs(),
                      engine, scheduler, plot_path, rule_sets[0], scoring, layouts,
-                     sys.stdout if to_stdout else None, source)
+                     sys.stdout if to_stdout else None, source, extras)
     try:
         summary = _run(spec, progress)
     except BatchError as exc:
@@ -134,6 +144,27 @@ def batch_command(start: str | None, stop: str | None, layout_file: str | None,
         result["layout_file"] = typed_from
     text = json.dumps(result, indent=2) if as_json else batch_text(result)
     click.echo(text, err=to_stdout)  # stdout holds the rows with --csv -
+
+
+def _extras(games: int | None, players: tuple[str, ...], seed: int):
+    """The --difficulty, --player and --seed options, checked (player names as labels)."""
+    from ..batch.extras import MAX_GAMES, Extras
+    from ..players import make_player
+
+    if games is not None and not 1 <= games <= MAX_GAMES:
+        raise click.BadParameter(f"expected 1 … {MAX_GAMES} games, not {games}",
+                                 param_hint="--difficulty")
+    if not 0 <= seed < 1 << 62:
+        raise click.BadParameter("expected 0 … 2^62 − 1", param_hint="--seed")
+    labels = []
+    for spec in players:
+        try:
+            labels.append(make_player(spec).name)
+        except ValueError as exc:
+            raise click.BadParameter(str(exc), param_hint="--player") from None
+    if len(set(labels)) != len(labels):
+        raise click.BadParameter("a player is given twice", param_hint="--player")
+    return Extras(games, tuple(labels), seed)
 
 
 def _check_flags(jobs: int | None, engine: str, scheduler: str | None, resume: bool,
@@ -249,6 +280,14 @@ def batch_text(s: dict, where: str | None = None) -> str:
                                            initial_indent=pad, subsequent_indent=pad + "  ")
             else:
                 lines.append(f"{pad}no won deals")
+        if "ratings" in t:
+            lines.append(f"{pad}difficulty ratings ({s['difficulty_games']} greedy games): "
+                         + ", ".join(f"{w} {n:,}" for w, n in t["ratings"].items()))
+        for who, p in t.get("players", {}).items():
+            lo, hi = p["win_rate_95"]
+            lines.append(f"{pad}player {who}: {p['wins']:,} won: {_pct(p['win_rate'])} "
+                         f"({_pct(lo)} – {_pct(hi)}), exact {_pct(p['exact_win_rate'])}; "
+                         f"{p['winnable_lost']:,} winnable deals lost")
     cross = s.get("cross")
     if cross:
         a, b = 13, 14  # column widths
