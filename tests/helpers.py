@@ -1,5 +1,6 @@
-"""What several test files need: rule sets and labels, cached deals, replaying a solver's
-line on the plain-Python game, hand-built deals, and parsing that may fail.
+"""What several test files need: rule sets and labels, cached deals and naive answers,
+replaying a solver's line on the plain-Python game, hand-built deals, and parsing that
+may fail.
 
 Test files import it as ``helpers`` (pyproject's ``pythonpath`` puts tests/ on the path).
 """
@@ -9,6 +10,8 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable
 from functools import cache
+
+from naive import Answer, naive_solve
 
 from tripeaks_solver.cards import JOKER, Card
 from tripeaks_solver.dealing import Deal
@@ -54,6 +57,13 @@ def deal(number: int, joker: bool = False) -> Deal:
 def deal_for(number: int, rules: Rules) -> Deal:
     """The deal of ``number`` with the cards ``rules`` need (53 with the joker)."""
     return deal(number, rules.joker)
+
+
+@cache
+def naive_answer(number: int, rules: Rules, scheme: str) -> Answer:
+    """The naive twin's answers for deal ``number`` from its opening, computed once per
+    test run (several test files check the same deals)."""
+    return naive_solve(deal_for(number, rules), rules, scheme)
 
 
 # --- replaying a solver's line on the plain-Python game ---------------------------------

@@ -91,9 +91,14 @@ from __future__ import annotations
 
 from collections import defaultdict
 from dataclasses import dataclass
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 from tripeaks_solver.geometry import COVERED_BY, PEAK_POSITIONS
+
+if TYPE_CHECKING:  # types only: the twin reads the deal's cards and the rule options
+    from tripeaks_solver.dealing import Deal
+    from tripeaks_solver.game import Game
+    from tripeaks_solver.rules import Rules
 
 N_POSITIONS = 28
 ALL_REMOVED = (1 << N_POSITIONS) - 1
@@ -163,7 +168,7 @@ class Answer:
 class NaiveGame:
     """A deal under ``rules`` and a scoring ``scheme``: positions, moves, answers."""
 
-    def __init__(self, deal, rules, scheme: str = "app") -> None:
+    def __init__(self, deal: Deal, rules: Rules, scheme: str = "app") -> None:
         assert scheme in SCHEMES, scheme
         cards = [int(c) for c in deal.cards]
         assert (len(cards) == 53) == rules.joker == (JOKER_CARD in cards), (
@@ -204,16 +209,18 @@ class NaiveGame:
 
     def _score_after(self, score: int, move: int, removed: int, run: int) -> int:
         """The score after ``move`` from a position with ``removed`` and ``run``."""
-        clears = move != DRAW and (removed | 1 << move) & PEAK_MASK[PEAK_OF[move]] == (
-            PEAK_MASK[PEAK_OF[move]])
+        if self.scheme == "cards-left":
+            return score + 1  # the moves made
+        if move == DRAW:
+            if self.scheme == "app":
+                return max(0, score - APP_MOVE_COST)
+            return score - ORIGINAL_DRAW_COST
+        peak = PEAK_MASK[PEAK_OF[move]]
+        clears = (removed | 1 << move) & peak == peak  # this removal clears its peak
         if self.scheme == "app":
             return max(0, score - APP_MOVE_COST + (APP_PEAK_BONUS if clears else 0))
-        if self.scheme == "original":
-            if move == DRAW:
-                return score - ORIGINAL_DRAW_COST
-            bonus = ORIGINAL_PEAK_BONUS[peaks_cleared(removed)] if clears else 0
-            return score + run + 1 + bonus
-        return score + 1  # cards-left: the moves made
+        bonus = ORIGINAL_PEAK_BONUS[peaks_cleared(removed)] if clears else 0
+        return score + run + 1 + bonus
 
     def moves(self, pos: Position) -> list[int]:
         """The legal moves: removable positions in increasing order, then DRAW."""
@@ -251,9 +258,11 @@ class NaiveGame:
         states = 0
         for drawn in range(start.drawn, len(self.stock) + 1):
             for count in range(first_count, N_POSITIONS + 1):
-                for (removed, top, run), score in layers.pop((drawn, count), {}).items():
-                    states += 1
+                layer = layers.pop((drawn, count), {})
+                if layer:
+                    states += len(layer)
                     max_removed = max(max_removed, count)
+                for (removed, top, run), score in layer.items():
                     moves = self._moves(removed, drawn, top)
                     if not moves:  # the game ends here, won or stuck
                         if count == N_POSITIONS and min_draws is None:
@@ -271,9 +280,9 @@ class NaiveGame:
                             key = (drawn, count + 1)
                             child = (removed | 1 << move, self.tableau_ranks[move],
                                      run + 1 if keep_run else 0)
-                        layer = layers[key]
-                        if child not in layer or better(after, layer[child]):
-                            layer[child] = after
+                        later = layers[key]
+                        if child not in later or better(after, later[child]):
+                            later[child] = after
             if stop and min_draws is not None:
                 break
         if cards_left:
@@ -284,14 +293,14 @@ class NaiveGame:
                       states)
 
 
-def naive_solve(deal, rules, scheme: str = "app", start: Position | None = None,
+def naive_solve(deal: Deal, rules: Rules, scheme: str = "app", start: Position | None = None,
                 stop_at_first_win: bool = True) -> Answer:
     """The answers for ``deal`` under ``rules`` and ``scheme`` from ``start`` (default:
     the opening)."""
     return NaiveGame(deal, rules, scheme).solve(start, stop_at_first_win)
 
 
-def position_of(game, scheme: str = "app") -> Position:
+def position_of(game: Game, scheme: str = "app") -> Position:
     """The position a :class:`tripeaks_solver.game.Game` shows, with its score under
     ``scheme`` (the moves made, as ``Game.moves`` counts them, under cards-left)."""
     score = {"app": game.score, "original": game.original, "cards-left": game.moves}[scheme]

@@ -23,8 +23,10 @@ from helpers import (
     chain_deal,
     deal_for,
     label,
+    naive_answer,
 )
 from naive import (
+    APP_WIN_BASE,
     DRAW,
     EMPTY,
     WILD,
@@ -147,7 +149,7 @@ def test_moves_and_scores_are_the_games(rules: Rules) -> None:
 @pytest.mark.slow
 @pytest.mark.parametrize("rules", ALL_RULES, ids=ALL_IDS)
 def test_moves_and_scores_are_the_games_many(rules: Rules) -> None:
-    check_moves_and_scores(rules, range(1, 16))
+    check_moves_and_scores(rules, range(1, 9))
 
 
 # --- from the opening: the answers of the naive solvers it replaced ---------------------
@@ -263,10 +265,10 @@ def check_old_answers(name: str, number: int, app: tuple, cards_left: tuple,
                       original: int) -> None:
     rules = rules_named(name)
     assert label(rules) == name
-    d = deal_for(number, rules)
-    assert naive_solve(d, rules, "app").answers() == app
-    assert naive_solve(d, rules, "cards-left").answers() == cards_left
-    best = naive_solve(d, rules, "original")
+    assert naive_answer(number, rules, "app").answers() == app
+    assert not app[0] or app[2] == APP_WIN_BASE - app[1] == 772 - app[1]
+    assert naive_answer(number, rules, "cards-left").answers() == cards_left
+    best = naive_answer(number, rules, "original")
     assert best.best_score == original
     # The original walk visits every reachable position: the same win, the same most.
     assert (best.winnable, best.min_draws, best.max_removed) == (app[0], app[1], app[4])
@@ -344,6 +346,8 @@ def bellman_problems(deal, rules: Rules, scheme: str, game: Game) -> list[str]:
     want = (bool(wins), min(wins) if wins else None, *best, max(a.max_removed for a in after))
     if here.answers() != want:
         return [f"{where}: {here.answers()}, but over the moves {legal}: {want}"]
+    if scheme == "app" and here.winnable and here.best_score != APP_WIN_BASE - here.min_draws:
+        return [f"{where}: a win with {here.min_draws} draws scores {here.best_score}"]
     return []
 
 
@@ -408,9 +412,8 @@ def test_a_run_in_progress_keeps_counting(rules: Rules) -> None:
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("rules", RULE_SETS, ids=RULE_IDS)
-def test_a_run_in_progress_keeps_counting_from_the_start(rules: Rules) -> None:
-    check_run_in_progress(rules, 0)
+def test_a_run_in_progress_keeps_counting_from_the_start() -> None:
+    check_run_in_progress(EASY, 0)
 
 
 def test_draws_already_made_count() -> None:

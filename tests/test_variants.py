@@ -34,6 +34,7 @@ from helpers import (
     label,
     layout,
     line_problems,
+    naive_answer,
     replay,
 )
 from naive import naive_solve
@@ -44,7 +45,7 @@ from tripeaks_solver.game import Game, Status
 from tripeaks_solver.rules import CLASSIC, EASY, Rules
 from tripeaks_solver.solver import Solution, solve
 
-SINGLE_OPTIONS = VARIANTS[:6]  # one option, Easy and Classic: 100+ naive deals each
+SINGLE_OPTIONS = VARIANTS[:6]  # one option, Easy and Classic: 60+ naive deals each
 
 # Deals lost under each rule set (the first ones from 0 up, found with the solver; the
 # naive twin confirms them when it checks them). Lost deals are rare with an empty waste
@@ -83,9 +84,9 @@ def app_deals(rules: Rules, slow: bool) -> list[int]:
     run of deals from 0 and pinned lost ones; the slow set continues the default one."""
     lost = LOST[label(rules)]
     if cheap(rules):
-        default, more = {*range(12), lost[0]}, range(12, 250)
+        default, more = {*range(12), lost[0]}, range(12, 200)
     else:
-        default, more = {QUICK_WON}, range(100 if rules in SINGLE_OPTIONS else 30)
+        default, more = {QUICK_WON}, range(60 if rules in SINGLE_OPTIONS else 30)
     return sorted({*more, *lost} - default) if slow else sorted(default)
 
 
@@ -125,14 +126,9 @@ def solved(number: int, rules: Rules, scheme: str = "app", optimal: bool = True)
     return solve(deal_for(number, rules), rules, optimal=optimal, scheme=scheme)
 
 
-@cache
-def naive_cached(number: int, rules: Rules, scheme: str):
-    return naive_solve(deal_for(number, rules), rules, scheme)
-
-
 def naive(number: int, rules: Rules, scheme: str = "app"):
     """The naive twin's answers for the deal from its opening (computed once)."""
-    return naive_cached(number, rules, scheme)
+    return naive_answer(number, rules, scheme)
 
 
 # --- kernels == naive twin: app and cards-left ----------------------------------------------
@@ -167,14 +163,14 @@ def test_app_and_cards_left_match_naive_many(rules: Rules, number: int) -> None:
 
 
 def test_what_the_naive_cross_checks_cover() -> None:
-    """The default and slow runs together: 100+ deals for every single option (Easy and
+    """The default and slow runs together: 60+ deals for every single option (Easy and
     Classic), 30+ for every combination, the pinned lost deals, and no deal twice; the
     default run checks every rule set, and won and lost deals under each scheme."""
     for rules in VARIANTS:
         default, slow = app_deals(rules, False), app_deals(rules, True)
         assert default and not set(default) & set(slow), label(rules)
         numbers = set(default) | set(slow)
-        assert len(numbers) >= (100 if rules in SINGLE_OPTIONS else 30), label(rules)
+        assert len(numbers) >= (60 if rules in SINGLE_OPTIONS else 30), label(rules)
         assert set(LOST[label(rules)]) <= numbers
         default, slow = original_deals(rules, False), original_deals(rules, True)
         assert not set(default) & set(slow), label(rules)
