@@ -1,382 +1,307 @@
-"""A slow, obviously-correct TriPeaks solver: the reference the numba kernels are checked on.
+"""The solver's slow twin: an obviously-correct TriPeaks search, from any position.
 
-Deliberately naive. It uses neither the configuration tables nor the kernels nor
-``Rules.adjacent``: only the deal's cards and the board as written in
-``geometry.COVERED_BY`` / ``geometry.PEAK_POSITIONS`` (the layout is written down in
-exactly one place). The rules are restated here from RULES.md:
+Deliberately naive. It reads neither the configuration tables, nor the kernels, nor
+``Rules.adjacent``, nor the scores of ``scoring.py``: only the deal's cards, the rule
+options of a :class:`~tripeaks_solver.rules.Rules`, and the board as written down in
+``geometry.COVERED_BY`` / ``geometry.PEAK_POSITIONS``. The rules (docs/rules.md) are
+restated here, in one place each:
 
-- a tableau card is playable when it is still there, every card covering it is gone,
-  and its rank is one above or one below the waste top's rank (or A on K / K on A when
-  ``wrap``, the Easy rules);
-- drawing is allowed at any time while the stock has cards;
-- the game is won as soon as all 28 tableau cards are gone, and stuck when the stock is
-  empty and no card is playable;
-- score: 500, −1 per removal, −1 per draw, +100 per cleared peak. A win therefore
-  scores 500 − 28 − draws + 300 = 772 − draws.
+- cards are ints ``suit * 13 + rank`` (A = 0 … K = 12); card 52 is the joker, whose
+  rank 13 is wild;
+- the opening: the waste starts with deal card 28 and the stock is cards 29, 30, … in
+  draw order; with ``empty_waste`` the waste starts empty and card 28 is the first
+  card of the stock;
+- a tableau card may be removed when it is still there, every card covering it is
+  gone, and it may go on the waste top: anything goes on an empty waste; the joker
+  goes on anything and takes anything; otherwise the ranks are one apart, or A and K
+  when ``wrap`` (Easy);
+- a draw turns the next stock card onto the waste; it is allowed while the stock has
+  cards, and with ``draw_when_stuck`` only when no card can be removed;
+- the game is over when all 28 tableau cards are gone (won) or when no move is left
+  (stuck: the stock is empty and nothing plays).
 
-A state is (set of removed positions as a bitmask, cards drawn so far, waste rank).
-The search simply collects every state reachable from the start (a worklist and a
-Python set). All four answers are properties of single reachable states:
+Scores (``SCHEMES``), kept as the score so far and changed by each move:
 
-- winnable / min_draws: the fewest draws of a reachable won state (the draw count of a
-  line is the ``drawn`` of the state it reaches);
-- max_removed: the most removed cards of any reachable state;
-- best_score: 772 − min_draws on a win, else the best score of a reachable stuck end.
+- ``app``: starts at 500; −1 a move (removal or draw); +100 for the removal that
+  clears a peak; never below 0. A win therefore scores 500 − 28 − draws + 300 =
+  772 − draws, and no stuck end (it keeps a peak: at most 700) beats a win;
+- ``original``: starts at 0; a removal scores one more than the removal before it in
+  the current run (1, 2, 3, …); the removal clearing the first, second, third peak
+  scores 15, 15, 30 more; a draw costs 5 and ends the run;
+- ``cards-left``: the score so far is the number of moves made; a finished game is
+  ranked by (cards left, moves), smaller first.
 
-The only shortcut (``stop_at_first_win``, on by default) visits states in order of
-``drawn`` and stops at the first won state: no move lowers ``drawn``, so when a state
-with ``drawn = k`` is taken, every state with fewer draws has been taken already, and
-the first won state taken has the fewest draws. ``stop_at_first_win=False`` visits
-every reachable state; a test checks that both give the same answers.
+API (what the tests and the kernels' cross-checks use)
+------------------------------------------------------
+A :class:`Position` is ``(removed, drawn, waste, run, score)``: the 28-bit mask of
+removed tableau positions; the cards drawn from the stock so far (the stock of
+``Deal.opening(rules)``); the waste top card (an int or ``Card``) or None for an empty
+waste; the removals since the last draw (the original scoring's run; 0 will do under
+the other schemes); the score so far under the scheme (app score, original points,
+or under cards-left the moves made so far).
 
-:func:`naive_variant_solve` and :func:`naive_original` (at the end) extend the reference
-to every rule option and scoring scheme; tests/test_variants.py uses them.
+- ``NaiveGame(deal, rules, scheme)``: the deal under those rules and that scheme.
+  ``.opening()`` is the opening position; ``.moves(pos)`` the legal moves (tableau
+  positions 0–27, then ``DRAW`` = −1), none when the game is over; ``.play(pos, move)``
+  the position after a legal move; ``.solve(start=None)`` the answers from ``start``
+  (default the opening).
+- ``naive_solve(deal, rules, scheme="app", start=None)``: the same in one call.
+- ``position_of(game, scheme)``: the position a :class:`~tripeaks_solver.game.Game`
+  shows after some moves (``game.removed``, ``game.stock_index``, ``game.waste``,
+  ``game.run``, and ``game.score`` / ``game.original`` / ``game.moves``).
+
+An :class:`Answer` is about the whole game, the moves before the start included:
+``winnable``; ``min_draws``, the fewest total draws of a win (None when no win is
+left); ``best_score``, the best final score (app: 772 − ``min_draws`` on a win, else
+the best stuck end; original: points so far + the best points still to come;
+cards-left: the fewest cards left at the end) with ``best_moves`` (cards-left only:
+the fewest total moves among the ends leaving that few cards, else None);
+``max_removed``, the most tableau cards removed by the end; ``states``, the positions
+visited. ``answers()`` is ``(winnable, min_draws, best_score, best_moves,
+max_removed)``.
+
+Example: the answers from the position a game shows, for a kernel to be checked on::
+
+    game = Game(deal, rules); game.play("draw"); game.play("Kc")
+    want = naive_solve(deal, rules, "original", position_of(game, "original"))
+
+How the search works
+--------------------
+No move ever lowers the cards drawn or the cards removed, and each move raises one of
+them, so the positions reachable from the start are visited in layers, draws first,
+then cards removed, each layer only feeding later ones. A layer maps each state
+(removed set, waste rank, run) to the best score so far with which it is reached
+(every path to it gives the same app score and moves; the original points differ
+from path to path and the best one is kept, since the points still to come depend on
+the state only). Every game ends at a position with no move, so the best final score
+is the best over those ends, ``min_draws`` the fewest draws of a won end and
+``max_removed`` the most cards removed at any position reached. The run is kept in
+the state only under the original scoring (elsewhere it changes nothing, and leaving
+it out merges states whose futures are the same).
+
+The one shortcut (``stop_at_first_win``, on by default, not under the original
+scoring) stops after the first draw layer holding a won end: every end not yet seen
+has more draws, hence a lower app score or more moves than that win, or is stuck, and
+a stuck end leaves a card and keeps a peak, so it is worse than any win under the app
+and cards-left schemes. ``stop_at_first_win=False`` visits everything; a test checks
+that both agree.
 """
 
 from __future__ import annotations
 
+from collections import defaultdict
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, NamedTuple
 
 from tripeaks_solver.geometry import COVERED_BY, PEAK_POSITIONS
 
+if TYPE_CHECKING:  # types only: the twin reads the deal's cards and the rule options
+    from tripeaks_solver.dealing import Deal
+    from tripeaks_solver.game import Game
+    from tripeaks_solver.rules import Rules
+
 N_POSITIONS = 28
 ALL_REMOVED = (1 << N_POSITIONS) - 1
-START_SCORE = 500
-PEAK_BONUS = 100
-WIN_SCORE_NO_DRAWS = START_SCORE - N_POSITIONS + 3 * PEAK_BONUS  # 772
-
-# The cover relation and the peaks as bitmasks, from the shared board description.
 COVER_MASK = tuple(sum(1 << q for q in COVERED_BY[p]) for p in range(N_POSITIONS))
 PEAK_MASK = tuple(sum(1 << p for p in peak) for peak in PEAK_POSITIONS)
+PEAK_OF = tuple(next(k for k, peak in enumerate(PEAK_POSITIONS) if p in peak)
+                for p in range(N_POSITIONS))
 
-
-def ranks_adjacent(a: int, b: int, wrap: bool) -> bool:
-    """Ranks 0 = A … 12 = K. One apart, or A and K when the rules wrap."""
-    if abs(a - b) == 1:
-        return True
-    return wrap and {a, b} == {0, 12}
-
-
-def count_bits(mask: int) -> int:
-    return mask.bit_count()
-
-
-def peaks_cleared(removed: int) -> int:
-    return sum(1 for m in PEAK_MASK if removed & m == m)
-
-
-def app_score(removed: int, draws: int) -> int:
-    """The app's score after ``draws`` draws and the removals in ``removed`` (never below 0)."""
-    score = START_SCORE - count_bits(removed) - draws + PEAK_BONUS * peaks_cleared(removed)
-    return max(0, score)
-
-
-@dataclass(frozen=True)
-class NaiveResult:
-    winnable: bool
-    min_draws: int | None
-    best_score: int
-    max_removed: int
-    states: int
-
-    def answers(self) -> tuple[bool, int | None, int, int]:
-        return self.winnable, self.min_draws, self.best_score, self.max_removed
-
-
-def naive_solve(deal, wrap: bool, stop_at_first_win: bool = True) -> NaiveResult:
-    """Solve ``deal`` (a :class:`tripeaks_solver.Deal`) under Easy (``wrap``) or Classic."""
-    tab_rank = [c.rank for c in deal.tableau]
-    stock_rank = [c.rank for c in deal.stock]
-    stock_len = len(stock_rank)
-
-    # For each waste rank, (position, its bit, the bits of the cards covering it) of the
-    # tableau cards whose rank may go on it: the rank test, done once per deal.
-    follows = [
-        [(p, 1 << p, COVER_MASK[p]) for p in range(N_POSITIONS)
-         if ranks_adjacent(w, tab_rank[p], wrap)]
-        for w in range(13)
-    ]
-
-    def playable(removed: int, waste_rank: int) -> list[int]:
-        """Positions still there, with every covering card gone, one rank from the waste."""
-        return [
-            p
-            for p, bit, cover in follows[waste_rank]
-            if not removed & bit and removed & cover == cover
-        ]
-
-    start = (0, 0, deal.waste.rank)
-    seen = {start}
-    todo: list[list[tuple[int, int, int]]] = [[] for _ in range(stock_len + 1)]
-    todo[0].append(start)  # todo[k]: the states with k draws not yet expanded
-    min_draws = None  # fewest draws of a reached won state
-    most_removed = 0  # most cards removed in a reached state
-    best_stuck = -1  # best score of a reached stuck end
-    for layer in todo:  # layers only ever feed later layers, so this visits them all
-        while layer:
-            state = layer.pop()
-            removed, drawn, waste_rank = state
-            most_removed = max(most_removed, count_bits(removed))
-            if removed == ALL_REMOVED:  # won: the game ends here
-                if min_draws is None or drawn < min_draws:
-                    min_draws = drawn
-                continue
-            moves = playable(removed, waste_rank)
-            if drawn == stock_len and not moves:  # stuck: the game ends here
-                best_stuck = max(best_stuck, app_score(removed, drawn))
-                continue
-            children = [(removed | 1 << p, drawn, tab_rank[p]) for p in moves]
-            if drawn < stock_len:
-                children.append((removed, drawn + 1, stock_rank[drawn]))
-            for child in children:
-                if child not in seen:
-                    seen.add(child)
-                    todo[child[1]].append(child)
-        if min_draws is not None and stop_at_first_win:
-            break
-
-    if min_draws is not None:
-        return NaiveResult(True, min_draws, WIN_SCORE_NO_DRAWS - min_draws, N_POSITIONS, len(seen))
-    return NaiveResult(False, None, best_stuck, most_removed, len(seen))
-
-
-# =====================================================================================
-# Every variant and every scoring scheme
-# =====================================================================================
-#
-# The same kind of reference for all the options of ``Rules`` (wrap, empty_waste, joker,
-# draw_when_stuck; ``open`` only changes what a player sees) and all three scoring
-# schemes. Again nothing from the package but the deal's cards and the board geometry;
-# the rules are restated here:
-#
-# - cards are ints ``suit * 13 + rank``; card 52 is the joker, whose rank 13 is wild;
-# - a card may go on the waste top when the waste is empty (empty_waste, before the
-#   first card), when either card is the joker, or when their ranks are one apart (or
-#   A and K when ``wrap``);
-# - empty_waste: the waste starts empty and the card that would have started it is the
-#   first card of the stock (24 cards, 25 with the joker); otherwise the waste starts
-#   with deal card 28 and the stock is cards 29 … in order;
-# - draw_when_stuck: a draw is allowed only when no card can be removed;
-# - won as soon as all 28 are gone; stuck when the stock is empty and nothing plays.
-#
-# Scores of a complete game (won or stuck):
-# - app: 500 − moves + 100 per cleared peak (never below 0): a win is 772 − draws;
-# - cards-left: (cards left in the peaks, moves), smaller is better, moves = removals +
-#   draws;
-# - original: a removal scores one more than the removal before it in the current run
-#   (1, 2, 3, …); a draw costs 5 and ends the run; the removal that clears the first,
-#   second, third peak scores 15, 15, 30 more; starts at 0.
-
-EMPTY = -1  # the waste top before the first card, under empty_waste
-WILD = 13  # the joker's rank
 JOKER_CARD = 52
+WILD = 13  # the joker's rank
+EMPTY = -1  # the waste rank of an empty waste
+DRAW = -1  # the draw, among moves that are otherwise tableau positions
+
+SCHEMES = ("app", "original", "cards-left")
+APP_START = 500
+APP_MOVE_COST = 1
+APP_PEAK_BONUS = 100
+APP_WIN_BASE = APP_START - N_POSITIONS * APP_MOVE_COST + 3 * APP_PEAK_BONUS  # 772
 ORIGINAL_DRAW_COST = 5
-ORIGINAL_PEAK_BONUS = (15, 15, 30)  # for clearing the first, second, third peak
-PEAK_OF_POSITION = tuple(next(k for k, peak in enumerate(PEAK_POSITIONS) if p in peak)
-                         for p in range(N_POSITIONS))
+ORIGINAL_PEAK_BONUS = (15, 15, 30)  # for the first, second, third peak cleared
+START_SCORE = {"app": APP_START, "original": 0, "cards-left": 0}
 
 
-def rank_of(card: int) -> int:
-    """0 = A … 12 = K; the joker (card 52) is the wild rank 13."""
+def rank_of(card: int | None) -> int:
+    """A card's rank (A = 0 … K = 12, the joker WILD); EMPTY for no card."""
+    if card is None:
+        return EMPTY
     return WILD if int(card) == JOKER_CARD else int(card) % 13
 
 
-def may_follow(waste: int, rank: int, wrap: bool) -> bool:
-    """May a card of ``rank`` go on the waste top ``waste`` (EMPTY, a rank, or WILD)?"""
-    if waste in (EMPTY, WILD) or rank == WILD:
+def may_follow(top: int, rank: int, wrap: bool) -> bool:
+    """May a card of ``rank`` go on a waste top of rank ``top`` (EMPTY, 0 … 12, WILD)?"""
+    if top in (EMPTY, WILD) or rank == WILD:
         return True
-    return ranks_adjacent(waste, rank, wrap)
+    return abs(top - rank) == 1 or (wrap and {top, rank} == {0, 12})
 
 
-def opening(deal, rules) -> tuple[list[int], int, list[int]]:
-    """Ranks of the 28 tableau cards, the first waste top (EMPTY or a rank), the stock
-    ranks in draw order."""
-    cards = [int(c) for c in deal.cards]
-    assert (len(cards) == 53) == rules.joker, "the joker variant needs a 53-card deal"
-    assert (JOKER_CARD in cards) == rules.joker
-    tab = [rank_of(c) for c in cards[:N_POSITIONS]]
-    rest = [rank_of(c) for c in cards[N_POSITIONS:]]
-    if rules.empty_waste:
-        return tab, EMPTY, rest
-    return tab, rest[0], rest[1:]
+def peaks_cleared(removed: int) -> int:
+    return sum(1 for mask in PEAK_MASK if removed & mask == mask)
 
 
-def cards_left_key(removed: int, draws: int) -> tuple[int, int]:
-    """The cards-left result of a finished game: (cards left, moves)."""
-    return N_POSITIONS - count_bits(removed), count_bits(removed) + draws
+class Position(NamedTuple):
+    """A game in progress: see the module docstring."""
 
-
-def uncovered(removed: int) -> list[int]:
-    """Positions still there whose covering cards are all gone."""
-    return [p for p in range(N_POSITIONS)
-            if not removed >> p & 1 and removed & COVER_MASK[p] == COVER_MASK[p]]
+    removed: int
+    drawn: int
+    waste: int | None
+    run: int
+    score: int
 
 
 @dataclass(frozen=True)
-class VariantResult:
-    """The answers under every scheme but the original one.
-
-    ``app_best``: 772 − min_draws on a won deal, else the best app score of a stuck end;
-    ``cards_left``: the best (cards left, moves) of a complete game.
-    """
+class Answer:
+    """The answers for the whole game from a position: see the module docstring."""
 
     winnable: bool
     min_draws: int | None
-    app_best: int
+    best_score: int
+    best_moves: int | None
     max_removed: int
-    cards_left: tuple[int, int]
     states: int
 
     def answers(self) -> tuple:
-        return self.winnable, self.min_draws, self.app_best, self.max_removed, self.cards_left
+        return self.winnable, self.min_draws, self.best_score, self.best_moves, self.max_removed
 
 
-def naive_variant_solve(deal, rules, stop_at_first_win: bool = True) -> VariantResult:
-    """Answers under ``rules`` (any options) for the app and cards-left schemes.
+class NaiveGame:
+    """A deal under ``rules`` and a scoring ``scheme``: positions, moves, answers."""
 
-    The reachable positions are collected draw count by draw count, like
-    :func:`naive_solve`; to go faster, the states sharing a removed set and a draw count
-    are kept together: ``reach[k][c][removed]`` is the set of waste tops (a bit mask,
-    bit ``w + 1`` for waste ``w``) with which the removed set ``removed`` (``c`` cards)
-    is reachable after exactly ``k`` draws. A removal keeps ``k`` and adds one card, a
-    draw keeps the cards and adds one to ``k``, so taking ``k`` in increasing order
-    and, inside it, ``c`` in increasing order, every entry is complete before it is
-    expanded. A won state ends the game; a waste top with nothing playable and no stock
-    left is a stuck end. As in :func:`naive_solve`, ``stop_at_first_win`` stops after
-    the first draw count with a win, which is then the fewest draws of any win.
-    """
-    tab, first_waste, stock = opening(deal, rules)
-    stock_len = len(stock)
-    # accepts[p]: the waste tops (bit w + 1) on which position p's card may go.
-    accepts = [sum(1 << (w + 1) for w in range(EMPTY, WILD + 1)
-                   if may_follow(w, tab[p], rules.wrap))
-               for p in range(N_POSITIONS)]
+    def __init__(self, deal: Deal, rules: Rules, scheme: str = "app") -> None:
+        assert scheme in SCHEMES, scheme
+        cards = [int(c) for c in deal.cards]
+        assert (len(cards) == 53) == rules.joker == (JOKER_CARD in cards), (
+            "the joker rules need the 53-card deal, the others the 52-card one")
+        self.rules = rules
+        self.scheme = scheme
+        self.tableau = cards[:N_POSITIONS]
+        if rules.empty_waste:
+            self.first_waste, self.stock = None, cards[N_POSITIONS:]
+        else:
+            self.first_waste, self.stock = cards[N_POSITIONS], cards[N_POSITIONS + 1:]
+        self.tableau_ranks = [rank_of(c) for c in self.tableau]
+        self.stock_ranks = [rank_of(c) for c in self.stock]
+        # follows[top]: the tableau positions whose card may go on a waste top of rank
+        # ``top``, found once per deal (the rank test never changes).
+        self.follows = {
+            top: [p for p in range(N_POSITIONS)
+                  if may_follow(top, self.tableau_ranks[p], rules.wrap)]
+            for top in range(EMPTY, WILD + 1)
+        }
 
-    def removals(removed: int) -> tuple[int, list[tuple[int, int, int]]]:
-        """For a removed set: the waste tops some uncovered card may go on, and per
-        uncovered card (the waste tops it may go on, the removed set after it, its
-        waste-top bit)."""
-        takes_some = 0
-        out = []
-        for p in uncovered(removed):
-            takes_some |= accepts[p]
-            out.append((accepts[p], removed | 1 << p, 1 << (tab[p] + 1)))
-        return takes_some, out
+    # --- the rules ------------------------------------------------------------------
+    def opening(self) -> Position:
+        return Position(0, 0, self.first_waste, 0, START_SCORE[self.scheme])
 
-    memo: dict[int, tuple[int, list[tuple[int, int, int]]]] = {}  # the same in every layer
-    reach = [[{} for _ in range(N_POSITIONS + 1)] for _ in range(stock_len + 1)]
-    reach[0][0][0] = 1 << (first_waste + 1)
-    min_draws = None
-    most_removed = 0
-    best_stuck_app = -1
-    best_stuck_left = None
-    states = 0  # (removed set, draws) pairs
-    for k in range(stock_len + 1):
-        for c in range(N_POSITIONS + 1):
-            if reach[k][c]:
-                most_removed = max(most_removed, c)
-                states += len(reach[k][c])
-            if c == N_POSITIONS and reach[k][c]:  # won: the game ends here
-                min_draws = k if min_draws is None else min_draws
-                continue
-            for removed, tops in reach[k][c].items():
-                if removed not in memo:
-                    memo[removed] = removals(removed)
-                takes_some, options = memo[removed]
-                after = reach[k][c + 1]
-                for takes, child, top in options:
-                    if tops & takes:  # this card goes on one of the waste tops
-                        after[child] = after.get(child, 0) | top
-                blocked = tops & ~takes_some  # waste tops on which nothing plays
-                if k < stock_len:
-                    if blocked or not rules.draw_when_stuck:
-                        drawn = reach[k + 1][c]
-                        drawn[removed] = drawn.get(removed, 0) | 1 << (stock[k] + 1)
-                elif blocked:  # stuck: the game ends here
-                    best_stuck_app = max(best_stuck_app, app_score(removed, k))
-                    key = cards_left_key(removed, k)
-                    if best_stuck_left is None or key < best_stuck_left:
-                        best_stuck_left = key
-        if min_draws is not None and stop_at_first_win:
-            break
-    if min_draws is not None:
-        return VariantResult(True, min_draws, WIN_SCORE_NO_DRAWS - min_draws, N_POSITIONS,
-                             (0, N_POSITIONS + min_draws), states)
-    return VariantResult(False, None, best_stuck_app, most_removed, best_stuck_left, states)
+    def _removals(self, removed: int, top: int) -> list[int]:
+        """Positions still there, uncovered, whose card may go on the waste top."""
+        return [p for p in self.follows[top]
+                if not removed >> p & 1 and removed & COVER_MASK[p] == COVER_MASK[p]]
+
+    def _moves(self, removed: int, drawn: int, top: int) -> list[int]:
+        if removed == ALL_REMOVED:  # won: the game is over
+            return []
+        moves = self._removals(removed, top)
+        if drawn < len(self.stock) and not (self.rules.draw_when_stuck and moves):
+            moves.append(DRAW)
+        return moves
+
+    def _score_after(self, score: int, move: int, removed: int, run: int) -> int:
+        """The score after ``move`` from a position with ``removed`` and ``run``."""
+        if self.scheme == "cards-left":
+            return score + 1  # the moves made
+        if move == DRAW:
+            if self.scheme == "app":
+                return max(0, score - APP_MOVE_COST)
+            return score - ORIGINAL_DRAW_COST
+        peak = PEAK_MASK[PEAK_OF[move]]
+        clears = (removed | 1 << move) & peak == peak  # this removal clears its peak
+        if self.scheme == "app":
+            return max(0, score - APP_MOVE_COST + (APP_PEAK_BONUS if clears else 0))
+        bonus = ORIGINAL_PEAK_BONUS[peaks_cleared(removed)] if clears else 0
+        return score + run + 1 + bonus
+
+    def moves(self, pos: Position) -> list[int]:
+        """The legal moves: removable positions in increasing order, then DRAW."""
+        return self._moves(pos.removed, pos.drawn, rank_of(pos.waste))
+
+    def play(self, pos: Position, move: int) -> Position:
+        """The position after a legal ``move``."""
+        assert move in self.moves(pos), (move, pos)
+        score = self._score_after(pos.score, move, pos.removed, pos.run)
+        if move == DRAW:
+            return Position(pos.removed, pos.drawn + 1, self.stock[pos.drawn], 0, score)
+        return Position(pos.removed | 1 << move, pos.drawn, self.tableau[move], pos.run + 1,
+                        score)
+
+    # --- the search -----------------------------------------------------------------
+    def solve(self, start: Position | None = None, stop_at_first_win: bool = True) -> Answer:
+        """The answers for the whole game from ``start`` (the opening by default)."""
+        start = self.opening() if start is None else start
+        assert 0 <= start.drawn <= len(self.stock) and 0 <= start.removed <= ALL_REMOVED
+        cards_left = self.scheme == "cards-left"
+        keep_run = self.scheme == "original"
+        stop = stop_at_first_win and self.scheme != "original"
+
+        def better(a, b) -> bool:
+            return a < b if cards_left else a > b
+
+        # layers[drawn, removed count]: {(removed, waste rank, run): best score so far}
+        layers: dict[tuple[int, int], dict[tuple[int, int, int], int]] = defaultdict(dict)
+        first_count = start.removed.bit_count()
+        first = (start.removed, rank_of(start.waste), start.run if keep_run else 0)
+        layers[start.drawn, first_count][first] = start.score
+        min_draws = None
+        max_removed = 0
+        best_end = None  # app, original: the score; cards-left: (cards left, moves)
+        states = 0
+        for drawn in range(start.drawn, len(self.stock) + 1):
+            for count in range(first_count, N_POSITIONS + 1):
+                layer = layers.pop((drawn, count), {})
+                if layer:
+                    states += len(layer)
+                    max_removed = max(max_removed, count)
+                for (removed, top, run), score in layer.items():
+                    moves = self._moves(removed, drawn, top)
+                    if not moves:  # the game ends here, won or stuck
+                        if count == N_POSITIONS and min_draws is None:
+                            min_draws = drawn  # the first win met has the fewest draws
+                        end = (N_POSITIONS - count, score) if cards_left else score
+                        if best_end is None or better(end, best_end):
+                            best_end = end
+                        continue
+                    for move in moves:
+                        after = self._score_after(score, move, removed, run)
+                        if move == DRAW:
+                            key = (drawn + 1, count)
+                            child = (removed, self.stock_ranks[drawn], 0)
+                        else:
+                            key = (drawn, count + 1)
+                            child = (removed | 1 << move, self.tableau_ranks[move],
+                                     run + 1 if keep_run else 0)
+                        later = layers[key]
+                        if child not in later or better(after, later[child]):
+                            later[child] = after
+            if stop and min_draws is not None:
+                break
+        if cards_left:
+            best_score, best_moves = best_end
+        else:
+            best_score, best_moves = best_end, None
+        return Answer(min_draws is not None, min_draws, best_score, best_moves, max_removed,
+                      states)
 
 
-@dataclass(frozen=True)
-class OriginalResult:
-    """The best original score, and the answers of :class:`VariantResult` from the ends
-    met on the same walk (a different walk from :func:`naive_variant_solve`'s)."""
-
-    best_score: int
-    variant: VariantResult
+def naive_solve(deal: Deal, rules: Rules, scheme: str = "app", start: Position | None = None,
+                stop_at_first_win: bool = True) -> Answer:
+    """The answers for ``deal`` under ``rules`` and ``scheme`` from ``start`` (default:
+    the opening)."""
+    return NaiveGame(deal, rules, scheme).solve(start, stop_at_first_win)
 
 
-def naive_original(deal, rules) -> OriginalResult:
-    """The best final score under the original scoring over complete games.
-
-    A plain recursion with memo over the states (removed set, cards drawn, waste top,
-    length of the current run): the best score still to come from a state is 0 at an
-    end (won or stuck), else the best over its moves of what the move scores plus the
-    best still to come after it. Every state reachable from the start is visited, so
-    the ends met along the way also give the answers of the other schemes.
-    """
-    tab, first_waste, stock = opening(deal, rules)
-    stock_len = len(stock)
-    # follows[w]: (bit of the position, bits covering it, bits of its peak, its rank) of
-    # the tableau cards that may go on waste top w.
-    follows = {
-        w: [(1 << p, COVER_MASK[p], PEAK_MASK[PEAK_OF_POSITION[p]], tab[p])
-            for p in range(N_POSITIONS) if may_follow(w, tab[p], rules.wrap)]
-        for w in range(EMPTY, WILD + 1)
-    }
-    memo: dict[tuple[int, int, int, int], int] = {}
-    won_draws: list[int] = []  # the draws of every won end met
-    stuck_ends: list[tuple[int, int]] = []  # (removed, drawn) of every stuck end met
-
-    def to_go(removed: int, drawn: int, waste: int, run: int) -> int:
-        key = (removed, drawn, waste, run)
-        if key in memo:
-            return memo[key]
-        if removed == ALL_REMOVED:  # won: the game ends here
-            won_draws.append(drawn)
-            memo[key] = 0
-            return 0
-        best = None
-        can_remove = False
-        for bit, cover, peak, rank in follows[waste]:
-            if removed & bit or removed & cover != cover:
-                continue  # gone already, or still covered
-            can_remove = True
-            after = removed | bit
-            points = run + 1
-            if after & peak == peak:  # this removal clears its peak
-                points += ORIGINAL_PEAK_BONUS[peaks_cleared(removed)]
-            value = points + to_go(after, drawn, rank, run + 1)
-            if best is None or value > best:
-                best = value
-        if drawn < stock_len and not (rules.draw_when_stuck and can_remove):
-            value = to_go(removed, drawn + 1, stock[drawn], 0) - ORIGINAL_DRAW_COST
-            if best is None or value > best:
-                best = value
-        if best is None:  # stuck: the stock is empty and nothing plays
-            stuck_ends.append((removed, drawn))
-            best = 0
-        memo[key] = best
-        return best
-
-    best_score = to_go(0, 0, first_waste, 0)
-    if won_draws:
-        d = min(won_draws)
-        variant = VariantResult(True, d, WIN_SCORE_NO_DRAWS - d, N_POSITIONS,
-                                (0, N_POSITIONS + d), len(memo))
-    else:
-        variant = VariantResult(
-            False, None,
-            max(app_score(removed, drawn) for removed, drawn in stuck_ends),
-            max(count_bits(key[0]) for key in memo),
-            min(cards_left_key(removed, drawn) for removed, drawn in stuck_ends),
-            len(memo))
-    return OriginalResult(best_score, variant)
+def position_of(game: Game, scheme: str = "app") -> Position:
+    """The position a :class:`tripeaks_solver.game.Game` shows, with its score under
+    ``scheme`` (the moves made, as ``Game.moves`` counts them, under cards-left)."""
+    score = {"app": game.score, "original": game.original, "cards-left": game.moves}[scheme]
+    return Position(game.removed, game.stock_index, game.waste, game.run, score)

@@ -9,6 +9,7 @@ from __future__ import annotations
 import random
 
 import pytest
+from helpers import parse_or_error
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -163,11 +164,9 @@ def test_card_is_a_plain_int():
 
 def _parse_or_error(text: str):
     """Return a Card or the InputError; any other exception escapes and fails the test."""
-    try:
-        card = Card.parse(text)
-    except InputError as exc:
-        assert "\n" not in str(exc)
-        return exc
+    card = parse_or_error(Card.parse, text)
+    if isinstance(card, InputError):
+        return card
     assert isinstance(card, Card)
     assert 0 <= card <= 52  # 52 is the joker
     # Whatever was accepted must print back to something that reads as the same card.

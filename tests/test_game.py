@@ -9,31 +9,15 @@ from __future__ import annotations
 from itertools import pairwise
 
 import pytest
+from helpers import BOTTOM, BOTTOM_UP, layout
 
 from tripeaks_solver import game as game_module
-from tripeaks_solver.cards import Card
-from tripeaks_solver.dealing import Deal
 from tripeaks_solver.errors import IllegalMoveError, InputError
 from tripeaks_solver.game import Game, Status
 from tripeaks_solver.rules import CLASSIC, EASY, Rules
 
-ALL_TOKENS = [r + s for s in "cdhs" for r in "A23456789TJQK"]
-
-
-def layout(tableau: dict[int, str], waste: str, stock_last: list[str] = ()) -> Deal:
-    """A deal with the given cards at the given positions; every other place gets an
-    unused card (deck order), and ``stock_last`` ends the stock in that order."""
-    fixed = {Card.parse(t).token for t in [*tableau.values(), waste, *stock_last]}
-    spare = iter(t for t in ALL_TOKENS if t not in fixed)
-    cards = [tableau[p] if p in tableau else next(spare) for p in range(28)]
-    stock = [next(spare) for _ in range(23 - len(stock_last))] + list(stock_last)
-    assert next(spare, None) is None
-    return Deal.from_cards([*cards, waste, *stock])
-
-
 # --- RULES.md: the start of TP1-E-AAAAAAB, as an explicit layout ---------------------
 
-BOTTOM = ["3♠", "5♠", "K♣", "4♠", "2♦", "A♠", "K♦", "8♥", "7♣", "9♠"]
 RULES_EXAMPLE = layout({18 + i: c for i, c in enumerate(BOTTOM)} | {13: "7♠"}, "A♣")
 
 
@@ -175,7 +159,7 @@ def test_adjacency_tables():
 # uncovered when its turn comes). Ranks along that order run from the waste A:
 # up 2 … K, down Q … 2, up 3 … 7 — 28 cards, every step one rank, no K–A wrap needed,
 # no rank used more than 4 times (A once for the waste).
-ORDER = list(range(18, 28)) + list(range(9, 18)) + list(range(3, 9)) + [0, 1, 2]
+ORDER = BOTTOM_UP
 RANKS = "23456789TJ" + "QKQJT9876" + "543234" + "567"  # bottom row, row 3, row 2, row 1
 SUIT_ORDER = "cdhs"
 

@@ -16,21 +16,18 @@ import json
 import math
 import shutil
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+from cli_run import assert_one_line_error, run
+from helpers import BOTTOM_UP, RULE_IDS, RULE_SETS
+from naive import may_follow
 
 from tripeaks_solver import CLASSIC, EASY, Card, Deal, Game, InputError, Status
 from tripeaks_solver.layout import Layout, parse_layout_file
 from tripeaks_solver.probability import distinct_rank_fillings, win_probability
 from tripeaks_solver.solver import solve
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from cli_run import assert_one_line_error, run
-
-RULE_SETS = [EASY, CLASSIC]
-RULE_IDS = ["easy", "classic"]
 RANKS = "A23456789TJQK"
 EXE = shutil.which("tripeaks-solve")
 
@@ -41,11 +38,6 @@ def line_of(n: int) -> str:
 
 def rank(token: str) -> int:
     return RANKS.index(token[0].upper())
-
-
-def adjacent(a: int, b: int, wrap: bool) -> bool:
-    """The rules' adjacency written out again here (A = 0 … K = 12)."""
-    return abs(a - b) == 1 or (wrap and abs(a - b) == 12)
 
 
 # --- the hand-built layouts --------------------------------------------------------------
@@ -68,7 +60,6 @@ CHAIN = (
     "Ad Ah As 2h 2s 9h 9s Tc Td Th Ts Jc Jd Jh Js Qc Qd Qh Qs Kc Kd Kh Ks"
 )
 WASTE = 28
-BOTTOM_UP = list(range(18, 28)) + list(range(9, 18)) + list(range(3, 9)) + list(range(3))
 
 
 def swapped(line: str, i: int, j: int) -> str:
@@ -99,11 +90,11 @@ def test_the_hand_built_layouts_are_what_the_comments_say():
     bottom = {rank(t[p]) for p in range(18, 28)}
     assert bottom == {3, 4, 5, 6}  # ranks 4 … 7
     for wrap in (True, False):
-        assert not any(adjacent(rank(s), b, wrap) for s in t[29:] for b in bottom)
+        assert not any(may_follow(rank(s), b, wrap) for s in t[29:] for b in bottom)
     d = DEAD.split()
     assert d[WASTE] == "9c" and d[10] == "3c"
     for wrap in (True, False):
-        assert not any(adjacent(rank(s), b, wrap) for s in d[28:] for b in bottom)
+        assert not any(may_follow(rank(s), b, wrap) for s in d[28:] for b in bottom)
 
 
 def play_line(deal: Deal, rules, draws: int, order) -> Game:
