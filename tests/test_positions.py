@@ -22,6 +22,7 @@ import random
 
 import numpy as np
 import pytest
+from naive import naive_solve, position_of
 
 from tripeaks_solver import completion_kernels
 from tripeaks_solver.dealing import Deal
@@ -245,3 +246,36 @@ def test_fair_shares_are_exact_when_few_fillings(seed: int) -> None:
             wins += solve(view.completion(fill).play(fm.move), optimal=False).winnable
         assert fm.wins == wins
         assert fm.share == wins / len(orders) and fm.share_95 == (fm.share, fm.share)
+
+
+# --- the kernels against the naive twin, from mid-game positions ------------------------
+def check_naive(position: Position, scheme: str) -> None:
+    """``solve`` from the position against tests/naive.py from the same position."""
+    sol = solve(position, scheme=scheme)
+    want = naive_solve(position.deal, position.rules, scheme,
+                       position_of(position.game(), scheme))
+    assert sol.winnable == want.winnable
+    assert sol.best_score == want.best_score
+    if scheme == "cards-left":
+        assert sol.best_moves == want.best_moves
+    if scheme != "original":
+        assert sol.min_draws == want.min_draws
+
+
+def naive_cases(count: int) -> list:
+    return [pytest.param(r, s, n, id=f"{label(r)}-{s}") for r in RULE_SETS for s in SCHEMES
+            for n in [max(1, count // 3) if s == "original" else count]]
+
+
+@pytest.mark.parametrize(("rules", "scheme", "count"), naive_cases(2))
+def test_kernels_agree_with_naive_from_positions(rules: Rules, scheme: str, count: int) -> None:
+    for seed in range(count):
+        check_naive(random_position(seed + 700, rules), scheme)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("rules", "scheme", "count"), naive_cases(12))
+def test_kernels_agree_with_naive_from_positions_many(rules: Rules, scheme: str,
+                                                      count: int) -> None:
+    for seed in range(count):
+        check_naive(random_position(seed + 7000, rules), scheme)
