@@ -33,7 +33,7 @@ EXE = shutil.which("tripeaks-solve")
 PEAK_NAMES = ("left", "middle", "right")
 
 
-# --- the scoring rules, written out again (RULES.md and README) -------------------------
+# --- the scoring rules, written out again (docs/rules.md and README) -------------------------
 
 PEAK_OF = {p: k for k, ps in enumerate(PEAK_POSITIONS) for p in ps}
 

@@ -1,7 +1,7 @@
-"""The pure-Python game on explicit layouts: RULES.md examples, messages, score, undo, end states.
+"""The pure-Python game on explicit layouts: docs/rules.md examples, messages, score, undo, end states.
 
 Every layout is built card by card with Deal.from_cards; expected scores come from the
-RULES.md formula (start 500, -1 a move, +100 a cleared peak), not from the code.
+docs/rules.md formula (start 500, -1 a move, +100 a cleared peak), not from the code.
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from tripeaks_solver.errors import IllegalMoveError, InputError
 from tripeaks_solver.game import Game, Status
 from tripeaks_solver.rules import CLASSIC, EASY, Rules
 
-# --- RULES.md: the start of TP1-E-AAAAAAB, as an explicit layout ---------------------
+# --- docs/rules.md: the start of TP1-E-AAAAAAB, as an explicit layout ---------------------
 
 RULES_EXAMPLE = layout({18 + i: c for i, c in enumerate(BOTTOM)} | {13: "7♠"}, "A♣")
 
@@ -186,7 +186,7 @@ def test_chain_is_a_valid_hand_derivation():
 
 
 def expected_scores(draws: int) -> list[int]:
-    """RULES.md: -1 per move; the removals of 0, 1, 2 (the last three) each clear a peak."""
+    """docs/rules.md: -1 per move; the removals of 0, 1, 2 (the last three) each clear a peak."""
     score, out = 500, []
     for _ in range(draws):
         score -= 1

@@ -1,6 +1,6 @@
-"""Geometry: the covering relation of RULES.md, the peaks, and the 22,932 closed removed-sets.
+"""Geometry: the covering relation of docs/rules.md, the peaks, and the 22,932 closed removed-sets.
 
-The covering table and the peaks are written out here by hand from RULES.md; the closed
+The covering table and the peaks are written out here by hand from docs/rules.md; the closed
 sets are counted by two methods different from the package's breadth-first search.
 """
 
@@ -13,7 +13,7 @@ import pytest
 
 from tripeaks_solver import geometry as g
 
-# RULES.md, written out: position -> the two positions that cover it.
+# docs/rules.md, written out: position -> the two positions that cover it.
 COVER = {
     0: (3, 4),
     1: (5, 6),
@@ -205,7 +205,7 @@ def test_tables_are_read_only():
     [
         (0, set(BOTTOM)),
         (1 << 18 | 1 << 19, set(BOTTOM) - {18, 19} | {9}),
-        # RULES.md: K♣, A♠, 2♦ at positions 20, 23, 22 gone -> position 13 turns up
+        # docs/rules.md: K♣, A♠, 2♦ at positions 20, 23, 22 gone -> position 13 turns up
         (1 << 20 | 1 << 22 | 1 << 23, set(BOTTOM) - {20, 22, 23} | {13}),
         (FULL, set()),
         (FULL & ~(1 << 0), {0}),
