@@ -99,9 +99,10 @@ VARIANTS = {"--empty-waste": None, "--joker": None, "--draw-when-stuck": None, "
             "--wrap": None, "--no-wrap": None}
 RARE = ["-h", "--help", "--bogus", "--json=1", "--"]  # one command line in ten has one
 SCORING = {"--scoring": st.sampled_from([*SCHEMES, "best", ""])}
-# A few deals at most: a range that is not tiny is refused or ends in a moment.
+# A few deals at most: a range that is not tiny is refused or ends in a moment (the
+# last deal, ZZZZZZZ, is a valid bound but would start billions of solves).
 BOUNDS = st.sampled_from(["0", "1", "3", "AAAAAAC", "TP1-E-AAAAAAD", "x", "", "-5",
-                          "9" * 5000, "ZZZZZZZ", "04"])
+                          "9" * 5000, "04"])
 OUTPUTS = st.sampled_from(["<new>", "<newpng>", "-", "<dir>", "/nonexistent/x.csv",
                            "/dev/full", "<fifo>", "x.txt"])
 REPORTED = st.sampled_from(["<csv>", "<good>", "<empty>", "<dir>", "<fifo>", "/dev/zero",
@@ -185,10 +186,14 @@ def command_lines(draw, command: Command) -> tuple[list[str], bool]:
     slots = draw(st.permutations([None] * (len(positional) - fixed) + list(range(len(options)))))
     words = iter(positional[fixed:])
     args = [*command.words, *positional[:fixed]]
+    read = []  # the options click reads: those before a "--" (after it, words)
     for slot in slots:
         args += [next(words)] if slot is None else options[slot]
-    asks_help = any(a in HELP for a in args)
-    return args, command.wants_json(options) and not asks_help
+        if slot is not None and ["--"] not in read:
+            read.append(options[slot])
+    cut = args.index("--") if "--" in args else len(args)
+    asks_help = any(a in HELP for a in args[:cut])
+    return args, command.wants_json(read) and not asks_help
 
 
 @pytest.fixture(scope="session")
@@ -214,6 +219,9 @@ def files(tmp_path_factory) -> dict[str, str]:
 def check(capsys, monkeypatch, files: dict[str, str], args: list[str], json_mode: bool,
           stdin: bytes, quiet: bool = True) -> None:
     args = [files.get(a, a) for a in args]
+    # batch without --jobs would fork a worker pool from this (threaded) test process,
+    # and a fork there can hang for ever; subprocess tests cover the pool.
+    monkeypatch.setattr("tripeaks_solver.batch.default_jobs", lambda: 1)
     monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(stdin), encoding="utf-8"))
     code, out, err = run(capsys, *args)
     event(f"exit {code}{' (json)' if json_mode else ''}")
@@ -249,7 +257,7 @@ def test_generated_command_lines(capsys, monkeypatch, files, data):
 
 
 @pytest.mark.slow
-@settings(max_examples=5000, **{**SETTINGS, "derandomize": False})
+@settings(max_examples=3000, **{**SETTINGS, "derandomize": False})
 @given(data=st.data())
 def test_generated_command_lines_many(capsys, monkeypatch, files, data):
     _test(capsys, monkeypatch, files, data)
