@@ -154,6 +154,7 @@ def test_rows_from_their_definitions_many(rules: Rules, scheme: str) -> None:
         check_rows(seed, rules, scheme)
 
 
+@pytest.mark.slow
 def test_fair_verdicts() -> None:
     """Shares on every move but undos; a verdict exactly on the ?? moves, ``mistake`` when
     the fair view rated another move higher."""

@@ -216,6 +216,7 @@ def test_resume_other_rules_and_wider_range(full_40, tmp_path, capsys):
     assert s["cross"]["deals"] == 40
 
 
+@pytest.mark.slow
 def test_kill_and_interrupt_then_resume(tmp_path, capsys):
     """A real run stopped by Ctrl-C, then by kill -9, then resumed, equals one full run."""
     if EXE is None or not Path("/proc").is_dir():

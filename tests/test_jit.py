@@ -324,6 +324,7 @@ def _corrupt(cache: Path, suffix: str, how: str) -> None:
                       "garbage": b"not a pickle at all\n" * 3}[how])
 
 
+@pytest.mark.slow
 def test_broken_cache_entries_are_compiled_again(tmp_path):
     site, home = tmp_path / "site", tmp_path / "home"
     home.mkdir()
