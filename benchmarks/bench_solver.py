@@ -59,8 +59,11 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--deals", type=int, default=1000, help="deals 0 … N-1 (default 1000)")
     ap.add_argument("--repeat", type=int, default=3, help="timings per deal, fastest kept")
-    ap.add_argument("--naive", type=int, default=20, help="deals for the naive comparison")
+    ap.add_argument("--naive", type=int, default=20,
+                    help="deals for the naive comparison (0: skip it)")
     args = ap.parse_args()
+    if args.deals < 1 or args.repeat < 1 or args.naive < 0:
+        ap.error("--deals and --repeat must be at least 1, --naive at least 0")
 
     deals = [Deal.from_number(n) for n in range(args.deals)]
     for optimal in (True, False):  # load or compile the kernels before timing
@@ -75,7 +78,7 @@ def main() -> None:
             print(_line(rules, "optimum" if optimal else "winnability", rows), flush=True)
 
     sample = deals[: args.naive]
-    for rules in (EASY, CLASSIC):
+    for rules in (EASY, CLASSIC) if sample else ():
         start = time.process_time()
         for d in sample:
             naive_solve(d, rules.wrap, stop_at_first_win=True)
