@@ -7,9 +7,11 @@ import csv
 import json
 import math
 import random
+from collections import Counter
 from functools import cache
 from pathlib import Path
 
+import numpy as np
 import pytest
 from cli_run import assert_one_line_error, run
 
@@ -17,7 +19,8 @@ from tripeaks_solver import CLASSIC, EASY, Deal, Game, Status
 from tripeaks_solver.difficulty import difficulties, difficulty, rating_of
 from tripeaks_solver.geometry import COVERED_BY, ROWS
 from tripeaks_solver.moves import Move
-from tripeaks_solver.players import play
+from tripeaks_solver.players import fair_margin, play
+from tripeaks_solver.playout import _best
 from tripeaks_solver.position import Position
 from tripeaks_solver.rules import Rules
 from tripeaks_solver.solver import solve
@@ -25,7 +28,7 @@ from tripeaks_solver.solver import solve
 DATA = Path(__file__).resolve().parents[1] / "data" / "deals-0-9999.csv"
 VARIANTS = (EASY, CLASSIC, EASY.with_options(empty_waste=True),
             CLASSIC.with_options(draw_when_stuck=True), EASY.with_options(joker=True))
-FAST_PLAYERS = ("random", "greedy", "rollout:10", "fair:10", "pimc:4", "perfect")
+FAST_PLAYERS = ("random", "greedy", "careful", "rollout:10", "fair:10", "pimc:4", "perfect")
 
 
 # --- the plain-Python twin of the playout kernel -----------------------------------------
@@ -65,11 +68,8 @@ def twin_best_chain(game: Game, removed: int, last_rank: int, used: frozenset) -
         if not game.rules.adjacent(last_rank, card.rank):
             continue
         after = removed | 1 << p
-        uncovered = sum(1 for q in range(28) if p in COVERED_BY[q]
-                        and not game.is_face_up(q) and not game.is_removed(q)
-                        and all(after >> c & 1 for c in COVERED_BY[q]))
         more = twin_best_chain(game, after, card.rank, used | {p})
-        best = max(best, (1 + more[0], uncovered + more[1]))
+        best = max(best, (1 + more[0], _turned_up(game, p, after) + more[1]))
     return best
 
 
@@ -90,7 +90,7 @@ def twin_move(game: Game, policy: str, random_ties: bool, rng: TwinRng) -> Move 
         card = game.deal.tableau[p]
         if Move.remove(card) not in legal:
             continue
-        key = _chain_from(game, p)
+        key = twin_careful_value(game, p) if policy == "careful" else _chain_from(game, p)
         if best_key is None or key > best_key:
             best, best_key, ties = Move.remove(card), key, 1
         elif key == best_key and random_ties:
@@ -101,12 +101,60 @@ def twin_move(game: Game, policy: str, random_ties: bool, rng: TwinRng) -> Move 
 
 
 def _chain_from(game: Game, p: int) -> tuple:
-    card = game.deal.tableau[p]
     after = game.removed | 1 << p
-    uncovered = sum(1 for q in range(28) if p in COVERED_BY[q] and not game.is_face_up(q)
-                    and not game.is_removed(q) and all(after >> c & 1 for c in COVERED_BY[q]))
-    more = twin_best_chain(game, after, card.rank, frozenset({p}))
-    return (1 + more[0], uncovered + more[1])
+    more = twin_best_chain(game, after, game.deal.tableau[p].rank, frozenset({p}))
+    return (1 + more[0], _turned_up(game, p, after) + more[1])
+
+
+# The careful policy's weights as docs and playout.py state them, restated here.
+CAREFUL_LENGTH, CAREFUL_UNCOVER, CAREFUL_BOTTOM = 2, 8, 8
+CAREFUL_RISK = (320, 100, 16, 8, 1)
+
+
+def twin_unseen(game: Game) -> Counter:
+    """Ranks of the cards not seen: face-down tableau cards and the stock still to draw."""
+    hidden = [c.rank for p, c in enumerate(game.deal.tableau)
+              if not game.is_removed(p) and not game.is_face_up(p)]
+    return Counter(hidden + [c.rank for c in game.stock[game.stock_index:]])
+
+
+def twin_careful_value(game: Game, p: int) -> int:
+    """The careful policy's value of playing position p, from its definition: the best
+    over every chain of face-up cards starting with p (each prefix counts) of
+    2 × length + 8 × face-down cards uncovered − risk, + 8 when p is in the bottom row."""
+    tab, adjacent = game.deal.tableau, game.rules.adjacent
+    unseen = twin_unseen(game)
+    face_up = [q for q in range(28) if game.is_face_up(q)]
+
+    def risk(rem: int) -> int:
+        left = [q for q in face_up if not rem >> q & 1]
+        total = 0
+        for q in left:
+            h = sum(n for rank, n in unseen.items() if adjacent(tab[q].rank, rank))
+            h += sum(1 for t in left if t != q and adjacent(tab[q].rank, tab[t].rank))
+            total += CAREFUL_RISK[h] if h < len(CAREFUL_RISK) else 0
+        return total
+
+    def best(rem: int, last: int, length: int, uncovered: int) -> int:
+        value = CAREFUL_LENGTH * length + CAREFUL_UNCOVER * uncovered - risk(rem)
+        for q in face_up:
+            if rem >> q & 1 or any(not rem >> c & 1 for c in COVERED_BY[q]):
+                continue
+            if adjacent(tab[last].rank, tab[q].rank):
+                after = rem | 1 << q
+                value = max(value, best(after, q, length + 1,
+                                        uncovered + _turned_up(game, q, after)))
+        return value
+
+    start = game.removed | 1 << p
+    bonus = CAREFUL_BOTTOM if p >= ROWS[-1][0] else 0
+    return best(start, p, 1, _turned_up(game, p, start)) + bonus
+
+
+def _turned_up(game: Game, p: int, after: int) -> int:
+    # Face-down cards that removing p (``after`` the cards gone then) leaves uncovered.
+    return sum(1 for q in range(28) if p in COVERED_BY[q] and not game.is_face_up(q)
+               and not game.is_removed(q) and all(after >> c & 1 for c in COVERED_BY[q]))
 
 
 def twin_game(position: Position, policy: str, random_ties: bool, seed: int) -> list[Move]:
@@ -139,7 +187,8 @@ def test_greedy_kernel_matches_twin(rules):
     for n in range(40):
         deal = Deal.from_number(1000 + n, rules.joker)
         position = random_position(deal, rules, rnd)
-        for name, ties in (("greedy", False), ("greedy", True), ("random", False)):
+        for name, ties in (("greedy", False), ("greedy", True), ("random", False),
+                           ("careful", False), ("careful", True)):
             seed = rnd.randrange(1 << 40)
             got = _kernel_game(position.game(), KernelPlayer(name, ties), seed)
             assert got == twin_game(position, name, ties, seed), (n, name, ties)
@@ -215,7 +264,7 @@ def _twin_deal(position: Position, rnd: random.Random) -> Position:
     return Position(Deal(tuple(cards)), rules, position.record)
 
 
-@pytest.mark.parametrize("spec", ("random", "greedy", "rollout:8", "fair:8", "pimc:3"))
+@pytest.mark.parametrize("spec", ("random", "greedy", "careful", "rollout:8", "fair:8", "pimc:3"))
 @pytest.mark.parametrize("rules", VARIANTS[:4], ids=lambda r: str(r))
 def test_players_never_read_hidden_cards(spec, rules):
     rnd = random.Random(spec + str(rules))
@@ -307,6 +356,14 @@ def test_play_command_errors(capsys, args, needle):
 
 
 # --- strength -------------------------------------------------------------------------------
+def test_rollout_choice_keeps_the_default_within_the_margin():
+    out = np.array([[5, 0, 0, 0], [7, 0, 0, 0], [7, 0, 0, 0]], dtype=np.int64)
+    assert [_best(out, 3, 0, margin) for margin in (0, 1, 2, 3)] == [1, 1, 0, 0]
+    assert _best(out, 3, 2, 0) == 2  # the default holds a tie for the most wins
+    assert _best(out, 1, 0, 0) == 0
+    assert [fair_margin(n) for n in (1, 10, 100, 300, 1000)] == [0, 1, 3, 5, 9]
+
+
 @pytest.mark.slow
 def test_fair_beats_greedy_on_the_same_deals():
     # Classic, where the gap is widest (data/players-sampled-0-999.json: +6.6 points on
@@ -341,7 +398,8 @@ def test_greedy_kernel_matches_twin_breadth():
         rules = VARIANTS[n % len(VARIANTS)]
         position = random_position(Deal.from_number(5000 + n, rules.joker), rules, rnd)
         seed = rnd.randrange(1 << 40)
-        for name, ties in (("greedy", False), ("greedy", True), ("random", False)):
+        for name, ties in (("greedy", False), ("greedy", True), ("random", False),
+                           ("careful", False), ("careful", True)):
             got = _kernel_game(position.game(), KernelPlayer(name, ties), seed)
             assert got == twin_game(position, name, ties, seed)
 

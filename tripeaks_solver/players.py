@@ -5,6 +5,11 @@ sees everything.
 - ``greedy``: when a card plays, the one starting the longest chain of face-up cards,
   ties toward uncovering face-down cards, then bottom row first, left to right; draw
   only when nothing plays (``playout.py`` documents it exactly);
+- ``careful``: greedy that weighs risk: it values each chain by its length and the
+  face-down cards it uncovers, minus a penalty for every face-up card left with few
+  cards that could still go on it (unseen or face up, of an adjacent rank), so it
+  removes endangered cards while it can and avoids using up their last partners;
+  draw only when nothing plays (``playout.py`` has the weights);
 - ``rollout:N``: at each decision, N completions of the unseen cards consistent with
   what was seen; the greedy player plays every legal move out on each; most wins,
   ties to the first legal move (Yan, Diaconis, Rusmevichientong and Van Roy's
@@ -12,10 +17,8 @@ sees everything.
 - ``pimc:N``: at each decision, the fair hint with N samples (exact winnability of
   each move on each completion): highest share, ties by mean score;
 - ``fair:N``: the strongest fair player measured (data/README-players.md has the
-  ideas tried): rollouts as above of the *uncover-first* greedy player (the chain
-  uncovering most face-down cards first, then the longest), keeping the base
-  player's own move unless another wins strictly more completions, then (among
-  equal wins) removes more cards, then scores more, summed over the rollouts;
+  ideas tried): rollouts as above of the ``careful`` player, keeping its own move
+  unless another wins more than ``fair_margin(N)`` (about 0.3 √N) completions more;
 - ``perfect``: the exact solver's best line (it sees every card; an upper bound).
 
 Every player but ``perfect`` decides from a :class:`fair.View` (face-up and removed
@@ -26,6 +29,7 @@ decision with one legal move costs nothing. A seed fixes every game.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -43,7 +47,7 @@ from .rules import EASY, Rules
 from .solver import rule_masks, solve
 
 DEFAULT_SAMPLES = 100
-PLAYER_NAMES = ("random", "greedy", "pimc", "rollout", "fair", "perfect")
+PLAYER_NAMES = ("random", "greedy", "careful", "pimc", "rollout", "fair", "perfect")
 
 
 @dataclass(frozen=True)
@@ -121,7 +125,7 @@ class Player:
 
 
 class KernelPlayer(Player):
-    """``random`` or ``greedy``: the whole game runs in the playout kernel."""
+    """``random``, ``greedy`` or ``careful``: the whole game runs in the playout kernel."""
 
     def __init__(self, name: str, random_ties: bool = False) -> None:
         self.name = name
@@ -131,19 +135,20 @@ class KernelPlayer(Player):
 
 class RolloutPlayer(Player):
     """Rollouts of a base policy over ``samples`` completions a decision, the same
-    completions for every legal move; the move with most wins.
+    completions for every legal move; the move with most wins (the first such).
 
-    ``ties``: ``first`` (the first legal move among those with most wins); ``wins``
-    (the base policy's own move unless another wins strictly more); ``cards`` (as
-    ``wins``, comparing wins, then cards removed, then app points, summed).
+    ``keep_base``: the base policy's own move stands unless another wins more than
+    ``margin`` completions more than it (otherwise the first legal move stands unless
+    another wins more).
     """
 
-    def __init__(self, name: str, samples: int, ties: str = "first",
-                 policy: int = playout.GREEDY) -> None:
+    def __init__(self, name: str, samples: int, policy: int = playout.GREEDY,
+                 keep_base: bool = False, margin: int = 0) -> None:
         self.name = name
         self.samples = samples
-        self.ties = ties
         self.policy = policy
+        self.keep_base = keep_base
+        self.margin = margin
 
     def values(self, seen: Seen, candidates: np.ndarray, rules: Rules, seed: int) -> np.ndarray:
         """(wins, cards removed, app points, original points) of each candidate, summed."""
@@ -160,13 +165,20 @@ class RolloutPlayer(Player):
         candidates = np.array([seen.kernel_move(m) for m in legal], dtype=np.int64)
         out = self.values(seen, candidates, rules, int(rng.integers(1 << 62)))
         default = 0
-        if self.ties != "first":
+        if self.keep_base:
             masks = rule_masks(rules)
             g = playout._policy_move(self.policy, seen.vis, seen.removed, seen.waste,
                                      seen.stock_len - seen.drawn, masks.neighbours,
-                                     rules.draw_when_stuck)
+                                     rules.draw_when_stuck, seen.unseen)
             default = int(np.flatnonzero(candidates == g)[0])
-        return legal[playout._best(out, len(legal), default, self.ties == "cards")]
+        return legal[playout._best(out, len(legal), default, self.margin)]
+
+
+def fair_margin(samples: int) -> int:
+    """The extra wins ``fair:N`` needs to leave its base policy's move: about 0.3 √N, the
+    scale of the noise in a difference of win counts over N completions (measured:
+    data/README-players.md)."""
+    return round(0.3 * math.sqrt(samples))
 
 
 class PimcPlayer(Player):
@@ -203,12 +215,13 @@ def make_player(spec: str) -> Player:
             raise InputError(f"bad sample count in {spec!r} (expected 1 … 100000)")
         samples = int(count)
     label = f"{name}:{samples}" if name in ("pimc", "rollout", "fair") else name
-    if name in ("random", "greedy"):
+    if name in ("random", "greedy", "careful"):
         return KernelPlayer(name)
     if name == "rollout":
         return RolloutPlayer(label, samples)
     if name == "fair":
-        return RolloutPlayer(label, samples, ties="cards", policy=playout.UNCOVER)
+        return RolloutPlayer(label, samples, playout.CAREFUL, keep_base=True,
+                             margin=fair_margin(samples))
     if name == "pimc":
         return PimcPlayer(label, samples)
     return PerfectPlayer()

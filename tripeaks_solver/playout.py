@@ -14,13 +14,27 @@ the rules show it. Rollouts (``_rollouts``) never see a deal at all: they build 
 completion from ``vis`` and the multiset of unseen ranks with their own seeded
 generator.
 
-Policies (``RANDOM``, ``GREEDY``):
+Policies (``RANDOM``, ``GREEDY``, ``UNCOVER``, ``CAREFUL``):
 - random: a uniformly random legal move, the draw included when allowed;
 - greedy: when a card plays, play one — the one that starts the longest chain of
   cards face up now (each card of the chain uncovered by then and adjacent to the
   one before), ties toward the chain that uncovers more face-down cards, then the
   fixed order bottom row first, left to right (or a random one of the tied cards when
-  ``random_ties``); draw only when nothing plays.
+  ``random_ties``); draw only when nothing plays;
+- uncover: as greedy, the chain uncovering more face-down cards first, then longer;
+- careful: as greedy, but a chain (any prefix of one counts) is valued
+  ``CAREFUL_LENGTH`` a card + ``CAREFUL_UNCOVER`` a face-down card it uncovers
+  (+ ``CAREFUL_BOTTOM`` when it starts in the bottom row), minus, for every face-up
+  card still on the board after it, ``CAREFUL_RISK[h]``, where h counts the cards
+  that could still go on it: unseen cards (face down or in the stock) and other
+  face-up cards still on the board, of an adjacent rank. A card with no such card
+  left can never be removed; one with few is at risk, so the policy avoids using up
+  their last partners and removes them while it can. The highest value plays, ties
+  to the fixed order; draw only when nothing plays. The weights were tuned on deals
+  100000–103999 (data/README-players.md).
+
+The policies see the unseen cards only as counts per rank (``unseen[k]``): what a
+player works out from the deck and the cards seen so far.
 
 Moves are tableau positions 0–27, or ``DRAW`` (28). Random numbers come from a
 SplitMix64 stream held in a one-element ``uint64`` array, so a seed fixes every game.
@@ -45,7 +59,14 @@ MAX_MOVES = 64  # 28 removals + at most 24 draws
 RANDOM = 0
 GREEDY = 1
 UNCOVER = 2  # as greedy, but the chain uncovering more face-down cards first, then longer
-POLICIES = {"random": RANDOM, "greedy": GREEDY, "uncover": UNCOVER}
+CAREFUL = 3
+POLICIES = {"random": RANDOM, "greedy": GREEDY, "uncover": UNCOVER, "careful": CAREFUL}
+RANKS = 14  # 13 card ranks + the joker's wild rank
+# The careful policy's weights (see the module's docstring).
+CAREFUL_LENGTH = 2
+CAREFUL_UNCOVER = 8
+CAREFUL_BOTTOM = 8
+CAREFUL_RISK = np.array([320, 100, 16, 8, 1], dtype=np.int64)  # h = 0, 1, 2, 3, 4; 0 above
 
 # cover[p]: mask of the cards covering p; above[p, :]: the cards p covers (-1: none).
 COVER = np.array([sum(1 << q for q in COVERED_BY[p]) for p in range(TABLEAU)], dtype=np.int64)
@@ -56,6 +77,7 @@ for _q in range(TABLEAU):
 PEAKS = np.array([sum(1 << p for p in ps) for ps in PEAK_POSITIONS], dtype=np.int64)
 # The greedy player's fixed order: bottom row first, each row left to right.
 ORDER = np.array([p for a, b in reversed(ROWS) for p in range(a, b)], dtype=np.int64)
+BOTTOM_ROW = ROWS[-1][0]  # the first position of the bottom row
 CHAIN_BUDGET = 4096  # DFS steps per chain (only open peaks, 28 cards face up, come near)
 _BONUS_AFTER = np.array(ORIGINAL_BONUS_AFTER, dtype=np.int64)
 
@@ -172,9 +194,80 @@ def _newly_uncovered(vis, rem, p):
 
 
 @njit(cache=True)
+def _risk(vis, rem, unseen, neighbours, counts):
+    """The careful policy's penalty: CAREFUL_RISK[h] summed over the face-up cards not in
+    ``rem``, h = unseen cards and other face-up cards left of a rank adjacent to it."""
+    counts[:RANKS] = 0
+    for q in range(TABLEAU):
+        if vis[q] >= 0 and (rem >> q) & 1 == 0:
+            counts[vis[q]] += 1
+    penalty = 0
+    for q in range(TABLEAU):
+        if vis[q] < 0 or (rem >> q) & 1:
+            continue
+        k = vis[q]
+        h = -((neighbours[k] >> k) & 1)  # a wild card does not partner itself
+        for j in range(RANKS):
+            if (neighbours[k] >> j) & 1:
+                h += unseen[j] + counts[j]
+        if h < CAREFUL_RISK.shape[0]:
+            penalty += CAREFUL_RISK[h]
+    return penalty
+
+
+@njit(cache=True)
+def _careful_value(vis, removed, start, neighbours, unseen, work):
+    """The careful policy's value of playing ``start``: the best over the chains of
+    face-up cards starting with it (every prefix counts) of length, face-down cards
+    uncovered and risk left (module docstring)."""
+    path = work[0]
+    todo = work[1]
+    uncovers = work[2]
+    best = -(1 << 40)
+    depth = 0
+    path[0] = start
+    todo[0] = 0
+    rem = removed | (np.int64(1) << start)
+    uncovers[0] = _newly_uncovered(vis, rem, start)
+    steps = 0
+    while depth >= 0:
+        value = (CAREFUL_LENGTH * (depth + 1) + CAREFUL_UNCOVER * uncovers[depth]
+                 - _risk(vis, rem, unseen, neighbours, work[3]))
+        best = max(best, value)
+        last = vis[path[depth]]
+        moved = False
+        while todo[depth] < TABLEAU and steps < CHAIN_BUDGET:
+            q = todo[depth]
+            todo[depth] += 1
+            if vis[q] >= 0 and _uncovered(rem, q) and _fits(neighbours, last, vis[q]):
+                steps += 1
+                rem |= np.int64(1) << q
+                depth += 1
+                path[depth] = q
+                todo[depth] = 0
+                uncovers[depth] = uncovers[depth - 1] + _newly_uncovered(vis, rem, q)
+                moved = True
+                break
+        if not moved:
+            rem &= ~(np.int64(1) << path[depth])
+            depth -= 1
+    if start >= BOTTOM_ROW:
+        best += CAREFUL_BOTTOM
+    return best
+
+
+@njit(cache=True)
+def _new_work():
+    # The policies' work space: a chain's path, its untried followers, the face-down
+    # cards it uncovered, and rank counts (careful).
+    return np.empty((4, TABLEAU + 1), dtype=np.int64)
+
+
+@njit(cache=True)
 def _choose(policy, random_ties, vis, removed, waste, stock_left, neighbours, draw_when_stuck,
-            rng, work):
-    """The policy's move: a position, DRAW, or STUCK when no move is legal."""
+            unseen, rng, work):
+    """The policy's move: a position, DRAW, or STUCK when no move is legal. ``unseen[k]``:
+    how many cards of rank k the player has not seen (read by the careful policy)."""
     if policy == RANDOM:
         count = 0
         pick = STUCK
@@ -191,14 +284,17 @@ def _choose(policy, random_ties, vis, removed, waste, stock_left, neighbours, dr
     path = work[0]
     todo = work[1]
     best = STUCK
-    best_key = -1
+    best_key = -(1 << 50)
     ties = 0
     for i in range(TABLEAU):
         p = ORDER[i]
         if vis[p] < 0 or not _uncovered(removed, p) or not _fits(neighbours, waste, vis[p]):
             continue
-        key = _chain_key(vis, removed, p, neighbours, path, todo, work[2],
-                         policy == UNCOVER)
+        if policy == CAREFUL:
+            key = _careful_value(vis, removed, p, neighbours, unseen, work)
+        else:
+            key = _chain_key(vis, removed, p, neighbours, path, todo, work[2],
+                             policy == UNCOVER)
         if key > best_key:
             best_key = key
             best = p
@@ -219,19 +315,28 @@ def _play(tab, stock, removed, drawn, waste, run, original, neighbours, draw_whe
     """Play from the position (removed, drawn, waste, run, original score so far) to the
     end. Writes the moves to ``moves``; returns (moves made, removed, drawn, original)."""
     vis = np.empty(TABLEAU, dtype=np.int64)
-    work = np.empty((3, TABLEAU + 1), dtype=np.int64)
+    work = _new_work()
     _fill_visible(tab, removed, open_rules, vis)
-    n = 0
     stock_len = stock.shape[0]
+    # The cards the player has not seen, per rank: the deck less every card seen, which
+    # are the face-down cards and the stock still to draw.
+    unseen = np.zeros(RANKS, dtype=np.int64)
+    for p in range(TABLEAU):
+        if vis[p] == HIDDEN:
+            unseen[tab[p]] += 1
+    for i in range(drawn, stock_len):
+        unseen[stock[i]] += 1
+    n = 0
     while removed != FULL:
         move = _choose(policy, random_ties, vis, removed, waste, stock_len - drawn, neighbours,
-                       draw_when_stuck, rng, work)
+                       draw_when_stuck, unseen, rng, work)
         if move == STUCK:
             break
         moves[n] = move
         n += 1
         if move == DRAW:
             waste = stock[drawn]
+            unseen[waste] -= 1
             drawn += 1
             run = 0
             original -= ORIGINAL_DRAW_COST
@@ -244,6 +349,7 @@ def _play(tab, stock, removed, drawn, waste, run, original, neighbours, draw_whe
                 q = ABOVE[move, i]
                 if q >= 0 and vis[q] == HIDDEN and removed & COVER[q] == COVER[q]:
                     vis[q] = tab[q]
+                    unseen[tab[q]] -= 1
             run += 1
             original += run
             peaks_after = _peaks(removed)
@@ -357,25 +463,25 @@ def _rollouts(vis, removed, drawn, waste, run, original, stock_len, unseen, neig
 
 # --- the rollout player's choice -------------------------------------------------------
 @njit(cache=True)
-def _best(out, n, default, by_cards):
-    """The move with most wins (then, ``by_cards``, most cards removed, then most app
-    points); ``default`` unless another is strictly better, else the first such."""
-    best = default
+def _best(out, n, default, margin):
+    """The first move with most wins, unless it wins no more than ``margin`` more than
+    the move ``default``: then ``default``."""
+    best = 0
     for m in range(n):
-        if by_cards:
-            better = (out[m, 0], out[m, 1], out[m, 2]) > (out[best, 0], out[best, 1],
-                                                         out[best, 2])
-        else:
-            better = out[m, 0] > out[best, 0]
-        if better:
+        if out[m, 0] > out[best, 0]:
             best = m
+    if out[best, 0] <= out[default, 0] + margin:
+        return default
     return best
 
 
 @njit(cache=True)
-def _policy_move(policy, vis, removed, waste, stock_left, neighbours, draw_when_stuck):
-    """A deterministic policy's move (a position or DRAW; STUCK when none is legal)."""
-    work = np.empty((3, TABLEAU + 1), dtype=np.int64)
+def _policy_move(policy, vis, removed, waste, stock_left, neighbours, draw_when_stuck, unseen):
+    """A deterministic policy's move (a position or DRAW; STUCK when none is legal);
+    ``unseen``: the ranks of the cards not seen yet."""
+    counts = np.zeros(RANKS, dtype=np.int64)
+    for k in unseen:
+        counts[k] += 1
     rng = np.zeros(1, dtype=np.uint64)
     return _choose(policy, False, vis, removed, waste, stock_left, neighbours, draw_when_stuck,
-                   rng, work)
+                   counts, rng, _new_work())

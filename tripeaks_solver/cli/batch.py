@@ -88,7 +88,7 @@ def check_plot_flag(plot_path: Path | None, optimal: bool = True) -> None:
               help="Add each deal's difficulty (share of R seeded greedy games lost, "
                    "R = 1 … 10000; 100 is usual) and its rating to rows and summary.")
 @click.option("--player", "players", multiple=True, metavar="P",
-              help="Add the game of player P (random, greedy, pimc[:N], rollout[:N], "
+              help="Add the game of player P (random, greedy, careful, pimc[:N], rollout[:N], "
                    "fair[:N], perfect) to each row, its win rate to the summary; repeatable.")
 @click.option("--seed", type=int, default=0, show_default=True,
               help="Seed of --difficulty and --player: deal n's games use seed + n.")

@@ -17,7 +17,7 @@ from .group import cli
 @cli.command("play")
 @click.argument("code")
 @click.option("--player", "spec", default="greedy", show_default=True,
-              help="random, greedy, pimc[:N], rollout[:N], fair[:N] (N samples a decision, "
+              help="random, greedy, careful, pimc[:N], rollout[:N], fair[:N] (N samples a decision, "
                    "default 100) or perfect (the exact solver, which sees every card).")
 @click.option("--seed", type=int, default=0, show_default=True,
               help="Seed of the player's random choices and samples.")
