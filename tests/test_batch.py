@@ -430,6 +430,7 @@ def test_dask_engine_equals_local(full_40, tmp_path, capsys):
     assert json.loads(out) == ref
 
 
+@pytest.mark.slow
 def test_dask_local_cluster(full_40, tmp_path, capsys):
     pytest.importorskip("dask.distributed")
     path = tmp_path / "dask.csv"

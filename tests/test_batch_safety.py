@@ -81,6 +81,7 @@ def assert_clean_prefix(path: Path, deals: int, rules=("easy", "classic")) -> in
     return len(keys)
 
 
+@pytest.mark.slow
 # --- 1. one run per file --------------------------------------------------------------
 def test_second_run_on_one_csv_is_refused_while_the_first_goes_on(tmp_path):
     path = tmp_path / "same.csv"
@@ -142,6 +143,7 @@ def test_racing_runs_create_one_file(tmp_path):
     assert_clean_prefix(path, 3000)
 
 
+@pytest.mark.slow
 def test_the_plot_is_locked_for_the_whole_run(tmp_path):
     png = tmp_path / "p.png"
     first = spawn("batch", "0", "2000", "--jobs", "1", "--plot", str(png), "--no-progress")
@@ -183,6 +185,7 @@ def test_full_standard_output(tmp_path):
     assert_one_line_error(code, err, "standard output", "No space left on device")
 
 
+@pytest.mark.slow
 def test_plot_write_error_leaves_no_file(tmp_path):
     png = tmp_path / "p.png"
     code, _, err = tool("batch", "0", "30", "--jobs", "1", "--plot", str(png),
@@ -222,6 +225,7 @@ def test_over_long_lines_are_refused(tmp_path, capsys):
     assert_one_line_error(code, err, "line 2 is longer than")
 
 
+@pytest.mark.slow
 # --- 4. resume in memory bounded by the range ---------------------------------------------
 def test_resume_keeps_counts_not_rows(tmp_path):
     deals = 10_000

@@ -191,10 +191,14 @@ def test_fuzz_any_text_is_a_card_or_input_error(text):
 def test_fuzz_card_like_text(text):
     result = _parse_or_error(text)
     if isinstance(result, Card):
-        # An accepted token is exactly one rank (T or 10) and one suit, up to spaces/FE0F.
+        # An accepted token is exactly one rank (T or 10) and one suit, or the joker's
+        # Jk (in any case), up to spaces/FE0F.
         core = text.strip().replace("\ufe0f", "")
         assert len(core) in (2, 3)
-        assert core[-1].lower() in "cdhs♣♦♥♠♧♢♡♤"
+        if result == 52:
+            assert core.lower() == "jk"
+        else:
+            assert core[-1].lower() in "cdhs♣♦♥♠♧♢♡♤"
 
 
 def test_seeded_random_strings_are_cards_or_input_errors():
