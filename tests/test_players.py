@@ -366,7 +366,7 @@ def test_rollout_choice_keeps_the_default_within_the_margin():
 
 @pytest.mark.slow
 def test_fair_beats_greedy_on_the_same_deals():
-    # Classic, where the gap is widest (data/players-sampled-0-999.json: +6.6 points on
+    # Classic, where the gap is widest (data/players-careful-0-999.json: +8.6 points on
     # deals 0-999); the paired 95% interval of 200 deals must exclude 0.
     deals = [Deal.from_number(n) for n in range(200)]
     diffs = [play(d, "fair:100", CLASSIC, seed=d.number).won - play(d, "greedy", CLASSIC).won
