@@ -180,7 +180,7 @@ def random_position(deal: Deal, rules: Rules, rnd: random.Random) -> Position:
 
 
 @pytest.mark.parametrize("rules", VARIANTS, ids=lambda r: str(r))
-def test_greedy_kernel_matches_twin(rules):
+def test_kernel_policies_match_twin(rules):
     from tripeaks_solver.players import KernelPlayer, _kernel_game
 
     rnd = random.Random(7)
@@ -390,7 +390,7 @@ def test_breadth_records_and_lost_deals(rules):
 
 
 @pytest.mark.slow
-def test_greedy_kernel_matches_twin_breadth():
+def test_kernel_policies_match_twin_breadth():
     from tripeaks_solver.players import KernelPlayer, _kernel_game
 
     rnd = random.Random(99)

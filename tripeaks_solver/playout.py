@@ -145,10 +145,15 @@ def _fits(neighbours, waste, rank):
 
 # --- policies: they read vis, the removed mask, the waste and the stock count only -------
 @njit(cache=True)
-def _chain_key(vis, removed, start, neighbours, path, todo, uncovers, uncover_first):
-    """(length, face-down cards uncovered) of the best chain of face-up cards starting
-    with ``start``, as one integer length * 64 + uncovered."""
-    best = 0
+def _chain_value(policy, vis, removed, start, neighbours, unseen, work):
+    """The value of playing ``start`` for a chain policy: the best, over the chains of
+    cards face up now that start with it (every prefix counts), of
+    greedy: length * 64 + face-down cards uncovered; uncover: the two the other way;
+    careful: the weighted sum of the module docstring (+ the bottom-row bonus)."""
+    path = work[0]
+    todo = work[1]
+    uncovers = work[2]
+    best = -(1 << 40)
     depth = 0
     path[0] = start
     todo[0] = 0
@@ -156,11 +161,14 @@ def _chain_key(vis, removed, start, neighbours, path, todo, uncovers, uncover_fi
     uncovers[0] = _newly_uncovered(vis, rem, start)
     steps = 0
     while depth >= 0:
-        if uncover_first:
-            key = uncovers[depth] * 64 + depth + 1
+        if policy == CAREFUL:
+            value = (CAREFUL_LENGTH * (depth + 1) + CAREFUL_UNCOVER * uncovers[depth]
+                     - _risk(vis, rem, unseen, neighbours, work[3]))
+        elif policy == UNCOVER:
+            value = uncovers[depth] * 64 + depth + 1
         else:
-            key = (depth + 1) * 64 + uncovers[depth]
-        best = max(best, key)
+            value = (depth + 1) * 64 + uncovers[depth]
+        best = max(best, value)
         # Next untried follower of path[depth].
         last = vis[path[depth]]
         moved = False
@@ -179,6 +187,8 @@ def _chain_key(vis, removed, start, neighbours, path, todo, uncovers, uncover_fi
         if not moved:
             rem &= ~(np.int64(1) << path[depth])
             depth -= 1
+    if policy == CAREFUL and start >= BOTTOM_ROW:
+        best += CAREFUL_BOTTOM
     return best
 
 
@@ -216,47 +226,6 @@ def _risk(vis, rem, unseen, neighbours, counts):
 
 
 @njit(cache=True)
-def _careful_value(vis, removed, start, neighbours, unseen, work):
-    """The careful policy's value of playing ``start``: the best over the chains of
-    face-up cards starting with it (every prefix counts) of length, face-down cards
-    uncovered and risk left (module docstring)."""
-    path = work[0]
-    todo = work[1]
-    uncovers = work[2]
-    best = -(1 << 40)
-    depth = 0
-    path[0] = start
-    todo[0] = 0
-    rem = removed | (np.int64(1) << start)
-    uncovers[0] = _newly_uncovered(vis, rem, start)
-    steps = 0
-    while depth >= 0:
-        value = (CAREFUL_LENGTH * (depth + 1) + CAREFUL_UNCOVER * uncovers[depth]
-                 - _risk(vis, rem, unseen, neighbours, work[3]))
-        best = max(best, value)
-        last = vis[path[depth]]
-        moved = False
-        while todo[depth] < TABLEAU and steps < CHAIN_BUDGET:
-            q = todo[depth]
-            todo[depth] += 1
-            if vis[q] >= 0 and _uncovered(rem, q) and _fits(neighbours, last, vis[q]):
-                steps += 1
-                rem |= np.int64(1) << q
-                depth += 1
-                path[depth] = q
-                todo[depth] = 0
-                uncovers[depth] = uncovers[depth - 1] + _newly_uncovered(vis, rem, q)
-                moved = True
-                break
-        if not moved:
-            rem &= ~(np.int64(1) << path[depth])
-            depth -= 1
-    if start >= BOTTOM_ROW:
-        best += CAREFUL_BOTTOM
-    return best
-
-
-@njit(cache=True)
 def _new_work():
     # The policies' work space: a chain's path, its untried followers, the face-down
     # cards it uncovered, and rank counts (careful).
@@ -281,8 +250,6 @@ def _choose(policy, random_ties, vis, removed, waste, stock_left, neighbours, dr
             if _below(rng, count) == 0:
                 pick = DRAW
         return pick
-    path = work[0]
-    todo = work[1]
     best = STUCK
     best_key = -(1 << 50)
     ties = 0
@@ -290,11 +257,7 @@ def _choose(policy, random_ties, vis, removed, waste, stock_left, neighbours, dr
         p = ORDER[i]
         if vis[p] < 0 or not _uncovered(removed, p) or not _fits(neighbours, waste, vis[p]):
             continue
-        if policy == CAREFUL:
-            key = _careful_value(vis, removed, p, neighbours, unseen, work)
-        else:
-            key = _chain_key(vis, removed, p, neighbours, path, todo, work[2],
-                             policy == UNCOVER)
+        key = _chain_value(policy, vis, removed, p, neighbours, unseen, work)
         if key > best_key:
             best_key = key
             best = p
