@@ -46,6 +46,7 @@ import numpy as np
 
 from .geometry import COVERED_BY, PEAK_POSITIONS, ROWS, TABLEAU_SIZE
 from .jit import njit
+from .kernels import RANKS  # 13 card ranks + the wild rank
 from .scoring import MOVE_COST, ORIGINAL_BONUS_AFTER, ORIGINAL_DRAW_COST, PEAK_BONUS, START_SCORE
 
 TABLEAU = TABLEAU_SIZE
@@ -61,7 +62,6 @@ GREEDY = 1
 UNCOVER = 2  # as greedy, but the chain uncovering more face-down cards first, then longer
 CAREFUL = 3
 POLICIES = {"random": RANDOM, "greedy": GREEDY, "uncover": UNCOVER, "careful": CAREFUL}
-RANKS = 14  # 13 card ranks + the joker's wild rank
 # The careful policy's weights (see the module's docstring).
 CAREFUL_LENGTH = 2
 CAREFUL_UNCOVER = 8
