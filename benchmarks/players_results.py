@@ -25,6 +25,7 @@ from pathlib import Path
 
 from tripeaks_solver import Deal, Rules
 from tripeaks_solver.players import make_player, play
+from tripeaks_solver.rules import VARIANT_OPTIONS
 
 Z_95 = 1.959963984540054
 
@@ -77,6 +78,9 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--players", required=True, help="comma-separated player names")
     ap.add_argument("--rules", default="easy,classic")
+    ap.add_argument("--variant", default="",
+                    help="rule options joined by +, e.g. draw-when-stuck (the results are "
+                         "filed under e.g. classic+draw-when-stuck)")
     ap.add_argument("--start", type=int, default=0)
     ap.add_argument("--stop", type=int, default=1000)
     ap.add_argument("--seed", type=int, default=0)
@@ -92,13 +96,15 @@ def main() -> None:
         if (doc["start"], doc["stop"], doc["seed"]) != (args.start, args.stop, args.seed):
             sys.exit("players_results: --merge needs the same --start, --stop and --seed")
     play(deals[0], "greedy")  # compile the kernels before timing
+    options = {VARIANT_OPTIONS[o]: True for o in args.variant.split("+") if o}
     for name in args.rules.split(","):
-        rules = Rules.named(name)
-        per = doc["rules"].setdefault(rules.name, {"players": {}, "paired": {}})
+        rules = Rules.named(name).with_options(**options)
+        label = "+".join(filter(None, [rules.name, rules.variant]))
+        per = doc["rules"].setdefault(label, {"players": {}, "paired": {}})
         for spec in args.players.split(","):
             per["players"][spec] = run(spec, rules, deals, args.seed, args.progress)
             r = per["players"][spec]
-            print(f"{rules.name:8} {spec:14} {r['wins']:6d}/{r['deals']:<6d} {r['win_rate']:.4f} "
+            print(f"{label:8} {spec:14} {r['wins']:6d}/{r['deals']:<6d} {r['win_rate']:.4f} "
                   f"[{r['win_rate_95'][0]:.4f}, {r['win_rate_95'][1]:.4f}] "
                   f"app {r['app_score_mean']:7.2f} orig {r['original_score_mean']:7.2f} "
                   f"{r['seconds_per_deal']:.4f} s/deal", flush=True)

@@ -68,7 +68,7 @@ def main() -> None:
     print("|---|---|---|---|---|---|---|")
     for pair in args.pairs.split(","):
         a, b = pair.split("=")
-        for rules in ("easy", "classic"):
+        for rules in sorted({r for r, _ in found}, key=lambda r: (len(r), r)):
             if (rules, a) not in found or (rules, b) not in found:
                 continue
             sa, wa = found[(rules, a)][:2]
