@@ -10,7 +10,8 @@ and original scores, seconds a deal, and the per-deal results (``won`` as a stri
 0/1 in deal order, for paired comparisons); and per rule set, for every pair of
 players, the paired difference of win rates with its 95% interval (normal
 approximation over per-deal differences) and the counts of deals only one of them won.
-``--merge`` adds to an existing file instead of starting a new one.
+``--merge`` adds to an existing file instead of starting a new one. ``--variant`` plays
+under rule options too (e.g. ``draw-when-stuck``; filed as ``easy+draw-when-stuck``).
 """
 
 from __future__ import annotations
@@ -96,6 +97,10 @@ def main() -> None:
         if (doc["start"], doc["stop"], doc["seed"]) != (args.start, args.stop, args.seed):
             sys.exit("players_results: --merge needs the same --start, --stop and --seed")
     play(deals[0], "greedy")  # compile the kernels before timing
+    unknown = [o for o in args.variant.split("+") if o and o not in VARIANT_OPTIONS]
+    if unknown:
+        sys.exit(f"players_results: unknown --variant option {unknown[0]!r} "
+                 f"(expected some of {'+'.join(VARIANT_OPTIONS)})")
     options = {VARIANT_OPTIONS[o]: True for o in args.variant.split("+") if o}
     for name in args.rules.split(","):
         rules = Rules.named(name).with_options(**options)
