@@ -96,12 +96,13 @@ def main() -> None:
         doc = json.loads(args.out.read_text())
         if (doc["start"], doc["stop"], doc["seed"]) != (args.start, args.stop, args.seed):
             sys.exit("players_results: --merge needs the same --start, --stop and --seed")
-    play(deals[0], "greedy")  # compile the kernels before timing
-    unknown = [o for o in args.variant.split("+") if o and o not in VARIANT_OPTIONS]
+    wanted = [o for o in args.variant.split("+") if o]
+    unknown = [o for o in wanted if o not in VARIANT_OPTIONS]
     if unknown:
         sys.exit(f"players_results: unknown --variant option {unknown[0]!r} "
                  f"(expected some of {'+'.join(VARIANT_OPTIONS)})")
-    options = {VARIANT_OPTIONS[o]: True for o in args.variant.split("+") if o}
+    options = {VARIANT_OPTIONS[o]: True for o in wanted}
+    play(deals[0], "greedy")  # compile the kernels before timing
     for name in args.rules.split(","):
         rules = Rules.named(name).with_options(**options)
         label = "+".join(filter(None, [rules.name, rules.variant]))
