@@ -8,7 +8,10 @@ The joker of the joker variant is card 52, rank 13 (wild): ``Jk`` for machines,
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Self
+
+import numpy as np
 
 from .errors import InputError
 
@@ -75,6 +78,15 @@ class Card(int):
 
     def __repr__(self) -> str:
         return f"Card({self.token})"
+
+
+_RANK_OF = np.array([c % 13 for c in range(DECK_SIZE)] + [WILD_RANK], dtype=np.int64)
+
+
+def ranks(cards: Sequence[int]) -> np.ndarray:
+    """The ranks of ``cards`` as an int64 array (13, wild, for the joker): what the
+    kernels read, made without a Python call per card."""
+    return _RANK_OF[np.fromiter(cards, dtype=np.intp, count=len(cards))]
 
 
 def parse_card(text: str) -> int:

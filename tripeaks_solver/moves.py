@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import ClassVar
 
-from .cards import Card
+from .cards import JOKER, Card
 from .errors import InputError
 
 _DRAW_WORDS = ("draw", "d")
@@ -29,7 +29,10 @@ class Move:
 
     @classmethod
     def remove(cls, card: int | Card) -> Move:
-        return cls("remove", Card(card))
+        # Moves are immutable, so one per card serves every line (lines are built often).
+        if 0 <= card < len(_REMOVALS):
+            return _REMOVALS[card]
+        return cls("remove", Card(card))  # Card refuses it with a clear message
 
     @classmethod
     def parse(cls, text: str) -> Move:
@@ -77,6 +80,7 @@ class Move:
 
 Move.DRAW = Move("draw")
 Move.UNDO = Move("undo")
+_REMOVALS = tuple(Move("remove", Card(c)) for c in range(JOKER + 1))
 
 
 def parse_record(args: tuple[str, ...] | list[str]) -> list[Move]:

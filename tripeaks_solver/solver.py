@@ -15,7 +15,7 @@ from functools import cache
 import numpy as np
 
 from . import kernels
-from .cards import Card
+from .cards import Card, ranks
 from .dealing import Deal
 from .errors import InputError
 from .game import Game
@@ -156,8 +156,8 @@ def cards_at(position: Position) -> kernels.Cards:
     _, stock = position.deal.opening(position.rules)
     top = position.waste
     return kernels.Cards(
-        tableau=np.array([c.rank for c in position.deal.tableau], dtype=np.int64),
-        stock=np.array([c.rank for c in stock], dtype=np.int64),
+        tableau=ranks(position.deal.tableau),
+        stock=ranks(stock),
         config=_config_id()[position.removed],
         drawn=position.drawn,
         waste=kernels.RANKS - 1 if top is None else top.rank,
@@ -167,7 +167,8 @@ def cards_at(position: Position) -> kernels.Cards:
 
 def _line(position: Position, path: np.ndarray, length: int) -> tuple[Move, ...]:
     tab = position.deal.tableau
-    return tuple(Move.DRAW if m == kernels.DRAW else Move.remove(tab[m]) for m in path[:length])
+    return tuple(Move.DRAW if m == kernels.DRAW else Move.remove(tab[m])
+                 for m in path[:length].tolist())  # Python ints compare faster
 
 
 def _start_of(start: Deal | Game | Position, rules: Rules | None) -> Position:
