@@ -120,6 +120,18 @@ def _lowest_position(bits):
 
 
 @njit(cache=True, inline="always")
+def _highest_position(bits):
+    # Index of the highest set bit of a non-zero mask below 2^32: smear it downwards,
+    # keep the top bit alone, then the de Bruijn lookup.
+    bits |= bits >> 1
+    bits |= bits >> 2
+    bits |= bits >> 4
+    bits |= bits >> 8
+    bits |= bits >> 16
+    return _lowest_position(bits ^ (bits >> 1))
+
+
+@njit(cache=True, inline="always")
 def _may_draw(rules, can_remove):
     # The one place the kernels decide whether a draw is allowed (the stock aside).
     return not (rules.draw_when_stuck and can_remove != 0)
@@ -366,8 +378,10 @@ def _search(board, cards, rules, max_draws, scratch, path, keep, limit):
             ps = at_drawn[depth]
             bits = untried[depth]
             if bits != 0:
-                p = _lowest_position(bits)
-                untried[depth] = bits & (bits - 1)
+                # Bottom row first (highest positions): the first win comes sooner
+                # (docs/design.md).
+                p = _highest_position(bits)
+                untried[depth] = bits & ~(np.int64(1) << p)
                 c = np.int64(board.next_id[pc, p])
                 s = ps
                 r = np.int64(cards.tableau[p])
