@@ -81,7 +81,7 @@ def main() -> None:
     for rules in (EASY, CLASSIC) if sample else ():
         start = time.process_time()
         for d in sample:
-            naive_solve(d, rules.wrap, stop_at_first_win=True)
+            naive_solve(d, rules, stop_at_first_win=True)
         naive = time.process_time() - start
         fast = sum(r[1] for r in _per_deal(sample, rules, True, 1))
         print(f"naive twin, {rules.name}, {len(sample)} deals: {naive / len(sample) * 1000:.1f} "
