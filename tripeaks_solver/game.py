@@ -72,7 +72,7 @@ class Game:
         self.run = 0  # removals since the last draw, for the original scoring
         self.moves = 0
         self.history: deque[Action] = deque(maxlen=UNDO_LIMIT)
-        self._position = {int(c): p for p, c in enumerate(deal.tableau)}
+        self._position: dict[int, int] | None = None  # card -> place, made at the first removal
 
     def copy(self) -> Game:
         """An independent game in the same state (the deal and rules are shared)."""
@@ -152,6 +152,8 @@ class Game:
         """Remove a tableau card onto the waste; returns the action (with peaks it cleared)."""
         card = Card.parse(card) if isinstance(card, str) else Card(card)
         self._check_in_play()
+        if self._position is None:  # a search's start position never needs it
+            self._position = {int(c): p for p, c in enumerate(self.deal.tableau)}
         position = self._position.get(int(card))
         if position is None or self.is_removed(position):
             raise self._refuse("not_in_tableau")
