@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import random
 
+import numpy as np
 import pytest
 from helpers import parse_or_error
 from hypothesis import given, settings
@@ -226,3 +227,31 @@ def test_joker_parses_and_prints_in_both_notations():
     assert joker.is_joker and joker.rank == 13
     assert (joker.token, joker.pretty) == ("Jk", "🃏")
     assert not any(Card(i).is_joker for i in range(52))
+
+
+def test_ranks_of_every_card_and_the_joker():
+    from tripeaks_solver.cards import ranks
+
+    cards = [s * 13 + r for s in range(4) for r in range(13)] + [52]
+    expected = [r for s in range(4) for r in range(13)] + [13]  # the joker's rank is wild
+    got = ranks(tuple(Card(c) for c in cards))
+    assert got.dtype == np.int64 and got.tolist() == expected
+    assert ranks(()).tolist() == []
+
+
+@pytest.mark.parametrize("value", [-1, 53, 100])
+def test_a_removal_of_no_card_is_refused(value):
+    from tripeaks_solver.moves import Move
+
+    with pytest.raises(InputError, match=str(value)):
+        Move.remove(value)
+
+
+def test_a_removal_names_its_card_whatever_int_type_gives_it():
+    from tripeaks_solver.moves import Move
+
+    for c in range(53):
+        for value in (c, Card(c), np.int64(c)):
+            move = Move.remove(value)
+            assert move.is_removal and move.card == c and type(move.card) is Card
+            assert move.token == Card(c).token and move == Move("remove", Card(c))

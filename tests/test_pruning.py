@@ -257,3 +257,12 @@ def test_searches_leave_seen_all_zero(rules) -> None:
         assert not scratch.seen.any(), number
         kernels._optimal(bd, cards, masks, number % 2 == 0, scratch, path)
         assert not scratch.seen.any(), number
+
+
+def test_highest_position_is_the_top_bit() -> None:
+    # The win search takes removals in this order (bottom row first); any mask of
+    # tableau positions, checked against Python's own bit length.
+    rng = random.Random(11)
+    masks = [1, 2, 3, (1 << 27), (1 << 28) - 1] + [rng.randrange(1, 1 << 28) for _ in range(5000)]
+    for m in masks:
+        assert kernels._highest_position(m) == m.bit_length() - 1
