@@ -236,3 +236,20 @@ def test_layout_counts_in_the_singular(capsys):
     assert "layout 1: 1 unknown card\n" in out
     assert "of 1 completion (" in out
     assert "Solved 1 completion in " in out
+
+
+# Every --seed takes 0 … 2^62 − 1 (the players add the deal number to it), in one line.
+SEED_COMMANDS = [
+    ["hint", "TP1-E-AAAAAAD", "--fair", "--samples", "5", "--score-samples", "0"],
+    ["analyze", "TP1-E-AAAAAAD", "8h", "--fair", "--samples", "5"],
+    ["play", "TP1-E-AAAAAAD"],
+    ["batch", "0", "2", "--player", "greedy"],
+    ["solve", "TP1-E-AAAAAAD"],
+]
+
+
+@pytest.mark.parametrize("command", SEED_COMMANDS, ids=lambda c: c[0])
+@pytest.mark.parametrize("seed", ["-1", str(1 << 62), "1e3"])
+def test_a_seed_out_of_range_is_one_line(capsys, command, seed):
+    code, _, err = run(capsys, *command, "--seed", seed)
+    assert_one_line_error(code, err, "--seed")

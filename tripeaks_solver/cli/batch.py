@@ -17,7 +17,7 @@ import click
 from ..batch import MAX_JOBS, BatchError
 from ..batch.engines import DASK_HINT, dask_available
 from ..batch.plots import PLOT_HINT, plot_available
-from .common import complete_layouts, pick_rules, rule_options
+from .common import SEED, complete_layouts, pick_rules, rule_options
 from .group import cli
 
 _ADVICE = {
@@ -90,7 +90,7 @@ def check_plot_flag(plot_path: Path | None, optimal: bool = True) -> None:
 @click.option("--player", "players", multiple=True, metavar="P",
               help="Add the game of player P (random, greedy, careful, pimc[:N], rollout[:N], "
                    "fair[:N], perfect) to each row, its win rate to the summary; repeatable.")
-@click.option("--seed", type=int, default=0, show_default=True,
+@click.option("--seed", type=SEED, default=0, show_default=True,
               help="Seed of --difficulty and --player: deal n's games use seed + n.")
 @click.option("--progress/--no-progress", default=None,
               help="Show a progress bar on stderr [default: when stderr is a terminal].")
@@ -154,8 +154,6 @@ def _extras(games: int | None, players: tuple[str, ...], seed: int):
     if games is not None and not 1 <= games <= MAX_GAMES:
         raise click.BadParameter(f"expected 1 … {MAX_GAMES} games, not {games}",
                                  param_hint="--difficulty")
-    if not 0 <= seed < 1 << 62:
-        raise click.BadParameter("expected 0 … 2^62 − 1", param_hint="--seed")
     labels = []
     for spec in players:
         try:

@@ -26,6 +26,8 @@ STDIN = "-"
 # A layout is 52 tokens of at most 4 characters; a longer line is not input for us
 # (/dev/zero, a binary file) and must not be read into memory whole.
 MAX_LINE = 4096
+# Every --seed: the players add the deal number to it and the generators take 64 bits.
+SEED = click.IntRange(0, (1 << 62) - 1)
 
 
 def plural(n: int, word: str, words: str | None = None) -> str:

@@ -23,7 +23,15 @@ from ..position import Position
 from ..render import tableau_lines
 from ..rules import Rules
 from ..solver import warm_up
-from .common import EXIT_ILLEGAL, parse_code, pick_rules, plural, read_layouts, rule_options
+from .common import (
+    EXIT_ILLEGAL,
+    SEED,
+    parse_code,
+    pick_rules,
+    plural,
+    read_layouts,
+    rule_options,
+)
 from .group import cli
 
 SCORE_LABEL = {"app": "score", "original": "original score", "cards-left": "cards left"}
@@ -224,7 +232,7 @@ def position_options(f):
                                                     allow_dash=True),
                      default=None, help="A file holding that one layout line (- for "
                                         "standard input)."),
-        click.option("--seed", type=int, default=None, help="Seed for the random completions."),
+        click.option("--seed", type=SEED, default=None, help="Seed for the random completions."),
         click.option("--json", "as_json", is_flag=True, help="Print one JSON object."),
     ]
     for opt in reversed(opts):

@@ -10,7 +10,7 @@ from ..codes import GameCode
 from ..dealing import Deal
 from ..errors import InputError
 from ..players import make_player, play
-from .common import parse_code, pick_rules, rule_options
+from .common import SEED, parse_code, pick_rules, rule_options
 from .group import cli
 
 
@@ -19,7 +19,7 @@ from .group import cli
 @click.option("--player", "spec", default="greedy", show_default=True,
               help="random, greedy, careful, pimc[:N], rollout[:N], fair[:N] (N samples a decision, "
                    "default 100) or perfect (the exact solver, which sees every card).")
-@click.option("--seed", type=int, default=0, show_default=True,
+@click.option("--seed", type=SEED, default=0, show_default=True,
               help="Seed of the player's random choices and samples.")
 @click.option("--rules", "rules_choice", type=click.Choice(["code", "easy", "classic"]),
               default="code", show_default=True,
@@ -35,8 +35,6 @@ def play_command(code: str, spec: str, seed: int, rules_choice: str, as_json: bo
         player = make_player(spec)
     except InputError as exc:
         raise click.BadParameter(str(exc), param_hint="--player") from None
-    if not 0 <= seed < 1 << 63:
-        raise click.BadParameter("expected 0 … 2^63 − 1", param_hint="--seed")
     rules = pick_rules(rules_choice, gc.rules, opts, gc.joker)[0]
     deal = Deal.from_number(gc.number, rules.joker)
     result = play(deal, player, rules, seed=seed)

@@ -17,6 +17,7 @@ from ..render import deal_picture, layout_picture
 from ..rules import RULE_CHOICES, Rules
 from ..solver import Solution, solve, warm_up
 from .common import (
+    SEED,
     STDIN,
     parse_code,
     peak_mark,
@@ -156,7 +157,7 @@ def _jobs(codes: tuple[str, ...], typed: list[tuple[str, Layout]], rule_choice: 
               show_default=True,
               help="Random completions solved for a layout with ?? cards (all of them "
                    "when there are no more distinct ones than this).")
-@click.option("--seed", type=int, default=None, help="Seed for the random completions.")
+@click.option("--seed", type=SEED, default=None, help="Seed for the random completions.")
 @click.option("--json", "as_json", is_flag=True,
               help="Print a JSON list, one object per (deal, rules).")
 @click.option("--no-solution", is_flag=True, help="Leave out the line of moves.")
