@@ -102,6 +102,28 @@ def test_second_run_on_one_csv_is_refused_while_the_first_goes_on(tmp_path):
     assert assert_clean_prefix(path, 3000) > 40
 
 
+@pytest.mark.slow
+@pytest.mark.parametrize("gap", [0.1, 0.25])
+def test_a_second_ctrl_c_with_workers_still_ends_the_run(tmp_path, gap):
+    # Two Ctrl-C a moment apart once left the pool half shut and the exit waiting for
+    # it for ever.
+    path = tmp_path / "twice.csv"
+    proc = spawn("batch", "0", "3000", "--jobs", "2", "--csv", str(path))
+    try:
+        wait_for(lambda: row_lines(path) > 20 or proc.poll() is not None, "the first rows")
+        proc.send_signal(signal.SIGINT)
+        time.sleep(gap)
+        proc.send_signal(signal.SIGINT)
+        _, err = proc.communicate(timeout=30)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.communicate()
+        pytest.fail("the run did not end 30 s after two Ctrl-C")
+    assert proc.returncode == 130, err
+    assert "Traceback" not in err
+    assert assert_clean_prefix(path, 3000) > 20
+
+
 def test_two_resumes_at_once_one_refused(tmp_path, capsys):
     path = tmp_path / "part.csv"
     assert run(capsys, "batch", "0", "5", "--no-optimal", "--jobs", "1", "--csv",

@@ -120,13 +120,23 @@ class LocalEngine:
         return self
 
     def _abandon(self) -> None:
-        """Stop whatever workers started; nothing may wait for them at exit."""
-        for proc in mp.active_children():
-            proc.kill()
-            proc.join()
-        if self._pool is not None:
-            self._pool.shutdown(wait=False, cancel_futures=True)
-            self._pool = None
+        """Stop whatever workers started; nothing may wait for them at exit. A second
+        Ctrl-C while this runs is ignored: cut short, it left the pool half shut and
+        the exit waiting for it for ever."""
+        main = threading.current_thread() is threading.main_thread()
+        old = signal.signal(signal.SIGINT, signal.SIG_IGN) if main else None
+        try:
+            children = mp.active_children()
+            for proc in children:
+                proc.kill()
+            for proc in children:
+                proc.join()
+            if self._pool is not None:
+                self._pool.shutdown(wait=False, cancel_futures=True)
+                self._pool = None
+        finally:
+            if main:
+                signal.signal(signal.SIGINT, old)
 
     def map_ordered(self, chunks: Iterator, solver: Callable) -> Iterator[list[Row]]:
         if self._pool is None:
@@ -144,8 +154,12 @@ class LocalEngine:
         finally:
             results.close()
 
-    def __exit__(self, *exc) -> None:
-        if self._pool is not None:
+    def __exit__(self, exc_type, *exc) -> None:
+        if self._pool is None:
+            return
+        if exc_type is not None:  # stopped (Ctrl-C, kill, an error): the chunks in flight
+            self._abandon()       # are solved again on --resume, so do not wait for them
+        else:
             self._pool.shutdown(wait=True, cancel_futures=True)
             self._pool = None
 
