@@ -16,7 +16,9 @@ from __future__ import annotations
 
 import csv
 import json
+import os
 import random
+import stat
 import sys
 from pathlib import Path
 
@@ -288,3 +290,35 @@ def test_errors(capsys, tmp_path) -> None:
     assert_one_line_error(code, err, "same file")
     code, _, err = run(capsys, "analyze", CODE, "8h", "--csv", str(tmp_path / "no" / "a.csv"))
     assert_one_line_error(code, err, "does not exist")
+
+
+def test_outputs_are_regular_files_only_and_keep_their_mode_and_links(capsys, tmp_path) -> None:
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    for option in ("--csv", "--plot"):
+        for path in (fifo, Path("/dev/null")):  # --force or not, never replaced
+            code, _, err = run(capsys, "analyze", CODE, "8h", option, str(path), "--force")
+            assert_one_line_error(code, err, str(path), "not a regular file")
+    assert stat.S_ISFIFO(fifo.stat().st_mode) and stat.S_ISCHR(os.stat("/dev/null").st_mode)
+    target = tmp_path / "target.csv"
+    target.write_text("old\n")
+    target.chmod(0o640)
+    link = tmp_path / "link.csv"
+    link.symlink_to(target.name)
+    code, _, err = run(capsys, "analyze", CODE, "8h", "--csv", str(link), "--force")
+    assert code == 0, err
+    assert link.is_symlink() and os.readlink(link) == target.name  # the link stays
+    assert target.read_text().startswith(",".join(ROW_FIELDS))  # its file is replaced
+    assert stat.S_IMODE(target.stat().st_mode) == 0o640
+
+
+def test_csv_to_standard_output(capsys) -> None:
+    code, out, err = run(capsys, "analyze", CODE, "8h", "d", "--csv", "-")
+    assert code == 0, err
+    rows = list(csv.reader(out.splitlines()))
+    assert rows[0] == list(ROW_FIELDS) and len(rows) == 3  # the header and two moves
+    assert "2 moves judged" in err  # the review moves to stderr
+    code, _, err = run(capsys, "analyze", CODE, "8h", "--csv", "-", "--json")
+    assert_one_line_error(code, err, "standard output")
+    code, _, err = run(capsys, "analyze", CODE, "8h", "--plot", "-")
+    assert_one_line_error(code, err, "--plot")

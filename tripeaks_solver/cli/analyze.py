@@ -3,19 +3,21 @@ what the player could see; the rows as JSON, CSV and a plot."""
 
 from __future__ import annotations
 
+import io
 import json
 import os
-import tempfile
 from pathlib import Path
 
 import click
 
+from ..batch.errors import BatchError
+from ..batch.files import LockedFile, open_output
 from ..errors import InputError
 from ..game import Game, Status
 from ..hints import Review, analyze, plot_review, review_csv
 from ..moves import parse_record
 from ..solver import warm_up
-from .common import plural, rule_options
+from .common import STDIN, plural, rule_options
 from .group import cli
 from .hint import SCORE_LABEL, Source, position_options, read_source, replay_record
 
@@ -38,29 +40,24 @@ def _review_json(source: Source, scheme: str, fair: bool, samples: int,
     return out
 
 
-def _check_new_file(path: Path, force: bool, what: str) -> None:
-    if path.is_dir() or not path.parent.is_dir():
-        raise InputError(f"cannot write {what} {path}: "
-                         + ("it is a directory" if path.is_dir() else
-                            f"directory {path.parent} does not exist"))
-    if path.exists() and not force:
-        raise InputError(f"{path} exists: give --force to overwrite it")
-
-
-def _write_atomic(path: Path, write, what: str) -> None:
-    """Write through a temporary file in the same directory, then rename: an interrupted
-    or failed write never leaves a torn file in place of the user's."""
-    tmp = None
+def _open_outputs(csv_path: Path | None, plot_path: Path | None, force: bool
+                  ) -> dict[str, LockedFile]:
+    """The --csv and --plot files, locked for this run with the batch's safeguards:
+    regular files only (never a device or a pipe), an existing one kept unless
+    ``force``, and one run at a time. A symbolic link is written through: the file it
+    names is replaced, the link stays."""
+    outputs: dict[str, LockedFile] = {}
     try:
-        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-        with os.fdopen(fd, "wb") as fh:
-            write(fh)
-        os.replace(tmp, path)
-    except OSError as exc:
-        raise InputError(f"cannot write {what} {path}: {exc.strerror or exc}") from None
-    finally:
-        if tmp is not None and os.path.exists(tmp):
-            os.unlink(tmp)
+        for role, path, what in (("csv", csv_path, "the CSV"), ("plot", plot_path, "the plot")):
+            if path is not None and str(path) != STDIN:
+                target = Path(os.path.realpath(path)) if path.is_symlink() else path
+                outputs[role] = open_output(target, what, role, replace=force)
+    except BatchError as exc:
+        for f in outputs.values():
+            f.close(discard=True)
+        hint = ": give --force to overwrite it" if exc.problem == "exists" else ""
+        raise InputError(f"{exc}{hint}") from None
+    return outputs
 
 
 def _review_lines(source: Source, review: Review, samples: int) -> list[str]:
@@ -105,7 +102,7 @@ def _review_lines(source: Source, review: Review, samples: int) -> list[str]:
               help="Save the best reachable score (and fair share) after each move as a PNG "
                    "(the [plot] extra).")
 @click.option("--csv", "csv_path", type=click.Path(path_type=Path), default=None,
-              help="Write the rows of the moves to this CSV file.")
+              help="Write the rows of the moves to this CSV file (- : standard output, the review then on stderr).")
 @click.option("--force", is_flag=True, help="Overwrite an existing --csv or --plot file.")
 @rule_options()
 def analyze_command(words: tuple[str, ...], rule_choice: str, layouts: tuple[str, ...],
@@ -124,9 +121,12 @@ def analyze_command(words: tuple[str, ...], rule_choice: str, layouts: tuple[str
                                "layout; for a layout with ?? use hint")
     if plot_path and csv_path and plot_path.resolve() == csv_path.resolve():
         raise click.UsageError("--plot and --csv name the same file")
-    for path, what in ((csv_path, "the CSV"), (plot_path, "the plot")):
-        if path is not None:
-            _check_new_file(path, force, what)
+    if plot_path is not None and str(plot_path) == STDIN:
+        raise click.UsageError("--plot needs a file name (a PNG is not for the terminal)")
+    csv_to_stdout = csv_path is not None and str(csv_path) == STDIN
+    if csv_to_stdout and as_json:
+        raise click.UsageError("--csv - and --json both want standard output: give the CSV "
+                               "a file name")
     if plot_path is not None:
         try:
             import matplotlib  # noqa: F401
@@ -140,17 +140,24 @@ def analyze_command(words: tuple[str, ...], rule_choice: str, layouts: tuple[str
             click.echo(json.dumps(out, ensure_ascii=False))
 
     replay_record(source, record, on_error)  # the record's errors, numbered, before any search
-    warm_up(scoring)
-    review = analyze(source.deal, source.rules, parse_record(record), scoring, fair=fair,
-                     samples=samples, seed=seed)
-    if csv_path is not None:
-        data = review_csv(review).encode("utf-8")
-        _write_atomic(csv_path, lambda fh: fh.write(data), "the CSV")
-    if plot_path is not None:
-        _write_atomic(plot_path, lambda fh: plot_review(review, fh, source.code or "layout"),
-                      "the plot")
-    if as_json:
-        click.echo(json.dumps(_review_json(source, scoring, fair, samples, review),
-                              ensure_ascii=False))
-    else:
-        click.echo("\n".join(_review_lines(source, review, samples)))
+    outputs = _open_outputs(csv_path, plot_path, force)
+    written = False
+    try:
+        warm_up(scoring)
+        review = analyze(source.deal, source.rules, parse_record(record), scoring, fair=fair,
+                         samples=samples, seed=seed)
+        if "csv" in outputs:
+            outputs["csv"].replace_with(review_csv(review).encode("utf-8"))
+        if "plot" in outputs:
+            png = io.BytesIO()
+            plot_review(review, png, source.code or "layout")
+            outputs["plot"].replace_with(png.getvalue())
+        written = True
+    finally:
+        for f in outputs.values():
+            f.close(discard=not written)  # a file this run created and never filled goes
+    if csv_to_stdout:
+        click.echo(review_csv(review), nl=False)
+    text = (json.dumps(_review_json(source, scoring, fair, samples, review), ensure_ascii=False)
+            if as_json else "\n".join(_review_lines(source, review, samples)))
+    click.echo(text, err=csv_to_stdout)  # with --csv -, standard output holds the rows
