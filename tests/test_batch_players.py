@@ -129,16 +129,43 @@ def test_perfect_wins_exactly_the_winnable(capsys):
         assert p["exact_win_rate"] == t["win_rate"] and p["winnable_lost"] == 0
 
 
-def test_plain_batch_unchanged(tmp_path, capsys):
+SUMMARY_KEYS = {"start", "stop", "deals", "optimal", "variant", "scoring", "rules", "cross",
+                "difficulty_games", "players", "seed", "layout_file"}
+RULE_KEYS = {"deals", "wins", "win_rate", "win_rate_95", "best_score_mean",
+             "best_score_median", "min_draws", "ratings", "players"}
+
+
+def test_plain_batch_csv_unchanged_json_keys_the_same(tmp_path, capsys):
     path = tmp_path / "plain.csv"
     code, out, _ = batch(capsys, "0", "2", "--jobs", "1", "--csv", str(path), "--json")
     assert code == 0
     assert path.read_text().splitlines()[0] == ",".join(CSV_HEADER)
     s = json.loads(out)
-    assert set(s) == {"start", "stop", "deals", "optimal", "variant", "scoring", "rules",
-                      "cross"}
-    assert set(s["rules"]["easy"]) == {"deals", "wins", "win_rate", "win_rate_95",
-                                       "best_score_mean", "best_score_median", "min_draws"}
+    assert set(s) == SUMMARY_KEYS and set(s["rules"]) == {"easy", "classic"}
+    assert all(set(t) == RULE_KEYS for t in s["rules"].values())
+    assert (s["difficulty_games"], s["players"], s["seed"], s["layout_file"]) == (
+        None, [], None, None)
+    assert s["rules"]["easy"]["ratings"] is None and s["rules"]["easy"]["players"] is None
+
+
+@pytest.mark.parametrize("args", [
+    ["--rules", "easy"], ["--rules", "classic", "--no-optimal"], ["--scoring", "original"],
+    ["--player", "greedy", "--difficulty", "5", "--rules", "easy"],
+], ids=lambda a: " ".join(a))
+def test_batch_json_has_every_key_whatever_the_options(capsys, args):
+    code, out, err = batch(capsys, "0", "3", "--jobs", "1", "--json", *args)
+    assert code == 0, err
+    s = json.loads(out)
+    assert set(s) == SUMMARY_KEYS and set(s["rules"]) == {"easy", "classic"}
+    asked = [name for name, t in s["rules"].items() if t is not None]
+    assert asked == ([a for a in ("easy", "classic") if a in args] or ["easy", "classic"])
+    assert all(set(s["rules"][name]) == RULE_KEYS for name in asked)
+    assert (s["cross"] is None) == (len(asked) == 1)
+    for name in asked:
+        t = s["rules"][name]
+        optimal = "--no-optimal" not in args
+        assert (t["best_score_mean"] is None) == (not optimal)
+        assert (t["min_draws"] is None) == (not optimal or "original" in args)
 
 
 def test_jobs_2_same_rows_and_resume_round_trip(made, tmp_path, capsys):

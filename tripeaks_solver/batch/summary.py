@@ -82,24 +82,26 @@ class RuleTally:
         if row.min_draws is not None:
             self.min_draws[row.min_draws] += 1
 
-    def as_dict(self, optimal: bool) -> dict:
+    def as_dict(self, optimal: bool, scoring: str = "app") -> dict:
+        """The rule set's numbers; the best scores and draws are null without optimal
+        scores, the draws also under the original scoring (its rows have none)."""
         ci = wilson_interval(self.wins, self.deals)
-        out = {
+        mean = mean_of_counts(self.won_scores) if optimal else None
+        draws = optimal and scoring != "original"
+        return {
             "deals": self.deals,
             "wins": self.wins,
             "win_rate": None if not self.deals else round(self.wins / self.deals, 6),
             "win_rate_95": None if ci is None else [round(ci[0], 6), round(ci[1], 6)],
+            "best_score_mean": None if mean is None else round(mean, 4),
+            "best_score_median": median_of_counts(self.won_scores) if optimal else None,
+            "min_draws": ({str(k): self.min_draws[k] for k in sorted(self.min_draws)}
+                          if draws else None),
         }
-        if optimal:
-            mean = mean_of_counts(self.won_scores)
-            out["best_score_mean"] = None if mean is None else round(mean, 4)
-            out["best_score_median"] = median_of_counts(self.won_scores)
-            out["min_draws"] = {str(k): self.min_draws[k] for k in sorted(self.min_draws)}
-        return out
 
     def extras_dict(self, extras: Extras) -> dict:
-        """The keys --difficulty (``ratings``) and --player (``players``) add."""
-        out = {}
+        """``ratings`` (with --difficulty) and ``players`` (with --player), else null."""
+        out: dict = {"ratings": None, "players": None}
         if extras.games is not None:
             out["ratings"] = {word: self.ratings[word] for word in RATINGS}
         if extras.players:
@@ -195,15 +197,15 @@ class Summary:
             "optimal": self.optimal,
             "variant": self.variant,
             "scoring": self.scoring,
-            "rules": {name: self.tally[name].as_dict(self.optimal)
-                      | self.tally[name].extras_dict(self.extras) for name in self.rules},
+            # Both rule sets always, null for one not asked for (one shape for every run).
+            "rules": {name: self.tally[name].as_dict(self.optimal, self.scoring)
+                      | self.tally[name].extras_dict(self.extras)
+                      if name in self.tally else None for name in ("easy", "classic")},
+            "cross": self.cross() if len(self.rules) == 2 else None,
+            "difficulty_games": self.extras.games,
+            "players": list(self.extras.players),
+            "seed": self.extras.seed if self.extras.active else None,
         }
-        if self.extras.active:  # a plain batch keeps the keys it always had
-            out["difficulty_games"] = self.extras.games
-            out["players"] = list(self.extras.players)
-            out["seed"] = self.extras.seed
-        if len(self.rules) == 2:
-            out["cross"] = self.cross()
         return out
 
 

@@ -139,9 +139,7 @@ def batch_command(start: str | None, stop: str | None, layout_file: str | None,
         summary = _run(spec, progress)
     except BatchError as exc:
         raise advise(exc) from None
-    result = summary.as_dict()
-    if layout_file is not None:
-        result["layout_file"] = typed_from
+    result = summary.as_dict() | {"layout_file": typed_from}  # null for a range of deals
     text = json.dumps(result, indent=2) if as_json else batch_text(result)
     click.echo(text, err=to_stdout)  # stdout holds the rows with --csv -
 
@@ -258,6 +256,8 @@ def batch_text(s: dict, where: str | None = None) -> str:
                       else f"Deals {s['start']:,} … {s['stop'] - 1:,}")
     lines = [f"{where} ({_count(s['deals'], 'deal')}), {how}", ""]
     for name, t in s["rules"].items():
+        if t is None:  # a rule set not asked for
+            continue
         head = f"{name.capitalize():<9}"
         pad = " " * len(head)
         if not t["deals"]:
@@ -272,20 +272,20 @@ def batch_text(s: dict, where: str | None = None) -> str:
                 median = int(median) if median == int(median) else median
                 lines.append(f"{pad}best score of won deals: mean {t['best_score_mean']:.2f}, "
                              f"median {median}")
-                dist = "  ".join(f"{k}:{v:,}" for k, v in t["min_draws"].items())
+                dist = "  ".join(f"{k}:{v:,}" for k, v in (t["min_draws"] or {}).items())
                 if dist:
                     lines += textwrap.wrap(f"fewest draws to win (draws:deals)  {dist}", 88,
                                            initial_indent=pad, subsequent_indent=pad + "  ")
             else:
                 lines.append(f"{pad}no won deals")
-        if "ratings" in t:
+        if t.get("ratings") is not None:
             lines.append(f"{pad}difficulty ratings ({s['difficulty_games']} greedy games): "
                          + ", ".join(f"{w} {n:,}" for w, n in t["ratings"].items()))
-        for who, p in t.get("players", {}).items():
+        for who, p in (t.get("players") or {}).items():
             lo, hi = p["win_rate_95"]
             lines.append(f"{pad}player {who}: {p['wins']:,} won: {_pct(p['win_rate'])} "
                          f"({_pct(lo)} – {_pct(hi)}), exact {_pct(p['exact_win_rate'])}; "
-                         f"{p['winnable_lost']:,} winnable deals lost")
+                         f"{_count(p['winnable_lost'], 'winnable deal')} lost")
     cross = s.get("cross")
     if cross:
         a, b = 13, 14  # column widths

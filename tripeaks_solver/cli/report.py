@@ -43,6 +43,7 @@ def report_command(csv_path: Path, plot_path: Path | None, force: bool, as_json:
         "torn": report.torn,
         "typed": report.typed,
         **s.as_dict(),
+        "layout_file": None,  # batch's key: the report reads rows, not the layouts' file
     }
     if as_json:
         click.echo(json.dumps(result, indent=2))
