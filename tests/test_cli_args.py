@@ -253,3 +253,20 @@ SEED_COMMANDS = [
 def test_a_seed_out_of_range_is_one_line(capsys, command, seed):
     code, _, err = run(capsys, *command, "--seed", seed)
     assert_one_line_error(code, err, "--seed")
+
+
+@pytest.mark.parametrize("args", [["solve", "TP1-E-AAAAAAD"], ["deal", "TP1-E-AAAAAAD"],
+                                  ["batch", "0", "400", "--csv", "-", "--jobs", "1"]],
+                         ids=lambda a: a[0])
+def test_a_reader_that_stops_early_ends_the_command_quietly(args):
+    # The command writes into a pipe whose reader has already gone: no traceback, no
+    # error line, exit 1 (click's code for it).
+    read, write = os.pipe()
+    os.close(read)
+    try:
+        proc = subprocess.run([sys.executable, "-m", "tripeaks_solver", *args], stdout=write,
+                              stderr=subprocess.PIPE, text=True, timeout=120)
+    finally:
+        os.close(write)
+    assert proc.returncode == 1, proc.stderr
+    assert proc.stderr == ""

@@ -170,6 +170,10 @@ class CsvOutput:
             else:
                 stream.flush()
                 write_all(fd, data)  # unbuffered: nothing left to fail at exit
+        except BrokenPipeError:
+            if self._file is None:
+                raise  # the reader of standard output went away (| head): not an error
+            raise self._write_error(BrokenPipeError()) from None
         except OSError as exc:
             raise self._write_error(exc) from None
         self.wrote = True

@@ -1,11 +1,15 @@
 """The ``tripeaks-solve`` command: parse arguments, print, exit codes. No game logic here.
 
-Run as ``tripeaks-solve`` or ``python -m tripeaks_solver``. Exit codes: 0 done (whatever the verdict), 1 an illegal move in a replayed record,
-2 malformed input (one line on stderr, never a traceback).
+Run as ``tripeaks-solve`` or ``python -m tripeaks_solver``. Exit codes: 0 done (whatever
+the verdict), 1 an illegal move in a replayed record, 2 malformed input (one line on
+stderr, never a traceback), 130 interrupted. When the reader of the output goes away
+(a pipe into ``head``) the command stops quietly with code 1, as click's own handling
+of a closed pipe does.
 """
 
 from __future__ import annotations
 
+import os
 import sys
 
 import click
@@ -13,6 +17,8 @@ import click
 from ..errors import InputError
 from . import analyze, batch, hint, play, record, report, solve  # noqa: F401  (each registers commands)
 from .common import EXIT_INPUT
+
+EXIT_PIPE = 1  # what click exits with when the output's pipe closes under it
 from .group import cli
 
 __all__ = ["cli", "main"]
@@ -28,6 +34,12 @@ def main(argv: list[str] | None = None) -> None:
 
     try:
         code = cli.main(args=argv, prog_name="tripeaks-solve", standalone_mode=False)
+        sys.stdout.flush()  # here, not at exit, where a closed pipe could not be caught
+    except BrokenPipeError:
+        # The reader went away (`| head`) after click's handling of it (the final
+        # flush): stop as quietly, leaving Python nothing to flush into the closed pipe.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        sys.exit(EXIT_PIPE)
     except click.exceptions.Abort:
         click.echo("tripeaks-solve: interrupted", err=True)
         sys.exit(130)
