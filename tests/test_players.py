@@ -348,6 +348,10 @@ def test_play_command_record_replays(capsys, spec):
     (("--player", "greedy:5"), "no sample count"),
     (("--player", "fair:0"), "sample count"),
     (("--player", "fair:x"), "sample count"),
+    (("--player", "fair:"), "sample count"),  # a colon promises a count
+    (("--player", "careful:"), "no sample count"),
+    (("--player", "fair:\uff11\uff10"), "sample count"),  # full-width 10: not a number here
+    (("--player", "pimc:\u00b2"), "sample count"),
     (("--seed", "-1"), "--seed"),
 ])
 def test_play_command_errors(capsys, args, needle):

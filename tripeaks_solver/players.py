@@ -204,14 +204,15 @@ class PerfectPlayer(Player):
 def make_player(spec: str) -> Player:
     """A player from its name: ``random``, ``greedy``, ``pimc[:N]``, ``rollout[:N]``,
     ``fair[:N]`` or ``perfect`` (N samples a decision, default 100)."""
-    name, _, count = spec.strip().lower().partition(":")
+    name, colon, count = spec.strip().lower().partition(":")
     if name not in PLAYER_NAMES:
         raise InputError(f"unknown player {spec!r} (expected one of {', '.join(PLAYER_NAMES)})")
     samples = DEFAULT_SAMPLES
-    if count:
+    if colon:
         if name not in ("pimc", "rollout", "fair"):
             raise InputError(f"player {name} takes no sample count")
-        if not count.isdigit() or not 1 <= int(count) <= 100_000:
+        # ASCII digits only: str.isdigit() also takes "１０" and "²".
+        if not (count.isascii() and count.isdigit()) or not 1 <= int(count) <= 100_000:
             raise InputError(f"bad sample count in {spec!r} (expected 1 … 100000)")
         samples = int(count)
     label = f"{name}:{samples}" if name in ("pimc", "rollout", "fair") else name

@@ -37,8 +37,9 @@ def advise(exc: BatchError, resuming: bool = True) -> BatchError:
         extra = f": resume it with {flag}, or use another file"
     elif exc.problem == "engine" and "worker" in str(exc):
         extra = "; try a smaller --jobs"
-    elif (exc.problem, resuming) == ("not-batch", False) or "standard output" in str(exc):
-        extra = ""  # nothing to resume, or no file to continue
+    elif (not resuming and exc.problem in ("not-batch", "special")) \
+            or "standard output" in str(exc):
+        extra = ""  # nothing to resume or to write (report), or no file to continue
     else:
         extra = _ADVICE.get((exc.problem, exc.role), "")
     return BatchError(f"{exc}{extra}", exc.problem, exc.role, exc.optimal)

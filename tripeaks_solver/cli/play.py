@@ -10,7 +10,7 @@ from ..codes import GameCode
 from ..dealing import Deal
 from ..errors import InputError
 from ..players import make_player, play
-from .common import SEED, parse_code, pick_rules, rule_options
+from .common import SEED, parse_code, pick_rules, plural, rule_options
 from .group import cli
 
 
@@ -47,6 +47,7 @@ def play_command(code: str, spec: str, seed: int, rules_choice: str, as_json: bo
         return
     click.echo(f"{shown}  ({rules} rules), player {player.name}, seed {seed}")
     click.echo(" ".join(result.tokens) if result.moves else "(no moves)")
-    verdict = "won" if result.won else f"lost, {result.cards_left} cards left in the peaks"
+    verdict = ("won" if result.won else
+               f"lost, {plural(result.cards_left, 'card')} left in the peaks")
     click.echo(f"{verdict.capitalize()} in {len(result.moves)} moves: score {result.score} "
                f"(original scoring {result.original})")
