@@ -344,6 +344,9 @@ def test_every_row_a_run_writes_is_accepted(tmp_path, capsys, extra):
      "drop --jobs"),
     (["0", "5", "--csv", "-", "--json"], "standard output"),
     (["0", "5", "--csv", "-", "--resume"], "cannot be continued"),
+    (["0", "5", "--force"], "--force overwrites the --csv or --plot file"),
+    (["0", "5", "--csv", "-", "--force"], "--force overwrites"),
+    (["0", "5", "--engine", "dask", "--scheduler", ""], "address"),
 ])
 def test_absurd_numbers_and_ignored_flags_are_refused(capsys, args, words):
     code, out, err = run(capsys, "batch", *args)

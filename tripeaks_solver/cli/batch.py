@@ -115,6 +115,8 @@ def batch_command(start: str | None, stop: str | None, layout_file: str | None,
     csv_path = None if csv_name is None or to_stdout else Path(csv_name)
     _check_flags(jobs, engine, scheduler, resume, csv_name, as_json, plot_path, optimal,
                  scoring, csv_path)
+    if force and csv_path is None and plot_path is None:
+        raise click.UsageError("--force overwrites the --csv or --plot file: give one")
     extras = _extras(games, players, seed)
     rule_sets = pick_rules(rule_choice, None, opts)
     names = tuple(r.name for r in rule_sets)
@@ -170,6 +172,9 @@ def _check_flags(jobs: int | None, engine: str, scheduler: str | None, resume: b
     """Refuse flags that contradict each other or cannot work, before anything runs."""
     if jobs is not None and not 1 <= jobs <= MAX_JOBS:
         raise click.UsageError(f"--jobs must be 1 … {MAX_JOBS}, not {jobs}")
+    if scheduler is not None and not scheduler.strip():
+        raise click.UsageError("--scheduler needs the scheduler's address, e.g. "
+                               "tcp://host:8786")
     if scheduler and engine != "dask":
         raise click.UsageError("--scheduler needs --engine dask")
     if scheduler and jobs is not None:
