@@ -149,8 +149,10 @@ def test_samples_are_capped(capsys, value):
 
 
 def test_samples_up_to_the_cap_are_taken(capsys):
-    code, out, err = run(capsys, "TP1-E-AAAAAAB", "--samples", "1000000", "--rules", "easy",
-                         "--json", "--no-solution")
+    masked = Deal.from_number(1).line().split()
+    masked[5] = "??"  # one unseen card: its few fillings are all counted, whatever the cap
+    code, out, err = run(capsys, "--layout", " ".join(masked), "--samples", "1000000",
+                         "--rules", "easy", "--json", "--no-solution")
     assert code == 0, err
     assert [r["rules"] for r in json.loads(out)] == ["easy"]
 
@@ -270,3 +272,29 @@ def test_a_reader_that_stops_early_ends_the_command_quietly(args):
         os.close(write)
     assert proc.returncode == 1, proc.stderr
     assert proc.stderr == ""
+
+
+@pytest.mark.parametrize("args, flag", [
+    (["hint", "TP1-E-AAAAAAD", "--samples", "5"], "--samples"),
+    (["hint", "TP1-E-AAAAAAD", "--score-samples", "5"], "--score-samples"),
+    (["hint", "TP1-E-AAAAAAD", "--seed", "3"], "--seed"),
+    (["analyze", "TP1-E-AAAAAAD", "8h", "--samples", "5"], "--samples"),
+    (["solve", "TP1-E-AAAAAAD", "--samples", "5"], "--samples"),
+    (["solve", "TP1-E-AAAAAAD", "--seed", "3"], "--seed"),
+    (["batch", "0", "3", "--seed", "4"], "--seed"),
+], ids=lambda a: " ".join(a) if isinstance(a, list) else a)
+def test_an_option_that_would_do_nothing_is_refused(capsys, args, flag):
+    code, out, err = run(capsys, *args)
+    assert_one_line_error(code, err, flag, "does nothing here")
+    assert out == ""
+
+
+def test_the_same_options_work_where_they_count(capsys):
+    code, _, err = run(capsys, "hint", "TP1-E-AAAAAAD", "--fair", "--samples", "5",
+                       "--score-samples", "0", "--seed", "3")
+    assert code == 0, err
+    masked = Deal.from_number(3).line().split()
+    masked[20] = "??"
+    code, _, err = run(capsys, "solve", "--layout", " ".join(masked), "--samples", "5",
+                       "--seed", "3")
+    assert code == 0, err

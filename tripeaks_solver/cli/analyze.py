@@ -17,7 +17,7 @@ from ..game import Game, Status
 from ..hints import Review, analyze, plot_review, review_csv
 from ..moves import parse_record
 from ..solver import warm_up
-from .common import STDIN, plural, rule_options
+from .common import STDIN, plural, refuse_unused, rule_options
 from .group import cli
 from .hint import SCORE_LABEL, Source, position_options, read_source, replay_record
 
@@ -119,6 +119,8 @@ def analyze_command(words: tuple[str, ...], rule_choice: str, layouts: tuple[str
     if source.unknown:
         raise click.UsageError("analyze judges moves exactly and needs every card of the "
                                "layout; for a layout with ?? use hint")
+    if not fair:
+        refuse_unused(("samples", "seed"), "it counts with --fair")
     if plot_path and csv_path and plot_path.resolve() == csv_path.resolve():
         raise click.UsageError("--plot and --csv name the same file")
     if plot_path is not None and str(plot_path) == STDIN:

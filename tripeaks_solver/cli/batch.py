@@ -17,7 +17,7 @@ import click
 from ..batch import MAX_JOBS, BatchError
 from ..batch.engines import DASK_HINT, dask_available
 from ..batch.plots import PLOT_HINT, plot_available
-from .common import SEED, complete_layouts, pick_rules, rule_options
+from .common import SEED, complete_layouts, pick_rules, refuse_unused, rule_options
 from .group import cli
 
 _ADVICE = {
@@ -117,6 +117,8 @@ def batch_command(start: str | None, stop: str | None, layout_file: str | None,
                  scoring, csv_path)
     if force and csv_path is None and plot_path is None:
         raise click.UsageError("--force overwrites the --csv or --plot file: give one")
+    if games is None and not players:
+        refuse_unused(("seed",), "it seeds the games of --player and --difficulty")
     extras = _extras(games, players, seed)
     rule_sets = pick_rules(rule_choice, None, opts)
     names = tuple(r.name for r in rule_sets)

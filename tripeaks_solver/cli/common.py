@@ -35,6 +35,18 @@ def plural(n: int, word: str, words: str | None = None) -> str:
     return f"{n:,} {word if n == 1 else words or word + 's'}"
 
 
+def refuse_unused(names: tuple[str, ...], why: str) -> None:
+    """A one-line error naming the first option of ``names`` (parameter names) that the
+    user typed although it does nothing here (``why``: when it would count)."""
+    ctx = click.get_current_context()
+    for name in names:
+        source = ctx.get_parameter_source(name)
+        if source is not None and source not in (click.core.ParameterSource.DEFAULT,
+                                                 click.core.ParameterSource.DEFAULT_MAP):
+            flag = "--" + name.replace("_", "-")
+            raise click.UsageError(f"{flag} does nothing here: {why}")
+
+
 def parse_code(text: str) -> GameCode:
     try:
         return GameCode.parse(text)

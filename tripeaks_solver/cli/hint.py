@@ -30,6 +30,7 @@ from .common import (
     pick_rules,
     plural,
     read_layouts,
+    refuse_unused,
     rule_options,
 )
 from .group import cli
@@ -267,6 +268,9 @@ def hint_command(words: tuple[str, ...], rule_choice: str, layouts: tuple[str, .
     """
     source, record = read_source(words, layouts, layout_file, rule_choice, opts)
     fair = fair or bool(source.unknown)
+    if not fair:
+        refuse_unused(("samples", "score_samples", "seed"),
+                      "it counts with --fair (or a layout with ??)")
     if fair and reveal:
         raise click.UsageError("--reveal shows cards the player has not seen: not with --fair "
                                "(nor a layout with ??)")

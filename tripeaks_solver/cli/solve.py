@@ -25,6 +25,7 @@ from .common import (
     plural,
     read_codes,
     read_layouts,
+    refuse_unused,
     rule_options,
 )
 from .group import cli
@@ -188,6 +189,8 @@ def solve_command(codes: tuple[str, ...], rule_choice: str, layouts: tuple[str, 
         if STDIN in codes or layout_file is not None:
             raise click.UsageError("no game code nor layout in the input")
         raise click.UsageError("give a game code (e.g. TP1-E-AAAAAAD), --layout or --layout-file")
+    if all(job.deal is not None for job in jobs):  # no layout with ?? cards
+        refuse_unused(("samples", "seed"), "it counts for a layout with ?? cards")
     out = []
     with compile_notice():  # the first solve of a fresh install compiles for seconds
         if any(job.deal is not None for job in jobs):
