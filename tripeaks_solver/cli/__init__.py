@@ -17,11 +17,10 @@ import click
 from ..errors import InputError
 from . import analyze, batch, hint, play, record, report, solve  # noqa: F401  (each registers commands)
 from .common import EXIT_INPUT
-
-EXIT_PIPE = 1  # what click exits with when the output's pipe closes under it
 from .group import cli
 
 __all__ = ["cli", "main"]
+EXIT_PIPE = 1  # what click exits with when the output's pipe closes under it
 
 
 def main(argv: list[str] | None = None) -> None:

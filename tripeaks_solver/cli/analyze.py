@@ -102,7 +102,8 @@ def _review_lines(source: Source, review: Review, samples: int) -> list[str]:
               help="Save the best reachable score (and fair share) after each move as a PNG "
                    "(the [plot] extra).")
 @click.option("--csv", "csv_path", type=click.Path(path_type=Path), default=None,
-              help="Write the rows of the moves to this CSV file (- : standard output, the review then on stderr).")
+              help="Write the rows of the moves to this CSV file (-: to standard output, "
+                   "the review then to stderr).")
 @click.option("--force", is_flag=True, help="Overwrite an existing --csv or --plot file.")
 @rule_options()
 def analyze_command(words: tuple[str, ...], rule_choice: str, layouts: tuple[str, ...],
