@@ -119,7 +119,9 @@ def test_a_second_ctrl_c_with_workers_still_ends_the_run(tmp_path, gap):
         proc.kill()
         proc.communicate()
         pytest.fail("the run did not end 30 s after two Ctrl-C")
-    assert proc.returncode == 130, err
+    # Exit 130, or death by the second SIGINT when it comes as Python exits: a shell
+    # reports both as 130.
+    assert proc.returncode in (130, -signal.SIGINT), err
     assert "Traceback" not in err
     assert assert_clean_prefix(path, 3000) > 20
 
