@@ -11,6 +11,7 @@ import io
 import os
 import resource
 import signal
+import stat
 import subprocess
 import sys
 import time
@@ -423,3 +424,18 @@ def test_codes_of_written_rows_match_the_deals(tmp_path, capsys):
     codes = [r.code for r in read_existing(path).rows]
     assert codes == [str(GameCode(n, "classic", True)) for n in (700, 701, 702)]
     assert codes[0].startswith("TP1-CJ-")
+
+
+def test_a_plot_behind_a_symbolic_link_is_written_through_it(tmp_path, capsys):
+    target = tmp_path / "real.png"
+    target.write_bytes(b"old")
+    target.chmod(0o640)
+    link = tmp_path / "plot.png"
+    link.symlink_to(target.name)
+    code, _, err = run(capsys, "batch", "0", "3", "--jobs", "1", "--plot", str(link),
+                       "--force")
+    assert code == 0, err
+    assert link.is_symlink() and os.readlink(link) == target.name
+    assert target.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert stat.S_IMODE(target.stat().st_mode) == 0o640
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["plot.png", "real.png"]

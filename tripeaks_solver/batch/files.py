@@ -154,9 +154,11 @@ class LockedFile:
 
     def replace_with(self, data: bytes) -> None:
         """Replace the file's contents in one step: a temporary file beside it, renamed
-        over it, so a failed write leaves the old contents (or the empty new file)."""
+        over it, so a failed write leaves the old contents (or the empty new file). A
+        symbolic link stays: the file it names is the one replaced."""
         mode = stat.S_IMODE(os.fstat(self.fd).st_mode)
-        fd, tmp = tempfile.mkstemp(dir=self.path.parent, prefix=f".{self.path.name}.",
+        target = Path(os.path.realpath(self.path))
+        fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.",
                                    suffix=".tmp")
         try:
             try:
@@ -164,7 +166,7 @@ class LockedFile:
                 write_all(fd, data)
             finally:
                 os.close(fd)
-            os.replace(tmp, self.path)
+            os.replace(tmp, target)
         except OSError as exc:
             try:
                 os.unlink(tmp)

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import io
 import json
-import os
 from pathlib import Path
 
 import click
@@ -45,13 +44,12 @@ def _open_outputs(csv_path: Path | None, plot_path: Path | None, force: bool
     """The --csv and --plot files, locked for this run with the batch's safeguards:
     regular files only (never a device or a pipe), an existing one kept unless
     ``force``, and one run at a time. A symbolic link is written through: the file it
-    names is replaced, the link stays."""
+    names is replaced, the link stays (``LockedFile.replace_with``)."""
     outputs: dict[str, LockedFile] = {}
     try:
         for role, path, what in (("csv", csv_path, "the CSV"), ("plot", plot_path, "the plot")):
             if path is not None and str(path) != STDIN:
-                target = Path(os.path.realpath(path)) if path.is_symlink() else path
-                outputs[role] = open_output(target, what, role, replace=force)
+                outputs[role] = open_output(path, what, role, replace=force)
     except BatchError as exc:
         for f in outputs.values():
             f.close(discard=True)
