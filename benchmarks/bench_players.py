@@ -14,14 +14,15 @@ import time
 import numpy as np
 
 from tripeaks_solver import CLASSIC, EASY, Deal, playout
+from tripeaks_solver.cards import ranks
 from tripeaks_solver.difficulty import difficulties
 from tripeaks_solver.players import play
 from tripeaks_solver.solver import rule_masks
 
 
 def _arrays(deals, rules):
-    tabs = np.array([[c.rank for c in d.tableau] for d in deals], dtype=np.int64)
-    stocks = np.array([[c.rank for c in d.opening(rules)[1]] for d in deals], dtype=np.int64)
+    tabs = np.array([ranks(d.tableau) for d in deals], dtype=np.int64)
+    stocks = np.array([ranks(d.opening(rules)[1]) for d in deals], dtype=np.int64)
     waste = np.array([d.waste.rank for d in deals], dtype=np.int64)
     return tabs, stocks, waste
 

@@ -27,6 +27,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from . import playout
+from .cards import ranks
 from .dealing import Deal
 from .rules import EASY, Rules
 from .solver import rule_masks, solve
@@ -86,8 +87,8 @@ def difficulties(deals: Sequence[Deal], rules: Rules = EASY, games: int = DEFAUL
     seeds = np.empty(n, dtype=np.uint64)
     for i, deal in enumerate(deals):
         waste, stock = deal.opening(rules)
-        tabs[i] = [c.rank for c in deal.tableau]
-        stocks[i] = [c.rank for c in stock]
+        tabs[i] = ranks(deal.tableau)
+        stocks[i] = ranks(stock)
         waste0[i] = 13 if waste is None else waste.rank
         seeds[i] = _seed_of(seed, i if deal.number is None else deal.number)
     out = np.zeros((n, 4), dtype=np.int64)

@@ -35,7 +35,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from . import playout
-from .cards import Card
+from .cards import Card, ranks
 from .dealing import Deal
 from .errors import InputError
 from .fair import View, fair_hint
@@ -285,8 +285,8 @@ def _kernel_game(game: Game, who: KernelPlayer, seed: int) -> list[Move]:
     rules = game.rules
     masks = rule_masks(rules)
     _, stock = game.deal.opening(rules)
-    tab = np.array([c.rank for c in game.deal.tableau], dtype=np.int64)
-    stock_ranks = np.array([c.rank for c in stock], dtype=np.int64)
+    tab = ranks(game.deal.tableau)
+    stock_ranks = ranks(stock)
     out = np.empty(playout.MAX_MOVES, dtype=np.int64)
     n, *_ = playout._play(tab, stock_ranks, game.removed, game.stock_index,
                           playout_waste(game.waste), game.run, game.original,
