@@ -4,6 +4,9 @@ states (not only end to end):
 - the Hall test of the win search (``kernels._no_win_ahead``) equals the test written
   out plainly from the position (cards, ranks, stock), and it is sound: a state it
   prunes has no win within the draw limit (an exhaustive plain-Python search says so);
+- the dominance test of the win search (``kernels._visit``) skips a state exactly when
+  another waste rank marked with the same configuration and cards drawn has every move
+  it has (successors compared as plain states);
 - the chain of searches of the optimum shares marks: every state a successful search
   marked, other than those of its winning line, has no win within its draw limit;
 - the sweep stopped at its first win has the fewest draws;
@@ -157,6 +160,54 @@ def test_hall_test_is_sound() -> None:
         assert fewest is None or fewest > limit, (pos.deal.number, pos.rules, pos.record)
         pruned += 1
     assert checked >= 40
+
+
+# --- dominance ------------------------------------------------------------------------
+def test_dominance_is_the_plain_statement() -> None:
+    # A state whose successors are all successors of a state already marked (same
+    # configuration and cards drawn, another waste rank) need not be searched: that one
+    # was searched to the end without a win. The kernel sees only the marks and the
+    # playable cards, so when the stock is empty it may keep a state the plain statement
+    # would skip (under draw-when-stuck); it must never skip one the statement keeps.
+    rng = random.Random(15)
+    scratch = fresh_scratch()
+    layer = kernels._layer_bits(solver.board().next_id.shape[0])
+    counts = {True: 0, False: 0}
+    for _ in range(400):
+        pos = random_position(rng, 0, 45)
+        bd, cards, masks = kernel_state(pos)
+        plain = Plain(pos)
+        fits = kernels._positions_on(cards, masks)
+        rank = waste_rank(pos)
+        marked = rng.sample([k for k in range(WILD_RANK + 1) if k != rank], rng.randrange(1, 4))
+        base = pos.drawn * layer + (cards.config << kernels.SHIFT)
+        for other in marked:
+            kernels._test_and_set(scratch.seen, base + other)
+        kept = kernels._visit(scratch.seen, base + rank, rank, int(bd.available[cards.config]),
+                              fits, masks)
+        assert kernels._is_seen(scratch.seen, base + rank)
+        kernels._clear_layers(scratch.seen, layer, 0, len(cards.stock))
+        mine = set(plain.moves(pos.removed, pos.drawn, rank))
+        covered = any(mine <= set(plain.moves(pos.removed, pos.drawn, k)) for k in marked)
+        if pos.drawn < len(plain.stock):
+            assert kept == (not covered), (pos.deal.number, pos.rules, pos.record, marked)
+        else:
+            assert kept or covered, (pos.deal.number, pos.rules, pos.record, marked)
+        counts[kept] += 1
+    assert min(counts.values()) >= 60, counts
+
+
+def test_dominance_keeps_no_marked_state() -> None:
+    # A state already marked is never searched again, dominated or not.
+    scratch = fresh_scratch()
+    pos = Position(Deal.from_number(3), EASY)
+    bd, cards, masks = kernel_state(pos)
+    fits = kernels._positions_on(cards, masks)
+    index = cards.config << kernels.SHIFT | 5
+    avail = int(bd.available[cards.config])
+    assert kernels._visit(scratch.seen, index, 5, avail, fits, masks)
+    assert not kernels._visit(scratch.seen, index, 5, avail, fits, masks)
+    kernels._clear_layers(scratch.seen, kernels._layer_bits(bd.next_id.shape[0]), 0, 0)
 
 
 # --- the shared marks of the chain ----------------------------------------------------

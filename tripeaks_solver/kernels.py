@@ -158,6 +158,30 @@ def _is_seen(seen, index):
 
 
 @njit(cache=True)
+def _visit(seen, index, rank, avail, fits, rules):
+    # Mark state `index`; True when it was new and no other waste rank already marked
+    # with the same configuration and stock index dominates it: plays a superset of its
+    # cards (and may draw when it may).
+    word = index >> 6
+    bit = np.uint64(1) << np.uint64(index & 63)
+    old = seen[word]
+    if old & bit:
+        return False
+    seen[word] = old | bit
+    group = np.int64((old >> np.uint64(index & 48)) & np.uint64(0x3FFF))
+    if group == 0:
+        return True
+    cand = avail & fits[rank]
+    while group != 0:
+        other = _lowest_position(group)
+        group &= group - 1
+        more = avail & fits[other]
+        if cand & ~more == 0 and (not rules.draw_when_stuck or cand != 0 or more == 0):
+            return False
+    return True
+
+
+@njit(cache=True)
 def _layer_bits(n_configs):
     return ((n_configs << SHIFT) + 63) // 64 * 64
 
@@ -198,14 +222,22 @@ def _app_score(removed, peaks, draws):
 # "adjacent to S" meaning adjacent to some rank in S. The search tests the sets S of
 # ``_hall_sets``: each single rank, and the runs {a, a+2, …} of up to HALL_RUN ranks
 # (on the ranks' cycle their neighbourhoods overlap: {a, a+2} has 3 neighbour ranks
-# against 4 for the two singles). It keeps both counts of every set up to date along
-# its path.
+# against 4 for the two singles). It keeps the tableau part of the difference (the
+# slack: tableau cards left adjacent to S less the cards left in S) of every set up to
+# date along its path.
 #
 # Only the sets adjacent to the waste a move replaces need a test after the move: a
 # removal of a card of rank j takes one top adjacent to S from the tableau exactly
 # when it gives S an adjacent waste (j is the new waste), and a draw takes one from
 # the stock exactly when it does the same; what S can lose beyond that is the old
 # waste's adjacency, and a removal only lowers the left-hand side.
+#
+# Dominance (sound): the waste rank of a state matters only through the cards it lets
+# the next move play. A state (c, s, r) whose playable cards are a subset of those of
+# (c, s, r'), which may draw when it may, has only successors of (c, s, r'). When
+# (c, s, r') is marked it has been searched to the end without a win (it cannot be on
+# the current line: every move changes c or s), so (c, s, r) is marked and skipped
+# (``_visit``). Most of the states it skips can only draw, into a state already seen.
 
 HALL_RUN = 2
 
@@ -264,34 +296,32 @@ def _rank_tables(cards, rules, max_draws):
 
 
 @njit(cache=True, inline="always")
-def _shift_rank(need, have, in_demand, n_demand, in_supply, n_supply, rank, delta):
+def _shift_rank(slack, in_demand, n_demand, in_supply, n_supply, rank, delta):
     # A tableau card of `rank` leaves (-1) or comes back when the search backs up (+1).
     for i in range(n_demand[rank]):
-        need[in_demand[rank, i]] += delta
+        slack[in_demand[rank, i]] -= delta
     for i in range(n_supply[rank]):
-        have[in_supply[rank, i]] += delta
+        slack[in_supply[rank, i]] += delta
 
 
 @njit(cache=True)
-def _count_sets(board, cards, tables, config, need, have):
-    """``need[i]``, ``have[i]``: the tableau cards left in set i, and adjacent to it."""
+def _count_sets(board, cards, tables, config, slack):
+    """``slack[i]``: the tableau cards left adjacent to set i, less those left in it."""
     _, in_demand, n_demand, in_supply, n_supply, _ = tables
-    need[:] = 0
-    have[:] = 0
+    slack[:] = 0
     mask = board.mask[config]
     for p in range(TABLEAU):
         if not (mask >> p) & 1:
-            _shift_rank(need, have, in_demand, n_demand, in_supply, n_supply,
-                        cards.tableau[p], 1)
+            _shift_rank(slack, in_demand, n_demand, in_supply, n_supply, cards.tableau[p], 1)
 
 
 @njit(cache=True, inline="always")
-def _short_of_tops(need, have, stock_nb, s, waste, supply, sets, row, n):
+def _short_of_tops(slack, stock_nb, s, waste, supply, sets, row, n):
     # The test above, for the sets sets[row, :n] (rows of 2-D tables, not views: a view
     # costs more than the test).
     for j in range(n):
         i = sets[row, j]
-        if need[i] > have[i] + stock_nb[s, i] + ((supply[i] >> waste) & 1):
+        if slack[i] + stock_nb[s, i] + ((supply[i] >> waste) & 1) < 0:
             return True
     return False
 
@@ -302,10 +332,9 @@ def _no_win_ahead(board, cards, rules, max_draws, config, drawn, waste):
     plain-Python statement of it)."""
     tables = _rank_tables(cards, rules, max_draws)
     supply, _, _, _, _, stock_nb = tables
-    need = np.zeros(supply.shape[0], dtype=np.int64)
-    have = np.zeros(supply.shape[0], dtype=np.int64)
-    _count_sets(board, cards, tables, config, need, have)
-    return _short_of_tops(need, have, stock_nb, drawn, waste, supply, tables[3], RANKS,
+    slack = np.zeros(supply.shape[0], dtype=np.int64)
+    _count_sets(board, cards, tables, config, slack)
+    return _short_of_tops(slack, stock_nb, drawn, waste, supply, tables[3], RANKS,
                           tables[4][RANKS])
 
 
@@ -330,11 +359,10 @@ def _search(board, cards, rules, max_draws, scratch, path, keep, limit):
     fits = _positions_on(cards, rules)
     tables = _rank_tables(cards, rules, max_draws)
     supply, in_demand, n_demand, in_supply, n_supply, stock_nb = tables
-    need = np.zeros(supply.shape[0], dtype=np.int64)
-    have = np.zeros(supply.shape[0], dtype=np.int64)
-    _count_sets(board, cards, tables, cards.config, need, have)
+    slack = np.zeros(supply.shape[0], dtype=np.int64)
+    _count_sets(board, cards, tables, cards.config, slack)
     # Frame d holds the state at depth d and what is still to try from it; path[d] is
-    # the move that led from frame d to frame d + 1. Invariant: need and have count
+    # the move that led from frame d to frame d + 1. Invariant: slack counts
     # the tableau after the removals in path[:depth].
     at_config = np.empty(MAX_DEPTH, dtype=np.int64)
     at_drawn = np.empty(MAX_DEPTH, dtype=np.int64)
@@ -365,7 +393,7 @@ def _search(board, cards, rules, max_draws, scratch, path, keep, limit):
         at_waste[depth] = r
         # Only the sets adjacent to the replaced waste can fail now (see above).
         old = RANKS if depth == 0 else at_waste[depth - 1]
-        if _short_of_tops(need, have, stock_nb, s, r, supply, in_supply, old, n_supply[old]):
+        if _short_of_tops(slack, stock_nb, s, r, supply, in_supply, old, n_supply[old]):
             untried[depth] = 0
             draw_untried[depth] = False
         else:
@@ -396,14 +424,14 @@ def _search(board, cards, rules, max_draws, scratch, path, keep, limit):
             else:
                 depth -= 1
                 if depth >= 0 and path[depth] != DRAW:  # undo the removal that led here
-                    _shift_rank(need, have, in_demand, n_demand, in_supply, n_supply,
+                    _shift_rank(slack, in_demand, n_demand, in_supply, n_supply,
                                 cards.tableau[path[depth]], 1)
                 continue
             index = s * layer + _code(c, r)
-            if not _test_and_set(seen, index):
+            if _visit(seen, index, r, np.int64(board.available[c]), fits, rules):
                 path[depth] = move
                 if move != DRAW:
-                    _shift_rank(need, have, in_demand, n_demand, in_supply, n_supply, r, -1)
+                    _shift_rank(slack, in_demand, n_demand, in_supply, n_supply, r, -1)
                 depth += 1
                 break
         if depth < 0:
