@@ -264,66 +264,75 @@ def _hall_sets(rules):
     return demand, supply
 
 
+# The slack of every set is kept in 8-bit lanes of a few 64-bit words, biased by
+# LANE_BIAS, so that one integer addition updates eight sets (no lane ever leaves
+# 0…127: a slack is at least -9 and at most 28, stock counts at most 24) and a set
+# is short exactly when bit 6 of its lane sum (slack + stock + waste) is clear.
+LANE_BIAS = 64
+WORDS = 4  # 8 lanes a word; the sets of _hall_sets need 27
+
+
 @njit(cache=True)
 def _rank_tables(cards, rules, max_draws):
-    """The sets of ``_hall_sets`` as lists per rank and stock counts:
-    ``in_demand[k, :n_demand[k]]``: the sets whose demand holds rank k;
-    ``in_supply[k, :n_supply[k]]``: the sets whose supply holds rank k;
-    ``stock_nb[s, i]``: how many of stock[s:max_draws] have a rank in set i's supply."""
-    demand, supply = _hall_sets(rules)
-    n_sets = demand.shape[0]
-    in_demand = np.zeros((RANKS, n_sets), dtype=np.int64)
-    n_demand = np.zeros(RANKS, dtype=np.int64)
-    # Row RANKS lists every set (the first test, at the start).
-    in_supply = np.zeros((RANKS + 1, n_sets), dtype=np.int64)
-    n_supply = np.zeros(RANKS + 1, dtype=np.int64)
-    in_supply[RANKS] = np.arange(n_sets)
-    n_supply[RANKS] = n_sets
-    for k in range(RANKS):
-        for i in range(n_sets):
-            if (demand[i] >> k) & 1:
-                in_demand[k, n_demand[k]] = i
-                n_demand[k] += 1
-            if (supply[i] >> k) & 1:
-                in_supply[k, n_supply[k]] = i
-                n_supply[k] += 1
+    """The sets of ``_hall_sets`` as lane words (lane i of word i // 8 is set i):
+    ``demand[k]``, ``supply[k]``: 1 in the lanes of the sets whose demand (supply)
+    holds rank k; ``stock[s]``: in lane i, how many of stock[s:max_draws] have a rank
+    in set i's supply; ``start``: LANE_BIAS in every set's lane; ``tests[k]``: bit 6
+    of the lanes of the sets whose supply holds rank k, and ``tests[RANKS]`` of every
+    set's lane (the first test, at the start)."""
+    demand_of, supply_of = _hall_sets(rules)
+    demand = np.zeros((RANKS, WORDS), dtype=np.uint64)
+    supply = np.zeros((RANKS, WORDS), dtype=np.uint64)
+    start = np.zeros(WORDS, dtype=np.uint64)
+    for i in range(demand_of.shape[0]):
+        one = np.uint64(1) << np.uint64(8 * (i % 8))
+        start[i // 8] += np.uint64(LANE_BIAS) * one
+        for k in range(RANKS):
+            if (demand_of[i] >> k) & 1:
+                demand[k, i // 8] += one
+            if (supply_of[i] >> k) & 1:
+                supply[k, i // 8] += one
     n = cards.stock.shape[0]
-    stock_nb = np.zeros((n + 1, n_sets), dtype=np.int64)
+    stock = np.zeros((n + 1, WORDS), dtype=np.uint64)
     for s in range(min(max_draws, n) - 1, -1, -1):
-        for i in range(n_sets):
-            stock_nb[s, i] = stock_nb[s + 1, i] + ((supply[i] >> cards.stock[s]) & 1)
-    return supply, in_demand, n_demand, in_supply, n_supply, stock_nb
+        for w in range(WORDS):
+            stock[s, w] = stock[s + 1, w] + supply[np.int64(cards.stock[s]), w]
+    tests = np.zeros((RANKS + 1, WORDS), dtype=np.uint64)
+    tests[:RANKS] = supply << np.uint64(6)
+    tests[RANKS] = start  # LANE_BIAS is bit 6
+    return demand, supply, stock, start, tests
 
 
 @njit(cache=True, inline="always")
-def _shift_rank(slack, in_demand, n_demand, in_supply, n_supply, rank, delta):
-    # A tableau card of `rank` leaves (-1) or comes back when the search backs up (+1).
-    for i in range(n_demand[rank]):
-        slack[in_demand[rank, i]] -= delta
-    for i in range(n_supply[rank]):
-        slack[in_supply[rank, i]] += delta
+def _shift_rank(slack, demand, supply, rank, removed):
+    # A tableau card of `rank` leaves (removed) or comes back when the search backs up.
+    # Add before subtracting, so that no lane borrows from the next.
+    if removed:
+        for w in range(WORDS):
+            slack[w] = slack[w] + demand[rank, w] - supply[rank, w]
+    else:
+        for w in range(WORDS):
+            slack[w] = slack[w] + supply[rank, w] - demand[rank, w]
 
 
 @njit(cache=True)
 def _count_sets(board, cards, tables, config, slack):
-    """``slack[i]``: the tableau cards left adjacent to set i, less those left in it."""
-    _, in_demand, n_demand, in_supply, n_supply, _ = tables
-    slack[:] = 0
+    """``slack``: per set, LANE_BIAS + tableau cards left adjacent to it - cards left in it."""
+    demand, supply, _, start, _ = tables
+    slack[:] = start
     mask = board.mask[config]
     for p in range(TABLEAU):
         if not (mask >> p) & 1:
-            _shift_rank(slack, in_demand, n_demand, in_supply, n_supply, cards.tableau[p], 1)
+            _shift_rank(slack, demand, supply, np.int64(cards.tableau[p]), False)
 
 
 @njit(cache=True, inline="always")
-def _short_of_tops(slack, stock_nb, s, waste, supply, sets, row, n):
-    # The test above, for the sets sets[row, :n] (rows of 2-D tables, not views: a view
-    # costs more than the test).
-    for j in range(n):
-        i = sets[row, j]
-        if slack[i] + stock_nb[s, i] + ((supply[i] >> waste) & 1) < 0:
-            return True
-    return False
+def _short_of_tops(slack, stock, s, waste, supply, tests, row):
+    # The test above, for the sets whose lanes have bit 6 in tests[row].
+    short = np.uint64(0)
+    for w in range(WORDS):
+        short |= ~(slack[w] + stock[s, w] + supply[waste, w]) & tests[row, w]
+    return short != 0
 
 
 @njit(cache=True)
@@ -331,11 +340,10 @@ def _no_win_ahead(board, cards, rules, max_draws, config, drawn, waste):
     """The pruning test of the search on one state (tests compare it with a
     plain-Python statement of it)."""
     tables = _rank_tables(cards, rules, max_draws)
-    supply, _, _, _, _, stock_nb = tables
-    slack = np.zeros(supply.shape[0], dtype=np.int64)
+    _, supply, stock, _, tests = tables
+    slack = np.empty(WORDS, dtype=np.uint64)
     _count_sets(board, cards, tables, config, slack)
-    return _short_of_tops(slack, stock_nb, drawn, waste, supply, tables[3], RANKS,
-                          tables[4][RANKS])
+    return _short_of_tops(slack, stock, drawn, waste, supply, tests, RANKS)
 
 
 @njit(cache=True)
@@ -358,8 +366,8 @@ def _search(board, cards, rules, max_draws, scratch, path, keep, limit):
     layer = _layer_bits(board.next_id.shape[0])
     fits = _positions_on(cards, rules)
     tables = _rank_tables(cards, rules, max_draws)
-    supply, in_demand, n_demand, in_supply, n_supply, stock_nb = tables
-    slack = np.zeros(supply.shape[0], dtype=np.int64)
+    demand, supply, stock, _, tests = tables
+    slack = np.empty(WORDS, dtype=np.uint64)
     _count_sets(board, cards, tables, cards.config, slack)
     # Frame d holds the state at depth d and what is still to try from it; path[d] is
     # the move that led from frame d to frame d + 1. Invariant: slack counts
@@ -393,7 +401,7 @@ def _search(board, cards, rules, max_draws, scratch, path, keep, limit):
         at_waste[depth] = r
         # Only the sets adjacent to the replaced waste can fail now (see above).
         old = RANKS if depth == 0 else at_waste[depth - 1]
-        if _short_of_tops(slack, stock_nb, s, r, supply, in_supply, old, n_supply[old]):
+        if _short_of_tops(slack, stock, s, r, supply, tests, old):
             untried[depth] = 0
             draw_untried[depth] = False
         else:
@@ -424,14 +432,14 @@ def _search(board, cards, rules, max_draws, scratch, path, keep, limit):
             else:
                 depth -= 1
                 if depth >= 0 and path[depth] != DRAW:  # undo the removal that led here
-                    _shift_rank(slack, in_demand, n_demand, in_supply, n_supply,
-                                cards.tableau[path[depth]], 1)
+                    _shift_rank(slack, demand, supply, np.int64(cards.tableau[path[depth]]),
+                                False)
                 continue
             index = s * layer + _code(c, r)
             if _visit(seen, index, r, np.int64(board.available[c]), fits, rules):
                 path[depth] = move
                 if move != DRAW:
-                    _shift_rank(slack, in_demand, n_demand, in_supply, n_supply, r, -1)
+                    _shift_rank(slack, demand, supply, r, True)
                 depth += 1
                 break
         if depth < 0:
