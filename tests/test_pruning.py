@@ -83,12 +83,14 @@ class Plain:
 
     def hall_short(self, removed: int, drawn: int, waste: int, max_draws: int) -> bool:
         """The pruning test, stated plainly: for a set S of ranks (each single rank, and
-        each pair {a, a+2 mod 13}), more cards of S left in the tableau than tops that
-        could precede them (tableau cards left, stock cards to draw within the limit,
-        the waste) of a rank adjacent to some rank in S."""
+        each run {a, a+2} and {a, a+2, a+4}, mod 13), more cards of S left in the tableau
+        than tops that could precede them (tableau cards left, stock cards to draw within
+        the limit, the waste) of a rank adjacent to some rank in S."""
         left = [self.tableau[p] for p in range(TABLEAU_SIZE) if not removed >> p & 1]
         tops = left + self.stock[drawn:max_draws] + [waste]
-        sets = [{k} for k in range(WILD_RANK + 1)] + [{a, (a + 2) % 13} for a in range(13)]
+        sets = ([{k} for k in range(WILD_RANK + 1)]
+                + [{a, (a + 2) % 13} for a in range(13)]
+                + [{a, (a + 2) % 13, (a + 4) % 13} for a in range(13)])
         for ranks in sets:
             need = sum(r in ranks for r in left)
             have = sum(any(self.rules.adjacent(k, t) for k in ranks) for t in tops)

@@ -239,7 +239,7 @@ def _app_score(removed, peaks, draws):
 # the current line: every move changes c or s), so (c, s, r) is marked and skipped
 # (``_visit``). Most of the states it skips can only draw, into a state already seen.
 
-HALL_RUN = 2
+HALL_RUN = 3
 
 
 @njit(cache=True)
@@ -269,7 +269,7 @@ def _hall_sets(rules):
 # 0…127: a slack is at least -9 and at most 28, stock counts at most 24) and a set
 # is short exactly when bit 6 of its lane sum (slack + stock + waste) is clear.
 LANE_BIAS = 64
-WORDS = 4  # 8 lanes a word; the sets of _hall_sets need 27
+WORDS = 5  # 8 lanes a word; the 40 sets of _hall_sets
 
 
 @njit(cache=True)
