@@ -65,6 +65,7 @@ DRAW = TABLEAU
 MAX_DEPTH = 64  # a line: at most 28 removals + 25 draws (joker, empty waste), + the start
 NEG = -(1 << 40)
 NO_LIMIT = 1 << 62
+RESTART_BUDGET = 1_000
 FIRST_SEARCH_LIMIT = 20_000  # states; see _optimal (10_000 and 40_000 measured no better)
 
 
@@ -362,6 +363,33 @@ def _search(board, cards, rules, max_draws, scratch, path, keep, limit):
     """:func:`_dfs`; with ``keep`` the states it marked stay marked in ``seen`` (see
     :func:`_optimal`), and a state marked before the call counts as already visited.
     Gives up after ``limit`` states; the fourth result says whether it did."""
+    states = 0
+    budget = RESTART_BUDGET
+    low_first = False
+    deepest = cards.drawn
+    while True:
+        found, length, more, gave_up, last = _ordered_search(
+            board, cards, rules, max_draws, scratch, path, min(budget, limit - states),
+            low_first)
+        states += more
+        deepest = max(deepest, last)
+        if not gave_up or states >= limit:
+            break
+        # The states of the open line are not known to be lost: unmark them. Every
+        # other mark is a lost state, so the next try (in the other order) skips them.
+        _unmark_line(board, cards, scratch, path, length)
+        budget *= 2
+        low_first = not low_first
+    if not keep:
+        _clear_layers(scratch.seen, _layer_bits(board.next_id.shape[0]), cards.drawn, deepest)
+    return found, length if found else 0, states, gave_up
+
+
+@njit(cache=True)
+def _ordered_search(board, cards, rules, max_draws, scratch, path, limit, low_first):
+    """The search of :func:`_search`, marks kept, removals tried highest or lowest
+    position first. Returns (found, depth, states, gave_up, deepest layer touched)
+    with the line (or, when it gave up, the open line) in ``path[:depth]``."""
     seen = scratch.seen
     layer = _layer_bits(board.next_id.shape[0])
     fits = _positions_on(cards, rules)
@@ -416,7 +444,7 @@ def _search(board, cards, rules, max_draws, scratch, path, keep, limit):
             if bits != 0:
                 # Bottom row first (highest positions): the first win comes sooner
                 # (docs/design.md).
-                p = _highest_position(bits)
+                p = _lowest_position(bits) if low_first else _highest_position(bits)
                 untried[depth] = bits & ~(np.int64(1) << p)
                 c = np.int64(board.next_id[pc, p])
                 s = ps
@@ -444,9 +472,7 @@ def _search(board, cards, rules, max_draws, scratch, path, keep, limit):
                 break
         if depth < 0:
             break
-    if not keep:
-        _clear_layers(seen, layer, cards.drawn, deepest)
-    return found, depth if found else 0, states, gave_up
+    return found, depth, states, gave_up, deepest
 
 
 # --- the full sweep, for lost positions --------------------------------------------------
