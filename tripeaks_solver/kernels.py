@@ -267,7 +267,7 @@ def _hall_sets(rules):
 
 # The slack of every set is kept in 8-bit lanes of a few 64-bit words, biased by
 # LANE_BIAS, so that one integer addition updates eight sets (no lane ever leaves
-# 0…127: a slack is at least -9 and at most 28, stock counts at most 24) and a set
+# 0…127: a slack is at least -12 and at most 28, stock counts at most 24) and a set
 # is short exactly when bit 6 of its lane sum (slack + stock + waste) is clear.
 LANE_BIAS = 64
 WORDS = 5  # 8 lanes a word; the 40 sets of _hall_sets
