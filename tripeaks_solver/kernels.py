@@ -62,6 +62,7 @@ RANKS = 14  # 13 card ranks + the wild rank
 ALL_RANKS = (1 << RANKS) - 1
 SHIFT = 4  # a state's (config, rank) code is config << SHIFT | rank: no division to decode
 DRAW = TABLEAU
+DRAW_BIT = 1 << 32  # the draw, in a frame's bits of moves still to try
 MAX_DEPTH = 64  # a line: at most 28 removals + 25 draws (joker, empty waste), + the start
 NEG = -(1 << 40)
 NO_LIMIT = 1 << 62
@@ -397,14 +398,13 @@ def _ordered_search(board, cards, rules, max_draws, scratch, path, limit, low_fi
     demand, supply, stock, _, tests = tables
     slack = np.empty(WORDS, dtype=np.uint64)
     _count_sets(board, cards, tables, cards.config, slack)
-    # Frame d holds the state at depth d and what is still to try from it; path[d] is
+    # Frame d holds the state at depth d, packed as config | drawn << 16 | waste << 24,
+    # and what is still to try from it: the removals' bits, and DRAW_BIT for the draw
+    # (two arrays instead of five: the loop then keeps more in registers). path[d] is
     # the move that led from frame d to frame d + 1. Invariant: slack counts
     # the tableau after the removals in path[:depth].
-    at_config = np.empty(MAX_DEPTH, dtype=np.int64)
-    at_drawn = np.empty(MAX_DEPTH, dtype=np.int64)
-    at_waste = np.empty(MAX_DEPTH, dtype=np.int64)
-    untried = np.empty(MAX_DEPTH, dtype=np.int64)  # removals not tried yet
-    draw_untried = np.empty(MAX_DEPTH, dtype=np.bool_)
+    at_state = np.empty(MAX_DEPTH, dtype=np.int64)
+    untried = np.empty(MAX_DEPTH, dtype=np.int64)
 
     states = 0
     found = False
@@ -424,39 +424,38 @@ def _ordered_search(board, cards, rules, max_draws, scratch, path, limit, low_fi
         if states > limit:
             gave_up = True
             break
-        at_config[depth] = c
-        at_drawn[depth] = s
-        at_waste[depth] = r
+        at_state[depth] = c | s << 16 | r << 24
         # Only the sets adjacent to the replaced waste can fail now (see above).
-        old = RANKS if depth == 0 else at_waste[depth - 1]
+        old = RANKS if depth == 0 else at_state[depth - 1] >> 24
         if _short_of_tops(slack, stock, s, r, supply, tests, old):
             untried[depth] = 0
-            draw_untried[depth] = False
         else:
             cand = board.available[c] & fits[r]
-            untried[depth] = cand
-            draw_untried[depth] = s < max_draws and _may_draw(rules, cand)
+            untried[depth] = cand | (DRAW_BIT if s < max_draws and _may_draw(rules, cand)
+                                     else 0)
         # Advance to the next unexplored child, popping exhausted frames.
         while depth >= 0:
-            pc = at_config[depth]
-            ps = at_drawn[depth]
             bits = untried[depth]
             if bits != 0:
-                # Bottom row first (highest positions): the first win comes sooner
-                # (docs/design.md).
-                p = _lowest_position(bits) if low_first else _highest_position(bits)
-                untried[depth] = bits & ~(np.int64(1) << p)
-                c = np.int64(board.next_id[pc, p])
-                s = ps
-                r = np.int64(cards.tableau[p])
-                move = p
-            elif draw_untried[depth]:
-                draw_untried[depth] = False
-                c = pc
-                s = ps + 1
-                r = np.int64(cards.stock[ps])
-                move = DRAW
-                deepest = max(deepest, s)
+                pc = at_state[depth] & 0xFFFF
+                ps = (at_state[depth] >> 16) & 0xFF
+                if bits != DRAW_BIT:
+                    # Bottom row first (highest positions): the first win comes sooner
+                    # (docs/design.md).
+                    removals = bits & ~DRAW_BIT
+                    p = _lowest_position(removals) if low_first else _highest_position(removals)
+                    untried[depth] = bits & ~(np.int64(1) << p)
+                    c = np.int64(board.next_id[pc, p])
+                    s = ps
+                    r = np.int64(cards.tableau[p])
+                    move = p
+                else:
+                    untried[depth] = 0
+                    c = pc
+                    s = ps + 1
+                    r = np.int64(cards.stock[ps])
+                    move = DRAW
+                    deepest = max(deepest, s)
             else:
                 depth -= 1
                 if depth >= 0 and path[depth] != DRAW:  # undo the removal that led here
