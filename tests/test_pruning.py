@@ -8,7 +8,9 @@ states (not only end to end):
   another waste rank marked with the same configuration and cards drawn has every move
   it has (successors compared as plain states);
 - the chain of searches of the optimum shares marks: every state a successful search
-  marked, other than those of its winning line, has no win within its draw limit;
+  marked, other than those of its winning line, has no win within its draw limit; the
+  same holds for a search that gave up (and restarts in the other order), outside the
+  line it was following;
 - the sweep stopped at its first win has the fewest draws;
 - every search leaves the shared ``seen`` bitset all zero.
 
@@ -30,6 +32,7 @@ from tripeaks_solver import kernels, solver
 from tripeaks_solver.cards import WILD_RANK
 from tripeaks_solver.dealing import Deal
 from tripeaks_solver.geometry import COVERED_BY, TABLEAU_SIZE
+from tripeaks_solver.moves import Move
 from tripeaks_solver.position import Position
 from tripeaks_solver.rules import CLASSIC, EASY
 
@@ -271,6 +274,70 @@ def test_marks_left_by_a_successful_search_are_dead() -> None:
             assert fewest is None or fewest > limit, (pos.deal.number, pos.record, (c, s, r))
             checked += 1
     assert searches >= 10
+
+
+def test_marks_left_by_a_search_that_gave_up_are_dead() -> None:
+    # A search that restarts in the other order keeps the marks of the try it gave up,
+    # except those of the line it was following: each of them must have no win.
+    rng = random.Random(16)
+    scratch = fresh_scratch()
+    layer = kernels._layer_bits(solver.board().next_id.shape[0])
+    path = np.empty(kernels.MAX_DEPTH, dtype=np.int64)
+    checked = 0
+    tries = 0
+    while checked < 150:
+        pos = random_position(rng, 10, 30)
+        bd, cards, masks = kernel_state(pos)
+        plain = Plain(pos)
+        limit = rng.randrange(pos.drawn, len(cards.stock) + 1)
+        budget = rng.randrange(20, 400)
+        _, depth, _, gave_up, _ = kernels._ordered_search(
+            bd, cards, masks, limit, scratch, path, budget, bool(rng.getrandbits(1)))
+        marks = marked_states(scratch, layer, cards.drawn, len(cards.stock))
+        kernels._clear_layers(scratch.seen, layer, 0, len(cards.stock))
+        if not gave_up:
+            continue
+        tries += 1
+        line = line_states(bd, cards, path, depth)
+        assert line <= set(marks)
+        dead = [m for m in marks if m not in line]
+        for c, s, r in rng.sample(dead, min(8, len(dead))):
+            try:
+                fewest = plain.fewest_draws(int(bd.mask[c]), s, r)
+            except OverflowError:
+                continue
+            assert fewest is None or fewest > limit, (pos.deal.number, pos.record, (c, s, r))
+            checked += 1
+    assert tries >= 10
+
+
+def test_searches_that_restarted_agree_with_the_plain_search() -> None:
+    # Searches long enough to restart (more than RESTART_BUDGET states) give the verdict
+    # of an exhaustive plain-Python search, and their line wins within the limit.
+    rng = random.Random(17)
+    scratch = fresh_scratch()
+    path = np.empty(kernels.MAX_DEPTH, dtype=np.int64)
+    restarted = {True: 0, False: 0}
+    while min(restarted.values()) < 4:
+        pos = random_position(rng, 8, 24)
+        bd, cards, masks = kernel_state(pos)
+        limit = rng.randrange(pos.drawn, len(cards.stock) + 1)
+        found, length, states, _ = kernels._search(bd, cards, masks, limit, scratch, path,
+                                                   False, kernels.NO_LIMIT)
+        if states <= kernels.RESTART_BUDGET:
+            continue
+        try:
+            fewest = Plain(pos).fewest_draws(pos.removed, pos.drawn, waste_rank(pos))
+        except OverflowError:
+            continue
+        assert found == (fewest is not None and fewest <= limit), (pos.deal.number, pos.record)
+        if found:
+            game = pos
+            for m in path[:length]:
+                game = game.play(Move.DRAW if m == kernels.DRAW
+                                 else Move.remove(pos.deal.tableau[m]))
+            assert game.cards_left == 0 and game.drawn <= limit
+        restarted[bool(found)] += 1
 
 
 # --- the sweep's first win ------------------------------------------------------------
