@@ -375,9 +375,20 @@ os.register_at_fork(after_in_child=lambda: setattr(threading.Thread, "start", no
 """
 
 
-@pytest.mark.parametrize("prelude", [FAIL_FORK, FAIL_THREAD], ids=["fork", "thread"])
+# A stop signal that reaches a worker between its fork and its own handlers (as the
+# pool's SIGTERM to the others when one fails may): it must not run the parent's handler
+# there (a traceback on the shared stderr), only end the worker.
+SIGTERM_AT_FORK = """
+import os, signal
+os.register_at_fork(after_in_child=lambda: os.kill(os.getpid(), signal.SIGTERM))
+"""
+
+
+@pytest.mark.parametrize("prelude", [FAIL_FORK, FAIL_THREAD, SIGTERM_AT_FORK],
+                         ids=["fork", "thread", "sigterm"])
 def test_workers_that_cannot_start_are_one_line(tmp_path, prelude):
-    """As under ``ulimit -u``: the fourth fork fails, or workers get no thread."""
+    """As under ``ulimit -u``: the fourth fork fails, or workers get no thread; or a
+    stop signal reaches the workers as they start."""
     path = tmp_path / "never.csv"
     proc = spawn("batch", "0", "50", "--jobs", "6", "--csv", str(path), prelude=prelude)
     _, err = proc.communicate(timeout=60)  # no hang: the started workers are stopped

@@ -25,6 +25,8 @@ from .rows import Row
 MAX_JOBS = 256
 """The most worker processes a run starts (more would only queue for the cores)."""
 _START_FAILED = 3  # a worker's exit status when it could not get ready
+_STOP_SIGNALS = ({signal.SIGINT, signal.SIGTERM} if hasattr(signal, "pthread_sigmask")
+                 else set())
 DASK_HINT = "python3 -m pip install -e '.[dask]' in the clone of the repository"
 
 
@@ -66,6 +68,8 @@ def _watch_parent(parent: int) -> None:
 def _init_worker(parent: int, scoring: str, inherited: tuple[int, ...]) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle
     signal.signal(signal.SIGTERM, signal.SIG_DFL)  # not the parent's handler, if forked
+    if _STOP_SIGNALS:  # blocked since the fork (see LocalEngine.__enter__)
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, _STOP_SIGNALS)
     for fd in inherited:  # the run's locked files: the lock is the parent's alone
         try:
             os.close(fd)
@@ -105,10 +109,22 @@ class LocalEngine:
             ctx = mp.get_context("fork" if "fork" in methods and sys.platform == "linux"
                                  else None)
             try:
-                self._pool = cf.ProcessPoolExecutor(
-                    self.workers, mp_context=ctx, initializer=_init_worker,
-                    initargs=(os.getpid(), self.scoring, self.inherited))
-                self._pool.submit(os.getpid).result()  # starts them all (fork: at once)
+                # A forked worker runs the parent's signal handlers until its initializer
+                # replaces them: a Ctrl-C, or the SIGTERM with which the pool stops the
+                # others when one fails, would print a traceback from it. So Ctrl-C and
+                # SIGTERM stay blocked across the forks (all made by the first submit);
+                # the workers unblock them once their own handlers are set.
+                old_mask = (signal.pthread_sigmask(signal.SIG_BLOCK, _STOP_SIGNALS)
+                            if _STOP_SIGNALS else None)
+                try:
+                    self._pool = cf.ProcessPoolExecutor(
+                        self.workers, mp_context=ctx, initializer=_init_worker,
+                        initargs=(os.getpid(), self.scoring, self.inherited))
+                    started = self._pool.submit(os.getpid)  # starts them all (fork: at once)
+                finally:
+                    if old_mask is not None:
+                        signal.pthread_sigmask(signal.SIG_SETMASK, old_mask)
+                started.result()
             except (OSError, RuntimeError, BrokenProcessPool) as exc:
                 self._abandon()
                 if isinstance(exc, BrokenProcessPool):
