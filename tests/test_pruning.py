@@ -4,6 +4,9 @@ states (not only end to end):
 - the Hall test of the win search (``kernels._no_win_ahead``) equals the test written
   out plainly from the position (cards, ranks, stock), and it is sound: a state it
   prunes has no win within the draw limit (an exhaustive plain-Python search says so);
+- the Hall slacks kept in lane words along a line equal a fresh count after each
+  removal and come back after backing up, and testing only the sets adjacent to the
+  replaced waste finds every set a move made short;
 - the dominance test of the win search (``kernels._visit``) skips a state exactly when
   another waste rank marked with the same configuration and cards drawn has every move
   it has (successors compared as plain states);
@@ -22,6 +25,7 @@ only: no kernel table.
 
 from __future__ import annotations
 
+import functools
 import random
 from functools import cache
 
@@ -188,6 +192,12 @@ def test_dominance_is_the_plain_statement() -> None:
         base = pos.drawn * layer + (cards.config << kernels.SHIFT)
         for other in marked:
             kernels._test_and_set(scratch.seen, base + other)
+        # States of the configurations that share the 64-bit word: not this group's.
+        word = base & ~63
+        for _ in range(rng.randrange(0, 12)):
+            index = word + rng.randrange(64)
+            if index >> kernels.SHIFT != base >> kernels.SHIFT:
+                kernels._test_and_set(scratch.seen, index)
         kept = kernels._visit(scratch.seen, base + rank, rank, int(bd.available[cards.config]),
                               fits, masks)
         assert kernels._is_seen(scratch.seen, base + rank)
@@ -200,6 +210,57 @@ def test_dominance_is_the_plain_statement() -> None:
             assert kept or covered, (pos.deal.number, pos.rules, pos.record, marked)
         counts[kept] += 1
     assert min(counts.values()) >= 60, counts
+
+
+def fresh_slack(bd, cards, tables, config):
+    slack = np.empty(kernels.WORDS, dtype=np.uint64)
+    kernels._count_sets(bd, cards, tables, config, slack)
+    return slack
+
+
+def lanes_short(tables, slack, drawn: int, waste: int, row: int) -> bool:
+    _, supply, stock, _, tests = tables
+    return bool(kernels._short_of_tops(slack, stock, drawn, waste, supply, tests, row))
+
+
+def test_hall_slacks_follow_the_moves() -> None:
+    # The lanes kept along a line: a removal's update equals counting the new tableau
+    # afresh, backing up restores the start, and testing only the sets adjacent to the
+    # replaced waste finds every set the move made short (the incremental argument).
+    rng = random.Random(18)
+    counts = {True: 0, False: 0}
+    for _ in range(300):
+        pos = random_position(rng, 10, 40)
+        bd, cards, masks = kernel_state(pos)
+        limit = rng.randrange(pos.drawn, len(cards.stock) + 1)
+        tables = kernels._rank_tables(cards, masks, limit)
+        demand, supply = tables[0], tables[1]
+        counted = functools.partial(fresh_slack, bd, cards, tables)
+        short = functools.partial(lanes_short, tables)
+        slack = counted(cards.config)
+        start = slack.copy()
+        removed = []
+        for _ in range(rng.randrange(1, 12)):
+            if pos.cards_left == 0 or short(slack, pos.drawn, waste_rank(pos), kernels.RANKS):
+                break
+            moves = [m for m in pos.legal_moves() if not m.is_draw or pos.drawn < limit]
+            if not moves:
+                break
+            old_waste = waste_rank(pos)
+            move = rng.choice(moves)
+            pos = pos.play(move)
+            if not move.is_draw:
+                kernels._shift_rank(slack, demand, supply, move.card.rank, True)
+                removed.append(move.card.rank)
+                config = solver.cards_at(pos).config
+                assert (slack == counted(config)).all(), (pos.deal.number, pos.record)
+            full = short(slack, pos.drawn, waste_rank(pos), kernels.RANKS)
+            assert short(slack, pos.drawn, waste_rank(pos), old_waste) == full, pos.record
+            counts[full] += 1
+        for rank in reversed(removed):
+            kernels._shift_rank(slack, demand, supply, rank, False)
+        assert (slack == start).all()
+    assert min(counts.values()) >= 20, counts
 
 
 def test_dominance_keeps_no_marked_state() -> None:

@@ -66,7 +66,7 @@ DRAW_BIT = 1 << 32  # the draw, in a frame's bits of moves still to try
 MAX_DEPTH = 64  # a line: at most 28 removals + 25 draws (joker, empty waste), + the start
 NEG = -(1 << 40)
 NO_LIMIT = 1 << 62
-RESTART_BUDGET = 1_000
+RESTART_BUDGET = 1_000  # states before the first restart; see _search (300 and 5,000: no better)
 FIRST_SEARCH_LIMIT = 20_000  # states; see _optimal (10_000 and 40_000 measured no better)
 
 
@@ -268,7 +268,7 @@ def _hall_sets(rules):
 
 # The slack of every set is kept in 8-bit lanes of a few 64-bit words, biased by
 # LANE_BIAS, so that one integer addition updates eight sets (no lane ever leaves
-# 0…127: a slack is at least -12 and at most 28, stock counts at most 24) and a set
+# 0…127: a slack is at least -12 and at most 28, stock counts at most 25) and a set
 # is short exactly when bit 6 of its lane sum (slack + stock + waste) is clear.
 LANE_BIAS = 64
 WORDS = 5  # 8 lanes a word; the 40 sets of _hall_sets
@@ -308,7 +308,7 @@ def _rank_tables(cards, rules, max_draws):
 @njit(cache=True, inline="always")
 def _shift_rank(slack, demand, supply, rank, removed):
     # A tableau card of `rank` leaves (removed) or comes back when the search backs up.
-    # Add before subtracting, so that no lane borrows from the next.
+    # Every lane stays within 0…127, so no carry or borrow crosses into the next lane.
     if removed:
         for w in range(WORDS):
             slack[w] = slack[w] + demand[rank, w] - supply[rank, w]
@@ -363,7 +363,14 @@ def _dfs(board, cards, rules, max_draws, scratch, path):
 def _search(board, cards, rules, max_draws, scratch, path, keep, limit):
     """:func:`_dfs`; with ``keep`` the states it marked stay marked in ``seen`` (see
     :func:`_optimal`), and a state marked before the call counts as already visited.
-    Gives up after ``limit`` states; the fourth result says whether it did."""
+
+    Tries the removals highest position first; after RESTART_BUDGET states it starts
+    again lowest first, then highest first, … doubling the budget each time, and
+    keeps the marks of the tries it gave up but those of their open lines (every other
+    one is a lost state, docs/design.md). Gives up after ``limit`` states in all; the
+    fourth result says whether it did. The open line of that last try stays marked
+    then, and it is not known to be lost: a caller that gives up must clear ``seen``
+    (``_optimal`` does)."""
     states = 0
     budget = RESTART_BUDGET
     low_first = False
@@ -441,7 +448,7 @@ def _ordered_search(board, cards, rules, max_draws, scratch, path, limit, low_fi
                 ps = (at_state[depth] >> 16) & 0xFF
                 if bits != DRAW_BIT:
                     # Bottom row first (highest positions): the first win comes sooner
-                    # (docs/design.md).
+                    # (docs/design.md); the other way round on every other restart.
                     removals = bits & ~DRAW_BIT
                     p = _lowest_position(removals) if low_first else _highest_position(removals)
                     untried[depth] = bits & ~(np.int64(1) << p)
@@ -638,10 +645,12 @@ def _optimal(board, cards, rules, most_removed, scratch, path):
     The searches of the chain share their marks (sound): when a search with draw
     limit B finds a win, every state it marked other than those of the winning line
     has no win with at most B draws ahead of it — it was pruned by the test, whose
-    bound only tightens as B falls, or its frame was exhausted, all its successors
-    being such states (the state graph has no cycle, so a successor is never an open
-    frame of the line). The next search, with a limit below B, may therefore treat
-    them as visited; only the line's own states are unmarked before it.
+    bound only tightens as B falls, or dominated by such a state, or its frame was
+    exhausted, all its successors being such states (the state graph has no cycle, so
+    a successor is never an open frame of the line), or it was left by a try of the
+    search that gave up and restarted (its open line was unmarked). The next search,
+    with a limit below B, may therefore treat them as visited; only the line's own
+    states are unmarked before it.
 
     The first search gives up after FIRST_SEARCH_LIMIT states. It finds a win within
     that in about nine won deals in ten, and a position that takes longer is often
