@@ -305,71 +305,65 @@ def line_states(bd, cards, path, length):
     return out
 
 
-def test_marks_left_by_a_successful_search_are_dead() -> None:
-    rng = random.Random(13)
+def check_marks_off_the_line(rng, pos: Position, marks, line, limit: int) -> int:
+    """Every state of ``line`` is marked, and a sample of the other marks has no win
+    within ``limit`` draws (plain exhaustive search); returns how many were checked."""
+    assert line <= set(marks)
+    bd = solver.board()
+    plain = Plain(pos)
+    dead = [m for m in marks if m not in line]
+    checked = 0
+    for c, s, r in rng.sample(dead, min(8, len(dead))):
+        try:
+            fewest = plain.fewest_draws(int(bd.mask[c]), s, r)
+        except OverflowError:
+            continue
+        assert fewest is None or fewest > limit, (pos.deal.number, pos.record, (c, s, r))
+        checked += 1
+    return checked
+
+
+def successful_search(bd, cards, masks, limit, scratch, path, rng):
+    """The line of a search with kept marks that found a win (None if it found none)."""
+    found, length, _, _ = kernels._search(bd, cards, masks, limit, scratch, path, True,
+                                          kernels.NO_LIMIT)
+    return length if found else None
+
+
+def search_that_gave_up(bd, cards, masks, limit, scratch, path, rng):
+    """The open line of one try of the search that gave up (None if it did not): the
+    search restarts in the other order keeping every other mark."""
+    _, depth, _, gave_up, _ = kernels._ordered_search(
+        bd, cards, masks, limit, scratch, path, rng.randrange(20, 400),
+        bool(rng.getrandbits(1)))
+    return depth if gave_up else None
+
+
+@pytest.mark.parametrize("search, seed, moves", [(successful_search, 13, (20, 40)),
+                                                 (search_that_gave_up, 16, (10, 30))],
+                         ids=["won", "gave-up"])
+def test_marks_off_the_line_are_dead(search, seed, moves) -> None:
+    # Every state such a search marked, other than those of its line, has no win within
+    # its draw limit: later searches (the chain, restarts) may skip them.
+    rng = random.Random(seed)
     scratch = fresh_scratch()
     layer = kernels._layer_bits(solver.board().next_id.shape[0])
     path = np.empty(kernels.MAX_DEPTH, dtype=np.int64)
     checked = 0
     searches = 0
     while checked < 150:
-        pos = random_position(rng, 20, 40)
+        pos = random_position(rng, *moves)
         bd, cards, masks = kernel_state(pos)
-        plain = Plain(pos)
         limit = rng.randrange(pos.drawn, len(cards.stock) + 1)
-        found, length, _, _ = kernels._search(bd, cards, masks, limit, scratch, path, True,
-                                              kernels.NO_LIMIT)
+        length = search(bd, cards, masks, limit, scratch, path, rng)
         marks = marked_states(scratch, layer, cards.drawn, len(cards.stock))
         kernels._clear_layers(scratch.seen, layer, 0, len(cards.stock))
-        if not found:
+        if length is None:
             continue
         searches += 1
-        line = line_states(bd, cards, path, length)
-        assert line <= set(marks)
-        dead = [m for m in marks if m not in line]
-        for c, s, r in rng.sample(dead, min(8, len(dead))):
-            try:
-                fewest = plain.fewest_draws(int(bd.mask[c]), s, r)
-            except OverflowError:
-                continue
-            assert fewest is None or fewest > limit, (pos.deal.number, pos.record, (c, s, r))
-            checked += 1
+        checked += check_marks_off_the_line(rng, pos, marks, line_states(bd, cards, path, length),
+                                            limit)
     assert searches >= 10
-
-
-def test_marks_left_by_a_search_that_gave_up_are_dead() -> None:
-    # A search that restarts in the other order keeps the marks of the try it gave up,
-    # except those of the line it was following: each of them must have no win.
-    rng = random.Random(16)
-    scratch = fresh_scratch()
-    layer = kernels._layer_bits(solver.board().next_id.shape[0])
-    path = np.empty(kernels.MAX_DEPTH, dtype=np.int64)
-    checked = 0
-    tries = 0
-    while checked < 150:
-        pos = random_position(rng, 10, 30)
-        bd, cards, masks = kernel_state(pos)
-        plain = Plain(pos)
-        limit = rng.randrange(pos.drawn, len(cards.stock) + 1)
-        budget = rng.randrange(20, 400)
-        _, depth, _, gave_up, _ = kernels._ordered_search(
-            bd, cards, masks, limit, scratch, path, budget, bool(rng.getrandbits(1)))
-        marks = marked_states(scratch, layer, cards.drawn, len(cards.stock))
-        kernels._clear_layers(scratch.seen, layer, 0, len(cards.stock))
-        if not gave_up:
-            continue
-        tries += 1
-        line = line_states(bd, cards, path, depth)
-        assert line <= set(marks)
-        dead = [m for m in marks if m not in line]
-        for c, s, r in rng.sample(dead, min(8, len(dead))):
-            try:
-                fewest = plain.fewest_draws(int(bd.mask[c]), s, r)
-            except OverflowError:
-                continue
-            assert fewest is None or fewest > limit, (pos.deal.number, pos.record, (c, s, r))
-            checked += 1
-    assert tries >= 10
 
 
 def test_searches_that_restarted_agree_with_the_plain_search() -> None:
