@@ -293,6 +293,14 @@ def test_malformed_code_one_line_exit_2(capsys, command, bad):
     assert out == ""
 
 
+@pytest.mark.parametrize("command", ["solve", "hint", "analyze", "batch"])
+def test_an_empty_layout_file_is_named_as_such(capsys, command):
+    # As a path, "" would be the current directory, and the error would name "." instead.
+    status, out, err = run(capsys, command, "--layout-file", "")
+    assert_one_line_error(status, err, "--layout-file", "the path is empty")
+    assert out == ""
+
+
 def test_a_bad_code_among_good_ones_stops_before_any_output(capsys):
     status, out, err = run(capsys, "TP1-E-AAAAAAB", "TP1-E-AAAAAA", "--json")
     assert_one_line_error(status, err, "'TP1-E-AAAAAA'")

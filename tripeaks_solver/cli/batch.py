@@ -17,7 +17,14 @@ import click
 from ..batch import MAX_JOBS, BatchError
 from ..batch.engines import DASK_HINT, dask_available
 from ..batch.plots import PLOT_HINT, plot_available
-from .common import SEED, complete_layouts, pick_rules, refuse_unused, rule_options
+from .common import (
+    SEED,
+    InputPath,
+    complete_layouts,
+    pick_rules,
+    refuse_unused,
+    rule_options,
+)
 from .group import cli
 
 _ADVICE = {
@@ -60,7 +67,7 @@ def check_plot_flag(plot_path: Path | None, optimal: bool = True) -> None:
 @cli.command("batch", short_help="Solve a range of deals: win rates, scores, CSV.")
 @click.argument("start", required=False)
 @click.argument("stop", required=False)
-@click.option("--layout-file", metavar="PATH", default=None,
+@click.option("--layout-file", type=InputPath(str), metavar="PATH", default=None,
               help="Solve the deals typed in this file (one per line, 52 cards in "
                    "`deal --format line` order; - reads standard input) instead of a "
                    "range of deal numbers.")

@@ -30,6 +30,19 @@ MAX_LINE = 4096
 SEED = click.IntRange(0, (1 << 62) - 1)
 
 
+class InputPath(click.Path):
+    """A file to read, or - for standard input. An empty argument is refused as such
+    (as a path, "" would name the current directory)."""
+
+    def __init__(self, path_type: type = Path) -> None:
+        super().__init__(path_type=path_type, dir_okay=False, allow_dash=True)
+
+    def convert(self, value, param, ctx):
+        if isinstance(value, str) and value == "":
+            self.fail("the path is empty: give a file, or - for standard input", param, ctx)
+        return super().convert(value, param, ctx)
+
+
 def plural(n: int, word: str, words: str | None = None) -> str:
     """``1 move``, ``2 moves``, ``1,000 completions``."""
     return f"{n:,} {word if n == 1 else words or word + 's'}"

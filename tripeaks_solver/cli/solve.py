@@ -19,6 +19,7 @@ from ..solver import Solution, solve, warm_up
 from .common import (
     SEED,
     STDIN,
+    InputPath,
     parse_code,
     peak_mark,
     pick_rules,
@@ -150,8 +151,7 @@ def _jobs(codes: tuple[str, ...], typed: list[tuple[str, Layout]], rule_choice: 
 @click.option("--layout", "layouts", multiple=True, metavar="CARDS",
               help="A deal typed in: 52 cards in `deal --format line` order (positions "
                    "0–27, waste, stock in draw order); ?? for a card you cannot see.")
-@click.option("--layout-file", type=click.Path(path_type=Path, dir_okay=False, allow_dash=True),
-              default=None,
+@click.option("--layout-file", type=InputPath(), default=None,
               help="A file of layouts, one per line (- for standard input); blank lines and "
                    "# comments skipped.")
 @click.option("--samples", type=click.IntRange(min=1, max=MAX_SAMPLES), default=1000,
