@@ -133,15 +133,21 @@ def kernel_state(position: Position):
     return (solver.board(), solver.cards_at(position), solver.rule_masks(position.rules))
 
 
+def random_case(rng: random.Random, low: int, high: int):
+    """A random position (``random_position``), its kernel inputs and a random draw
+    limit from its cards drawn to the whole stock: (position, board, cards, masks, limit)."""
+    pos = random_position(rng, low, high)
+    bd, cards, masks = kernel_state(pos)
+    return pos, bd, cards, masks, rng.randrange(pos.drawn, len(cards.stock) + 1)
+
+
 # --- the Hall test ------------------------------------------------------------------
 def test_hall_test_is_the_plain_statement() -> None:
     rng = random.Random(11)
     outcomes = {True: 0, False: 0}
     for _ in range(300):
-        pos = random_position(rng, 0, 45)
-        bd, cards, masks = kernel_state(pos)
+        pos, bd, cards, masks, limit = random_case(rng, 0, 45)
         plain = Plain(pos)
-        limit = rng.randrange(pos.drawn, len(cards.stock) + 1)
         got = bool(kernels._no_win_ahead(bd, cards, masks, limit, cards.config, cards.drawn,
                                          cards.waste))
         want = plain.hall_short(pos.removed, pos.drawn, waste_rank(pos), limit)
@@ -230,9 +236,7 @@ def test_hall_slacks_follow_the_moves() -> None:
     rng = random.Random(18)
     counts = {True: 0, False: 0}
     for _ in range(300):
-        pos = random_position(rng, 10, 40)
-        bd, cards, masks = kernel_state(pos)
-        limit = rng.randrange(pos.drawn, len(cards.stock) + 1)
+        pos, bd, cards, masks, limit = random_case(rng, 10, 40)
         tables = kernels._rank_tables(cards, masks, limit)
         demand, supply = tables[0], tables[1]
         counted = functools.partial(fresh_slack, bd, cards, tables)
@@ -352,9 +356,7 @@ def test_marks_off_the_line_are_dead(search, seed, moves) -> None:
     checked = 0
     searches = 0
     while checked < 150:
-        pos = random_position(rng, *moves)
-        bd, cards, masks = kernel_state(pos)
-        limit = rng.randrange(pos.drawn, len(cards.stock) + 1)
+        pos, bd, cards, masks, limit = random_case(rng, *moves)
         length = search(bd, cards, masks, limit, scratch, path, rng)
         marks = marked_states(scratch, layer, cards.drawn, len(cards.stock))
         kernels._clear_layers(scratch.seen, layer, 0, len(cards.stock))
@@ -374,9 +376,7 @@ def test_searches_that_restarted_agree_with_the_plain_search() -> None:
     path = np.empty(kernels.MAX_DEPTH, dtype=np.int64)
     restarted = {True: 0, False: 0}
     while min(restarted.values()) < 4:
-        pos = random_position(rng, 8, 24)
-        bd, cards, masks = kernel_state(pos)
-        limit = rng.randrange(pos.drawn, len(cards.stock) + 1)
+        pos, bd, cards, masks, limit = random_case(rng, 8, 24)
         found, length, states, _ = kernels._search(bd, cards, masks, limit, scratch, path,
                                                    False, kernels.NO_LIMIT)
         if states <= kernels.RESTART_BUDGET:

@@ -38,7 +38,7 @@ class InputPath(click.Path):
         super().__init__(path_type=path_type, dir_okay=False, allow_dash=True)
 
     def convert(self, value, param, ctx):
-        if isinstance(value, str) and value == "":
+        if value == "":
             self.fail("the path is empty: give a file, or - for standard input", param, ctx)
         return super().convert(value, param, ctx)
 

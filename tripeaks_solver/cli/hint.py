@@ -230,8 +230,8 @@ def position_options(f):
         click.option("--layout", "layouts", multiple=True, metavar="CARDS",
                      help="A deal typed in (52 cards in `deal --format line` order) instead "
                           "of a code; ?? for a card the player has not seen (fair by nature)."),
-        click.option("--layout-file", type=InputPath(), default=None, help="A file holding that one layout line (- for "
-                                        "standard input)."),
+        click.option("--layout-file", type=InputPath(), default=None,
+                     help="A file holding that one layout line (- for standard input)."),
         click.option("--seed", type=SEED, default=None, help="Seed for the random completions."),
         click.option("--json", "as_json", is_flag=True, help="Print one JSON object."),
     ]
