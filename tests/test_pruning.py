@@ -10,6 +10,12 @@ states (not only end to end):
 - the dominance test of the win search (``kernels._visit``) skips a state exactly when
   another waste rank marked with the same configuration and cards drawn has every move
   it has (successors compared as plain states);
+- dominance across layers: without draw-when-stuck, a state (c, s, r) has a win within
+  a draw limit only if (c, s', r) with fewer cards drawn has one, and below the last
+  layer everything it leads to (configurations, stuck ends) (c, s', r) leads to too;
+  ``low``, which the kernels read for it, names only marked states;
+- the sweep's most cards removed and best stuck end are those of a plain exhaustive
+  walk;
 - the chain of searches of the optimum shares marks: every state a successful search
   marked, other than those of its winning line, has no win within its draw limit; the
   same holds for a search that gave up (and restarts in the other order), outside the
@@ -35,10 +41,11 @@ import pytest
 from tripeaks_solver import kernels, solver
 from tripeaks_solver.cards import WILD_RANK
 from tripeaks_solver.dealing import Deal
-from tripeaks_solver.geometry import COVERED_BY, TABLEAU_SIZE
+from tripeaks_solver.geometry import COVERED_BY, TABLEAU_SIZE, peaks_cleared
 from tripeaks_solver.moves import Move
 from tripeaks_solver.position import Position
 from tripeaks_solver.rules import CLASSIC, EASY
+from tripeaks_solver.scoring import app_score
 
 FULL = (1 << TABLEAU_SIZE) - 1
 VARIANTS = (
@@ -87,6 +94,23 @@ class Plain:
             if len(seen) > cap:
                 raise OverflowError
         return best
+
+    def reach(self, removed: int, drawn: int, waste: int, cap: int = 60_000):
+        """Every state reachable from a state, itself included (OverflowError past ``cap``)."""
+        seen = {(removed, drawn, waste)}
+        todo = list(seen)
+        while todo:
+            for nxt in self.moves(*todo.pop()):
+                if nxt not in seen:
+                    seen.add(nxt)
+                    todo.append(nxt)
+            if len(seen) > cap:
+                raise OverflowError
+        return seen
+
+    def stuck_ends(self, states):
+        """The states among ``states`` where the game is over without a win."""
+        return {st for st in states if st[0] != FULL and not self.moves(*st)}
 
     def hall_short(self, removed: int, drawn: int, waste: int, max_draws: int) -> bool:
         """The pruning test, stated plainly: for a set S of ranks (each single rank, and
@@ -415,6 +439,171 @@ def test_sweep_stopped_at_its_first_win_has_the_fewest_draws() -> None:
         won_at = int(result[5])
         assert won_at == (-1 if fewest is None else fewest), (pos.deal.number, pos.record)
         outcomes[fewest is not None] += 1
+
+
+# --- dominance across layers ----------------------------------------------------------
+def test_cross_layer_dominance_is_sound() -> None:
+    # The statement the search and the sweep rely on, on plain states: (c, s', r) with
+    # s' < s wins within any limit (c, s, r) wins within, and below the last layer it
+    # reaches every configuration and stuck end (c, s, r) reaches.
+    rng = random.Random(18)
+    won = covered = 0
+    while won < 20 or covered < 40:
+        pos = random_position(rng, 15, 45)
+        if pos.rules.draw_when_stuck or pos.drawn == 0:
+            continue
+        plain = Plain(pos)
+        state = (pos.removed, pos.drawn, waste_rank(pos))
+        lower = (pos.removed, rng.randrange(pos.drawn), waste_rank(pos))
+        try:
+            fewest, fewest_lower = plain.fewest_draws(*state, 20_000), plain.fewest_draws(*lower)
+            ahead, ahead_lower = plain.reach(*state, 20_000), plain.reach(*lower)
+        except OverflowError:
+            continue
+        where = (pos.deal.number, pos.rules, pos.record, lower[1])
+        if fewest is not None:
+            assert fewest_lower is not None and fewest_lower <= fewest, where
+            won += 1
+        if pos.drawn < len(plain.stock):
+            assert {st[0] for st in ahead} <= {st[0] for st in ahead_lower}, where
+            assert plain.stuck_ends(ahead) <= plain.stuck_ends(ahead_lower), where
+            covered += 1
+
+
+def test_cross_layer_dominance_fails_under_draw_when_stuck() -> None:
+    # Why the kernels keep it for the other rules: under draw-when-stuck a lower state
+    # may have to play instead of drawing on, and lose what the higher one wins.
+    rng = random.Random(21)
+    lost_lower = 0
+    while lost_lower < 3:
+        pos = random_position(rng, 10, 45)
+        if not pos.rules.draw_when_stuck or pos.drawn == 0:
+            continue
+        plain = Plain(pos)
+        lower = (pos.removed, rng.randrange(pos.drawn), waste_rank(pos))
+        try:
+            fewest = plain.fewest_draws(pos.removed, pos.drawn, waste_rank(pos))
+            fewest_lower = plain.fewest_draws(*lower)
+        except OverflowError:
+            continue
+        if fewest is not None and (fewest_lower is None or fewest_lower > fewest):
+            lost_lower += 1
+
+
+@pytest.mark.parametrize("number, record", [(965906, ""), (104640, "Qs Jh Th 9d 8c"),
+                                            (458706, "draw Qc Kh As 2h")])
+def test_draw_when_stuck_searches_do_not_skip_across_layers(number, record) -> None:
+    # Positions (found by a random hunt) where a search that skipped across layers under
+    # draw-when-stuck misses the fewest-draws win: the search finds it at that limit.
+    rules = EASY.with_options(draw_when_stuck=True)
+    pos = Position(Deal.from_number(number), rules)
+    for token in record.split():
+        pos = pos.play(Move.parse(token))
+    fewest = Plain(pos).fewest_draws(pos.removed, pos.drawn, waste_rank(pos), cap=200_000)
+    assert fewest is not None
+    bd, cards, masks = kernel_state(pos)
+    path = np.empty(kernels.MAX_DEPTH, dtype=np.int64)
+    assert kernels._dfs(bd, cards, masks, fewest, fresh_scratch(), path)[0]
+    assert not kernels._dfs(bd, cards, masks, fewest - 1, fresh_scratch(), path)[0]
+
+
+def marked_codes_of_this_generation(scratch, layer: int):
+    """The (code, layer) pairs ``low`` holds for the current generation."""
+    generation = int(scratch.generation[0])
+    entries = scratch.low.astype(np.int64)
+    codes = np.flatnonzero(entries >> 5 == generation)
+    return [(int(code), int(entries[code] & 31)) for code in codes]
+
+
+def test_low_names_only_marked_states() -> None:
+    # A search skips a state when `low` says its code was marked on a lower layer; that
+    # must hold after tries that gave up, lines unmarked after a win, and sweeps.
+    rng = random.Random(19)
+    scratch = fresh_scratch()
+    layer = kernels._layer_bits(solver.board().next_id.shape[0])
+    path = np.empty(kernels.MAX_DEPTH, dtype=np.int64)
+    kinds = {"gave-up": 0, "won": 0, "sweep": 0}
+    named = 0
+    while min(kinds.values()) < 8:
+        pos, bd, cards, masks, limit = random_case(rng, 0, 30)
+        kind = rng.choice(list(kinds))
+        if kind == "sweep":
+            kernels._sweep(bd, cards, masks, False, scratch, False)
+        else:
+            found, depth, _, gave_up, _ = kernels._ordered_search(
+                bd, cards, masks, limit, scratch, path, rng.randrange(20, 2000),
+                bool(rng.getrandbits(1)))
+            if (kind == "won") != bool(found) or (kind == "gave-up") != bool(gave_up):
+                kernels._clear_layers(scratch.seen, layer, 0, len(cards.stock))
+                continue
+            kernels._unmark_line(bd, cards, scratch, path, depth)
+        entries = marked_codes_of_this_generation(scratch, layer)
+        named += len(entries)
+        for code, s in entries:
+            assert kernels._is_seen(scratch.seen, s * layer + code), (pos.record, kind, code, s)
+        kernels._clear_layers(scratch.seen, layer, 0, len(cards.stock))
+        kinds[kind] += 1
+    assert named >= 1000, named
+
+
+def test_generations_wrap_with_low_cleared() -> None:
+    # Each call takes the next stamp; after the last one `low` is cleared, so no entry
+    # of an old call can pass for one of the new.
+    scratch = fresh_scratch()
+    scratch.generation[0] = 1
+    scratch.low[:] = 2 << 5 | 3
+    assert kernels._lowest_layer(scratch.low, 1, 7) == kernels.NO_LAYER
+    assert kernels._new_generation(scratch) == 2
+    assert kernels._lowest_layer(scratch.low, 2, 7) == 3
+    scratch.generation[0] = kernels.GENERATIONS - 1
+    scratch.low[:] = 1 << 5 | 3
+    assert kernels._new_generation(scratch) == 1
+    assert not scratch.low.any() and scratch.generation[0] == 1
+    assert kernels._lowest_layer(scratch.low, 1, 7) == kernels.NO_LAYER
+
+
+# --- the sweep's answers ----------------------------------------------------------------
+def end_value(most_removed: bool, state) -> int:
+    """What the sweep ranks stuck ends by: cards removed, or the app score."""
+    removed = state[0].bit_count()
+    return removed if most_removed else app_score(removed, state[1], peaks_cleared(state[0]))
+
+
+def test_sweep_finds_the_plain_best_ends() -> None:
+    # Most cards removed and the best stuck end (app score, or cards removed), against a
+    # plain exhaustive walk; the line the trace gives reaches that end.
+    rng = random.Random(20)
+    scratch = fresh_scratch()
+    path = np.empty(kernels.MAX_DEPTH, dtype=np.int64)
+    layer = kernels._layer_bits(solver.board().next_id.shape[0])
+    checked = 0
+    while checked < 40:
+        pos = random_position(rng, 15, 40)
+        plain = Plain(pos)
+        try:
+            ahead = plain.reach(pos.removed, pos.drawn, waste_rank(pos))
+        except OverflowError:
+            continue
+        ends = plain.stuck_ends(ahead)
+        if not ends or any(st[0] == FULL for st in ahead):
+            continue  # the sweep's best end is read only when no win is left
+        bd, cards, masks = kernel_state(pos)
+        most_removed = checked % 2 == 1
+        _, max_removed, key, goal_c, goal_r, _ = kernels._sweep(
+            bd, cards, masks, most_removed, scratch, False)
+        length = kernels._trace(bd, cards, masks, scratch, (goal_c, len(cards.stock), goal_r),
+                                path)
+        kernels._clear_layers(scratch.seen, layer, 0, len(cards.stock))
+        value = functools.partial(end_value, most_removed)
+        where = (pos.deal.number, pos.rules, pos.record, most_removed)
+        assert max_removed == max(st[0].bit_count() for st in ahead), where
+        assert key == max(value(st) for st in ends), where
+        game = pos
+        for m in path[:length]:
+            game = game.play(Move.DRAW if m == kernels.DRAW else Move.remove(pos.deal.tableau[m]))
+        end = (game.removed, game.drawn, waste_rank(game))
+        assert end in ends and value(end) == key, where
+        checked += 1
 
 
 # --- the workspace ----------------------------------------------------------------------

@@ -95,7 +95,8 @@ def kernel_answers(module, position: Position) -> tuple:
     bd = module.Board(*solver.board())
     cards = module.Cards(*solver.cards_at(position))
     masks = module.RuleMasks(*solver.rule_masks(position.rules))
-    ws = module.Scratch(*solver.scratch.__wrapped__())
+    # The reference's Scratch has fewer fields (no ``low``): the first ones are the same.
+    ws = module.Scratch(*solver.scratch.__wrapped__()[:len(module.Scratch._fields)])
     path = np.empty(kernels.MAX_DEPTH, dtype=np.int64)
     found = module._dfs(bd, cards, masks, len(cards.stock), ws, path)[0]
     out = [bool(found)]

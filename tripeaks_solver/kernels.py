@@ -34,8 +34,10 @@ The inputs, each field documented once:
 ``RuleMasks`` — what a rule set decides, built by ``rules.py`` in the solver:
     neighbours[k]   mask of the ranks adjacent to rank k (K–A wrap, the wild rank)
     draw_when_stuck drawing only when no card can be removed
-``Scratch`` — work space reused from deal to deal (about 7.5 MB):
+``Scratch`` — work space reused from deal to deal (about 8 MB):
     seen            the layer-major state bitset
+    low, generation the lowest layer at which each (config << SHIFT | rank) code was
+                    marked by the current search or sweep (``_lowest_layer``)
     layer_seen      a bitset of one layer's (config << SHIFT | rank) codes
     stack, parent   one entry per (config, rank) code
     frontier, next_frontier   one entry per configuration
@@ -102,6 +104,8 @@ class Scratch(NamedTuple):
     frontier: np.ndarray
     next_frontier: np.ndarray
     trial: np.ndarray
+    low: np.ndarray
+    generation: np.ndarray
 
 
 _DEBRUIJN = np.array([0, 1, 28, 2, 29, 14, 24, 3, 30, 22, 20, 15, 25, 17, 4, 8,
@@ -183,6 +187,31 @@ def _visit(seen, index, rank, avail, fits, rules):
     return True
 
 
+# ``low[code]`` holds GENERATIONS stamp << 5 | layer: the lowest layer (stock index, at
+# most 25) at which the current search or sweep marked a state with that (config, rank)
+# code. Each search try and each sweep takes a new stamp, so older entries read as
+# unknown without clearing 370 KB per call; every GENERATIONS - 1 calls it is cleared.
+GENERATIONS = 8
+NO_LAYER = 1 << 10
+
+
+@njit(cache=True)
+def _new_generation(scratch):
+    generation = scratch.generation[0] + 1
+    if generation == GENERATIONS:
+        scratch.low[:] = 0
+        generation = 1
+    scratch.generation[0] = generation
+    return generation
+
+
+@njit(cache=True, inline="always")
+def _lowest_layer(low, generation, code):
+    # The lowest layer where this generation marked a state of `code`, or NO_LAYER.
+    entry = np.int64(low[code])
+    return entry & 31 if entry >> 5 == generation else NO_LAYER
+
+
 @njit(cache=True)
 def _layer_bits(n_configs):
     return ((n_configs << SHIFT) + 63) // 64 * 64
@@ -240,6 +269,20 @@ def _app_score(removed, peaks, draws):
 # (c, s, r') is marked it has been searched to the end without a win (it cannot be on
 # the current line: every move changes c or s), so (c, s, r) is marked and skipped
 # (``_visit``). Most of the states it skips can only draw, into a state already seen.
+#
+# Dominance across layers (sound when a draw is always allowed while the stock lasts,
+# i.e. not under draw-when-stuck): a state (c, s, r) has no win within the draw limit
+# when (c, s', r) with s' < s has none. The removals of any line from (c, s, r) up to
+# its first draw can be made from (c, s', r) (the same waste ranks, the same cards
+# playable); where the line then draws stock card s, the other draws the s - s' + 1
+# cards s', …, s in a row, and both stand on the same state with the same draws. So
+# when the search enters (c, s, r) by a removal and this search marked (c, s', r)
+# before (``low``), it is skipped: (c, s', r) cannot be on the current line (every
+# state of the line before a removal into c has fewer cards removed), so it was
+# searched to the end, or pruned, without a win. The sweep skips such states in the
+# same way below its last layer: it has met (c, s', r), hence every configuration and
+# every later state the skipped state leads to (the stuck ends, on the last layer,
+# come after a draw).
 
 HALL_RUN = 3
 
@@ -422,6 +465,10 @@ def _ordered_search(board, cards, rules, max_draws, scratch, path, limit, low_fi
     r = np.int64(cards.waste)
     deepest = s
     _test_and_set(seen, s * layer + _code(c, r))
+    low = scratch.low
+    generation = _new_generation(scratch)
+    low[_code(c, r)] = generation << 5 | s
+    across_layers = not rules.draw_when_stuck
     while True:
         # Enter the frame of state (c, s, r) at `depth`.
         states += 1
@@ -469,8 +516,14 @@ def _ordered_search(board, cards, rules, max_draws, scratch, path, limit, low_fi
                     _shift_rank(slack, demand, supply, np.int64(cards.tableau[path[depth]]),
                                 False)
                 continue
-            index = s * layer + _code(c, r)
+            code = _code(c, r)
+            index = s * layer + code
             if _visit(seen, index, r, np.int64(board.available[c]), fits, rules):
+                lowest = _lowest_layer(low, generation, code)
+                if s < lowest:
+                    low[code] = generation << 5 | s
+                elif lowest < s and move != DRAW and across_layers:
+                    continue  # dominated by (c, lowest, r), see above
                 path[depth] = move
                 if move != DRAW:
                     _shift_rank(slack, demand, supply, r, True)
@@ -506,8 +559,12 @@ def _sweep(board, cards, rules, most_removed, scratch, stop_at_win):
     best_stuck = -1
     goal_c = -1
     goal_r = -1
+    low = scratch.low
+    generation = _new_generation(scratch)
+    across_layers = not rules.draw_when_stuck
     # Every frontier entry has its state bit set already, so it is pushed exactly once.
     _test_and_set(seen, cards.drawn * layer + _code(cards.config, cards.waste))
+    low[_code(cards.config, cards.waste)] = generation << 5 | cards.drawn
     frontier[0] = cards.config
     n_frontier = 1
     entry_rank = cards.waste
@@ -528,10 +585,12 @@ def _sweep(board, cards, rules, most_removed, scratch, stop_at_win):
             cand = board.available[c] & fits[r]
             if s < stock_len:
                 # This configuration enters the next layer; its state bit dedups it.
-                if _may_draw(rules, cand) and not _test_and_set(
-                        seen, base + layer + _code(c, cards.stock[s])):
+                drawn = _code(c, cards.stock[s])
+                if _may_draw(rules, cand) and not _test_and_set(seen, base + layer + drawn):
                     next_frontier[n_next] = c
                     n_next += 1
+                    if _lowest_layer(low, generation, drawn) == NO_LAYER:
+                        low[drawn] = generation << 5 | (s + 1)
             elif cand == 0:
                 if most_removed:
                     key = np.int64(board.removed[c])
@@ -546,6 +605,12 @@ def _sweep(board, cards, rules, most_removed, scratch, stop_at_win):
                 cand &= cand - 1
                 child = _code(board.next_id[c, p], cards.tableau[p])
                 if not _test_and_set(seen, base + child):
+                    # Lower layers are done; only the next one has entries (draws) yet.
+                    lowest = _lowest_layer(low, generation, child)
+                    if lowest > s:
+                        low[child] = generation << 5 | s
+                    elif s < stock_len and across_layers:
+                        continue  # dominated across layers, see the win search
                     stack[top] = child
                     top += 1
         if s < stock_len:
@@ -617,8 +682,11 @@ def _unmark_line(board, cards, scratch, path, length):
     s = np.int64(cards.drawn)
     r = np.int64(cards.waste)
     for i in range(length + 1):
-        index = s * layer + _code(c, r)
+        code = _code(c, r)
+        index = s * layer + code
         scratch.seen[index >> 6] &= ~(np.uint64(1) << np.uint64(index & 63))
+        if _lowest_layer(scratch.low, scratch.generation[0], code) == s:
+            scratch.low[code] = 0  # unknown again: `low` names marked states only
         if i == length:
             break
         if path[i] == DRAW:

@@ -132,7 +132,7 @@ def rule_masks(rules: Rules) -> kernels.RuleMasks:
 
 @cache
 def scratch() -> kernels.Scratch:
-    """Scratch arrays the kernels reuse from search to search (about 7.5 MB, one per process)."""
+    """Scratch arrays the kernels reuse from search to search (about 8 MB, one per process)."""
     n = len(configurations())
     max_stock = 25
     layer_words = ((n << kernels.SHIFT) + 63) // 64
@@ -144,6 +144,8 @@ def scratch() -> kernels.Scratch:
         frontier=np.empty(n, dtype=np.int64),
         next_frontier=np.empty(n, dtype=np.int64),
         trial=np.empty(kernels.MAX_DEPTH, dtype=np.int64),
+        low=np.zeros(n << kernels.SHIFT, dtype=np.uint8),
+        generation=np.zeros(1, dtype=np.int64),
     )
 
 
