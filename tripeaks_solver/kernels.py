@@ -282,7 +282,8 @@ def _app_score(removed, peaks, draws):
 # searched to the end, or pruned, without a win. The sweep skips such states in the
 # same way below its last layer: it has met (c, s', r), hence every configuration and
 # every later state the skipped state leads to (the stuck ends, on the last layer,
-# come after a draw).
+# come after a draw). A state the sweep enters by a draw is kept (its configuration
+# goes on to the next layer), but its removals are not made when they are dominated.
 
 HALL_RUN = 3
 
@@ -568,20 +569,30 @@ def _sweep(board, cards, rules, most_removed, scratch, stop_at_win):
     frontier[0] = cards.config
     n_frontier = 1
     entry_rank = cards.waste
+    max_removed = np.int64(board.removed[cards.config])
     for s in range(cards.drawn, stock_len + 1):
-        for top in range(n_frontier):
-            stack[top] = _code(frontier[top], entry_rank)
-        top = n_frontier
         n_next = 0
         base = s * layer
-        while top > 0:
-            top -= 1
-            c = stack[top] >> SHIFT
-            r = stack[top] & 15
+        # First the states entered by a draw (the frontier: one for each configuration
+        # met so far, most of the states), then the states removals lead to (the stack).
+        i = 0
+        top = 0
+        while i < n_frontier or top > 0:
+            if i < n_frontier:
+                c = frontier[i]
+                r = entry_rank
+                i += 1
+                drawn_in = True
+            else:
+                top -= 1
+                c = stack[top] >> SHIFT
+                r = stack[top] & 15
+                drawn_in = False
+                # (A configuration entered by a draw was counted where it was met.)
+                max_removed = max(max_removed, np.int64(board.removed[c]))
             states += 1
             if stop_at_win and c == board.full_id:
                 return states, TABLEAU, -1, c, r, s
-            max_removed = max(max_removed, np.int64(board.removed[c]))
             cand = board.available[c] & fits[r]
             if s < stock_len:
                 # This configuration enters the next layer; its state bit dedups it.
@@ -591,6 +602,9 @@ def _sweep(board, cards, rules, most_removed, scratch, stop_at_win):
                     n_next += 1
                     if _lowest_layer(low, generation, drawn) == NO_LAYER:
                         low[drawn] = generation << 5 | (s + 1)
+                if drawn_in and across_layers and _lowest_layer(low, generation,
+                                                                _code(c, r)) < s:
+                    continue  # its removals are dominated, see below
             elif cand == 0:
                 if most_removed:
                     key = np.int64(board.removed[c])
