@@ -539,12 +539,14 @@ def _ordered_search(board, cards, rules, max_draws, scratch, path, limit, low_fi
 
 @njit(cache=True)
 def _sweep(board, cards, rules, most_removed, scratch, stop_at_win):
-    """Every state reachable from the start, layer by layer over the stock.
+    """Every state reachable from the start, layer by layer over the stock, but those
+    dominated across layers (see above: what they lead to is met anyway).
 
-    Marks them all in ``seen`` (left marked for :func:`_trace`). Returns (states,
-    max_removed, best_key, goal_config, goal_rank) where the goal is a stuck end
-    (stock exhausted, nothing playable) with the best key: its app score, or with
-    ``most_removed`` its cards removed (-1 if there is no stuck end), and -1. With
+    Marks the states it meets in ``seen`` (left marked for :func:`_trace`: each was
+    reached from a marked state). Returns (states, max_removed, best_key, goal_config,
+    goal_rank) where the goal is a stuck end (stock exhausted, nothing playable) with
+    the best key: its app score, or with ``most_removed`` its cards removed (-1 if
+    there is no stuck end), and -1. With
     ``stop_at_win`` it stops at the first win: the layers come in order of draws, so
     that win has the fewest draws; it returns (states, 28, -1, full_id, rank, draws).
     """
@@ -596,15 +598,15 @@ def _sweep(board, cards, rules, most_removed, scratch, stop_at_win):
             cand = board.available[c] & fits[r]
             if s < stock_len:
                 # This configuration enters the next layer; its state bit dedups it.
-                drawn = _code(c, cards.stock[s])
-                if _may_draw(rules, cand) and not _test_and_set(seen, base + layer + drawn):
+                carried = _code(c, cards.stock[s])
+                if _may_draw(rules, cand) and not _test_and_set(seen, base + layer + carried):
                     next_frontier[n_next] = c
                     n_next += 1
-                    if _lowest_layer(low, generation, drawn) == NO_LAYER:
-                        low[drawn] = generation << 5 | (s + 1)
+                    if _lowest_layer(low, generation, carried) == NO_LAYER:
+                        low[carried] = generation << 5 | (s + 1)
                 if drawn_in and across_layers and _lowest_layer(low, generation,
                                                                 _code(c, r)) < s:
-                    continue  # its removals are dominated, see below
+                    continue  # its removals are dominated across layers
             elif cand == 0:
                 if most_removed:
                     key = np.int64(board.removed[c])
