@@ -78,22 +78,12 @@ class Plain:
     def fewest_draws(self, removed: int, drawn: int, waste: int, cap: int = 60_000):
         """Fewest draws in all of a win from the state (None: no win); raises when the
         state space is larger than ``cap`` (the caller picks small states)."""
-        start = (removed, drawn, waste)
-        seen = {start}
-        todo = [start]
-        best = None
-        while todo:
-            state = todo.pop()
-            if state[0] == FULL:
-                best = state[1] if best is None else min(best, state[1])
-                continue
-            for nxt in self.moves(*state):
-                if nxt not in seen:
-                    seen.add(nxt)
-                    todo.append(nxt)
-            if len(seen) > cap:
-                raise OverflowError
-        return best
+        return self.fewest_in(self.reach(removed, drawn, waste, cap))
+
+    @staticmethod
+    def fewest_in(states):
+        """Fewest draws of a won state among ``states`` (None: none is won)."""
+        return min((s for r, s, _ in states if r == FULL), default=None)
 
     def reach(self, removed: int, drawn: int, waste: int, cap: int = 60_000):
         """Every state reachable from a state, itself included (OverflowError past ``cap``)."""
@@ -392,14 +382,16 @@ def test_marks_off_the_line_are_dead(search, seed, moves) -> None:
     assert searches >= 10
 
 
-def test_searches_that_restarted_agree_with_the_plain_search() -> None:
+@pytest.mark.parametrize("seed, each", [
+    (17, 2), pytest.param(27, 8, marks=pytest.mark.slow)], ids=["fast", "many"])
+def test_searches_that_restarted_agree_with_the_plain_search(seed, each) -> None:
     # Searches long enough to restart (more than RESTART_BUDGET states) give the verdict
     # of an exhaustive plain-Python search, and their line wins within the limit.
-    rng = random.Random(17)
+    rng = random.Random(seed)
     scratch = fresh_scratch()
     path = np.empty(kernels.MAX_DEPTH, dtype=np.int64)
     restarted = {True: 0, False: 0}
-    while min(restarted.values()) < 4:
+    while min(restarted.values()) < each:
         pos, bd, cards, masks, limit = random_case(rng, 8, 24)
         found, length, states, _ = kernels._search(bd, cards, masks, limit, scratch, path,
                                                    False, kernels.NO_LIMIT)
@@ -442,13 +434,15 @@ def test_sweep_stopped_at_its_first_win_has_the_fewest_draws() -> None:
 
 
 # --- dominance across layers ----------------------------------------------------------
-def test_cross_layer_dominance_is_sound() -> None:
+@pytest.mark.parametrize("seed, cases", [
+    (18, 10), pytest.param(28, 60, marks=pytest.mark.slow)], ids=["fast", "many"])
+def test_cross_layer_dominance_is_sound(seed, cases) -> None:
     # The statement the search and the sweep rely on, on plain states: (c, s', r) with
     # s' < s wins within any limit (c, s, r) wins within, and below the last layer it
     # reaches every configuration and stuck end (c, s, r) reaches.
-    rng = random.Random(18)
+    rng = random.Random(seed)
     won = covered = 0
-    while won < 20 or covered < 40:
+    while won < cases or covered < 2 * cases:
         pos = random_position(rng, 15, 45)
         if pos.rules.draw_when_stuck or pos.drawn == 0:
             continue
@@ -456,11 +450,11 @@ def test_cross_layer_dominance_is_sound() -> None:
         state = (pos.removed, pos.drawn, waste_rank(pos))
         lower = (pos.removed, rng.randrange(pos.drawn), waste_rank(pos))
         try:
-            fewest, fewest_lower = plain.fewest_draws(*state, 20_000), plain.fewest_draws(*lower)
             ahead, ahead_lower = plain.reach(*state, 20_000), plain.reach(*lower)
         except OverflowError:
             continue
         where = (pos.deal.number, pos.rules, pos.record, lower[1])
+        fewest, fewest_lower = plain.fewest_in(ahead), plain.fewest_in(ahead_lower)
         if fewest is not None:
             assert fewest_lower is not None and fewest_lower <= fewest, where
             won += 1
@@ -569,15 +563,17 @@ def end_value(most_removed: bool, state) -> int:
     return removed if most_removed else app_score(removed, state[1], peaks_cleared(state[0]))
 
 
-def test_sweep_finds_the_plain_best_ends() -> None:
+@pytest.mark.parametrize("seed, cases", [
+    (20, 16), pytest.param(30, 80, marks=pytest.mark.slow)], ids=["fast", "many"])
+def test_sweep_finds_the_plain_best_ends(seed, cases) -> None:
     # Most cards removed and the best stuck end (app score, or cards removed), against a
     # plain exhaustive walk; the line the trace gives reaches that end.
-    rng = random.Random(20)
+    rng = random.Random(seed)
     scratch = fresh_scratch()
     path = np.empty(kernels.MAX_DEPTH, dtype=np.int64)
     layer = kernels._layer_bits(solver.board().next_id.shape[0])
     checked = 0
-    while checked < 40:
+    while checked < cases:
         pos = random_position(rng, 15, 40)
         plain = Plain(pos)
         try:
