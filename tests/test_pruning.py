@@ -147,6 +147,13 @@ def kernel_state(position: Position):
     return (solver.board(), solver.cards_at(position), solver.rule_masks(position.rules))
 
 
+def fast_and_many(fast: tuple[int, int], many: tuple[int, int]):
+    """Run a randomised check with (seed, size) ``fast`` in the fast set and ``many`` in
+    the slow one."""
+    return pytest.mark.parametrize("seed, size", [
+        fast, pytest.param(*many, marks=pytest.mark.slow)], ids=["fast", "many"])
+
+
 def random_case(rng: random.Random, low: int, high: int):
     """A random position (``random_position``), its kernel inputs and a random draw
     limit from its cards drawn to the whole stock: (position, board, cards, masks, limit)."""
@@ -382,16 +389,15 @@ def test_marks_off_the_line_are_dead(search, seed, moves) -> None:
     assert searches >= 10
 
 
-@pytest.mark.parametrize("seed, each", [
-    (17, 2), pytest.param(27, 8, marks=pytest.mark.slow)], ids=["fast", "many"])
-def test_searches_that_restarted_agree_with_the_plain_search(seed, each) -> None:
+@fast_and_many((17, 2), (27, 8))
+def test_searches_that_restarted_agree_with_the_plain_search(seed, size) -> None:
     # Searches long enough to restart (more than RESTART_BUDGET states) give the verdict
     # of an exhaustive plain-Python search, and their line wins within the limit.
     rng = random.Random(seed)
     scratch = fresh_scratch()
     path = np.empty(kernels.MAX_DEPTH, dtype=np.int64)
     restarted = {True: 0, False: 0}
-    while min(restarted.values()) < each:
+    while min(restarted.values()) < size:
         pos, bd, cards, masks, limit = random_case(rng, 8, 24)
         found, length, states, _ = kernels._search(bd, cards, masks, limit, scratch, path,
                                                    False, kernels.NO_LIMIT)
@@ -434,15 +440,14 @@ def test_sweep_stopped_at_its_first_win_has_the_fewest_draws() -> None:
 
 
 # --- dominance across layers ----------------------------------------------------------
-@pytest.mark.parametrize("seed, cases", [
-    (18, 10), pytest.param(28, 60, marks=pytest.mark.slow)], ids=["fast", "many"])
-def test_cross_layer_dominance_is_sound(seed, cases) -> None:
+@fast_and_many((18, 10), (28, 60))
+def test_cross_layer_dominance_is_sound(seed, size) -> None:
     # The statement the search and the sweep rely on, on plain states: (c, s', r) with
     # s' < s wins within any limit (c, s, r) wins within, and below the last layer it
     # reaches every configuration and stuck end (c, s, r) reaches.
     rng = random.Random(seed)
     won = covered = 0
-    while won < cases or covered < 2 * cases:
+    while won < size or covered < 2 * size:
         pos = random_position(rng, 15, 45)
         if pos.rules.draw_when_stuck or pos.drawn == 0:
             continue
@@ -563,9 +568,8 @@ def end_value(most_removed: bool, state) -> int:
     return removed if most_removed else app_score(removed, state[1], peaks_cleared(state[0]))
 
 
-@pytest.mark.parametrize("seed, cases", [
-    (20, 16), pytest.param(30, 80, marks=pytest.mark.slow)], ids=["fast", "many"])
-def test_sweep_finds_the_plain_best_ends(seed, cases) -> None:
+@fast_and_many((20, 16), (30, 80))
+def test_sweep_finds_the_plain_best_ends(seed, size) -> None:
     # Most cards removed and the best stuck end (app score, or cards removed), against a
     # plain exhaustive walk; the line the trace gives reaches that end.
     rng = random.Random(seed)
@@ -573,7 +577,7 @@ def test_sweep_finds_the_plain_best_ends(seed, cases) -> None:
     path = np.empty(kernels.MAX_DEPTH, dtype=np.int64)
     layer = kernels._layer_bits(solver.board().next_id.shape[0])
     checked = 0
-    while checked < cases:
+    while checked < size:
         pos = random_position(rng, 15, 40)
         plain = Plain(pos)
         try:
