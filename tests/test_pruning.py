@@ -474,7 +474,9 @@ def test_cross_layer_dominance_fails_under_draw_when_stuck() -> None:
     # may have to play instead of drawing on, and lose what the higher one wins.
     rng = random.Random(21)
     lost_lower = 0
-    while lost_lower < 3:
+    for _ in range(5_000):
+        if lost_lower == 3:
+            break
         pos = random_position(rng, 10, 45)
         if not pos.rules.draw_when_stuck or pos.drawn == 0:
             continue
@@ -487,6 +489,7 @@ def test_cross_layer_dominance_fails_under_draw_when_stuck() -> None:
             continue
         if fewest is not None and (fewest_lower is None or fewest_lower > fewest):
             lost_lower += 1
+    assert lost_lower == 3
 
 
 @pytest.mark.parametrize("number, record", [(965906, ""), (104640, "Qs Jh Th 9d 8c"),
