@@ -1,0 +1,129 @@
+"""This checkout's kernels against those of an older commit, side by side: winnability
+and the optimum (app scoring) in ms a deal per rule set, the states a deal, and the
+ratio new / old. The machine is shared, so only ratios measured together mean much:
+old and new run in turn, each in its own process (two kernel modules in one process
+slowed whichever ran second), and each figure is the best of ``--rounds``.
+
+    python benchmarks/bench_compare.py REV [--deals 1000] [--repeat 3] [--rounds 2]
+
+REV is a git revision from 7a61dbe on (its package is checked out into a temporary
+git worktree). Times are CPU time, the fastest of ``--repeat`` per deal. A benchmark,
+not a test: it asserts nothing, but it says when the two disagree on an answer.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+MODES = [(rules, optimal) for rules in ("easy", "classic") for optimal in (False, True)]
+
+
+def measure(root: str, deals: int, repeat: int) -> None:
+    """Worker: time the kernels of the package at ``root``; print JSON to stdout."""
+    sys.path.insert(0, root)
+    import time
+
+    import numpy as np
+
+    from tripeaks_solver import Deal, Rules, kernels, solver
+    from tripeaks_solver.position import Position
+
+    assert kernels.__file__.startswith(root), kernels.__file__
+    out = {}
+    for name, optimal in MODES:
+        rules = Rules.named(name)
+        bd, masks, ws = solver.board(), solver.rule_masks(rules), solver.scratch()
+        path = np.empty(kernels.MAX_DEPTH, dtype=np.int64)
+        all_cards = [solver.cards_at(Position(Deal.from_number(n), rules))
+                     for n in range(deals)]
+        inputs = (kernels, bd, masks, ws, path, optimal)
+        solve_one(inputs, all_cards[0])  # load or compile before timing
+        seconds, states, answers = 0.0, 0, []
+        for cards in all_cards:
+            best = None
+            for _ in range(repeat):
+                start = time.process_time()
+                answer, n = solve_one(inputs, cards)
+                took = time.process_time() - start
+                best = took if best is None else min(best, took)
+            seconds += best
+            states += n
+            answers.append(answer)
+        out[f"{name} {optimal}"] = [seconds, states, answers]
+    json.dump(out, sys.stdout)
+
+
+def solve_one(inputs, cards):
+    """(answer, states) of one deal: winnability, or the optimum's answers."""
+    kernels, bd, masks, ws, path, optimal = inputs
+    if optimal:
+        draws, states, max_removed, key, _ = kernels._optimal(bd, cards, masks, False, ws,
+                                                              path)
+        return [int(draws), int(max_removed), int(key)], int(states)
+    found, _, states = kernels._dfs(bd, cards, masks, len(cards.stock), ws, path)
+    return bool(found), int(states)
+
+
+def run_worker(root: Path, args) -> dict:
+    done = subprocess.run([sys.executable, __file__, "--worker", str(root), "--deals",
+                           str(args.deals), "--repeat", str(args.repeat)],
+                          check=False, capture_output=True, text=True)
+    if done.returncode != 0:
+        sys.exit(f"bench_compare: the kernels at {root} failed:\n{done.stderr[-2000:]}")
+    return json.loads(done.stdout)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("rev", nargs="?", help="the git revision to compare with, e.g. 7a61dbe")
+    ap.add_argument("--deals", type=int, default=1000, help="deals 0 … N-1 (default 1000)")
+    ap.add_argument("--repeat", type=int, default=3, help="timings per deal, fastest kept")
+    ap.add_argument("--rounds", type=int, default=2, help="old and new in turn, best kept")
+    ap.add_argument("--worker", help=argparse.SUPPRESS)
+    args = ap.parse_args()
+    if args.deals < 1 or args.repeat < 1 or args.rounds < 1:
+        ap.error("--deals, --repeat and --rounds must be at least 1")
+    if args.worker:
+        measure(args.worker, args.deals, args.repeat)
+        return
+    if not args.rev:
+        ap.error("give the revision to compare with")
+    with tempfile.TemporaryDirectory() as folder:
+        old_root = Path(folder) / "old"
+        added = subprocess.run(["git", "worktree", "add", "--detach", str(old_root), args.rev],
+                               check=False, cwd=ROOT, capture_output=True, text=True)
+        if added.returncode != 0:
+            sys.exit(f"bench_compare: cannot check out {args.rev!r}: {added.stderr.strip()}")
+        try:
+            best: list[dict] = [{}, {}]
+            for _ in range(args.rounds):
+                for k, root in enumerate((old_root, ROOT)):
+                    for mode, (seconds, states, answers) in run_worker(root, args).items():
+                        if mode not in best[k] or seconds < best[k][mode][0]:
+                            best[k][mode] = (seconds, states, answers)
+        finally:
+            subprocess.run(["git", "worktree", "remove", "--force", str(old_root)],
+                           check=False, cwd=ROOT, capture_output=True)
+    print(f"deals 0–{args.deals - 1}, one thread, CPU ms a deal (fastest of {args.repeat} a "
+          f"deal, best of {args.rounds} rounds), {args.rev} against this checkout")
+    print(f"{'rules':8} {'mode':12} {'old ms':>8} {'new ms':>8} {'new/old':>8} "
+          f"{'old states':>11} {'new states':>11}")
+    for name, optimal in MODES:
+        key = f"{name} {optimal}"
+        (old_s, old_n, old_a), (new_s, new_n, new_a) = best[0][key], best[1][key]
+        differ = sum(a != b for a, b in zip(old_a, new_a, strict=True))
+        mode = "optimum" if optimal else "winnability"
+        print(f"{name:8} {mode:12} {1000 * old_s / args.deals:8.3f} "
+              f"{1000 * new_s / args.deals:8.3f} {new_s / old_s:8.2f} "
+              f"{old_n / args.deals:11.0f} {new_n / args.deals:11.0f}"
+              + (f"  ANSWERS DIFFER on {differ} deals" if differ else ""))
+
+
+if __name__ == "__main__":
+    main()
