@@ -69,7 +69,7 @@ MAX_DEPTH = 64  # a line: at most 28 removals + 25 draws (joker, empty waste), +
 NEG = -(1 << 40)
 NO_LIMIT = 1 << 62
 RESTART_BUDGET = 1_000  # states before the first restart; see _search (300 and 5,000: no better)
-FIRST_SEARCH_LIMIT = 20_000  # states; see _optimal (10_000 and 40_000 measured no better)
+FIRST_SEARCH_LIMIT = 20_000  # states; see _optimal (5_000 to 50_000 measured no better)
 
 
 class Board(NamedTuple):
@@ -729,9 +729,10 @@ def _optimal(board, cards, rules, most_removed, scratch, path):
     The searches of the chain share their marks (sound): when a search with draw
     limit B finds a win, every state it marked other than those of the winning line
     has no win with at most B draws ahead of it — it was pruned by the test, whose
-    bound only tightens as B falls, or dominated by such a state, or its frame was
-    exhausted, all its successors being such states (the state graph has no cycle, so
-    a successor is never an open frame of the line), or it was left by a try of the
+    bound only tightens as B falls, or dominated (on its layer or across layers) by
+    such a state, or its frame was exhausted, all its successors being such states
+    (the state graph has no cycle, so a successor is never an open frame of the
+    line), or it was left by a try of the
     search that gave up and restarted (its open line was unmarked). The next search,
     with a limit below B, may therefore treat them as visited; only the line's own
     states are unmarked before it.
