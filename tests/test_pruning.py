@@ -519,26 +519,23 @@ def marked_codes_of_this_generation(scratch, layer: int):
 
 def test_low_names_only_marked_states() -> None:
     # A search skips a state when `low` says its code was marked on a lower layer; that
-    # must hold after tries that gave up, lines unmarked after a win, and sweeps.
+    # must hold after tries that gave up and lines unmarked after a win.
     rng = random.Random(19)
     scratch = fresh_scratch()
     layer = kernels._layer_bits(solver.board().next_id.shape[0])
     path = np.empty(kernels.MAX_DEPTH, dtype=np.int64)
-    kinds = {"gave-up": 0, "won": 0, "sweep": 0}
+    kinds = {"gave-up": 0, "won": 0}
     named = 0
-    while min(kinds.values()) < 8:
+    while min(kinds.values()) < 12:
         pos, bd, cards, masks, limit = random_case(rng, 0, 30)
         kind = rng.choice(list(kinds))
-        if kind == "sweep":
-            kernels._sweep(bd, cards, masks, False, scratch, False)
-        else:
-            found, depth, _, gave_up, _ = kernels._ordered_search(
-                bd, cards, masks, limit, scratch, path, rng.randrange(20, 2000),
-                bool(rng.getrandbits(1)))
-            if (kind == "won") != bool(found) or (kind == "gave-up") != bool(gave_up):
-                kernels._clear_layers(scratch.seen, layer, 0, len(cards.stock))
-                continue
-            kernels._unmark_line(bd, cards, scratch, path, depth)
+        found, depth, _, gave_up, _ = kernels._ordered_search(
+            bd, cards, masks, limit, scratch, path, rng.randrange(20, 2000),
+            bool(rng.getrandbits(1)))
+        if (kind == "won") != bool(found) or (kind == "gave-up") != bool(gave_up):
+            kernels._clear_layers(scratch.seen, layer, 0, len(cards.stock))
+            continue
+        kernels._unmark_line(bd, cards, scratch, path, depth)
         entries = marked_codes_of_this_generation(scratch, layer)
         named += len(entries)
         for code, s in entries:
@@ -607,6 +604,55 @@ def test_sweep_finds_the_plain_best_ends(seed, size) -> None:
         end = (game.removed, game.drawn, waste_rank(game))
         assert end in ends and value(end) == key, where
         checked += 1
+
+
+def marked_states(bd, scratch, layer: int, stock_len: int):
+    """The states marked in ``seen``, as plain (removed mask, drawn, waste rank)."""
+    out = set()
+    for index in np.flatnonzero(np.unpackbits(
+            scratch.seen[: (stock_len + 1) * layer // 64].view(np.uint8), bitorder="little")):
+        s, code = divmod(int(index), layer)
+        out.add((int(bd.mask[code >> kernels.SHIFT]), s, code & 15))
+    return out
+
+
+@fast_and_many((24, 12), (34, 60))
+def test_sweep_marks_reachable_states_and_traces_each(seed, size) -> None:
+    # The trace walks back through the sweep's marks, so each must be a reachable
+    # state; and it must find a line to any of them, also where the sweep marked a
+    # configuration only on the layer it first met it (the draws are then looked
+    # for further down). The sweep's list of the codes met must be left clear.
+    rng = random.Random(seed)
+    scratch = fresh_scratch()
+    path = np.empty(kernels.MAX_DEPTH, dtype=np.int64)
+    layer = kernels._layer_bits(solver.board().next_id.shape[0])
+    config_of = {int(m): c for c, m in enumerate(solver.board().mask)}
+    checked = {True: 0, False: 0}
+    while min(checked.values()) < size:
+        pos = random_position(rng, 10, 40)
+        try:
+            ahead = Plain(pos).reach(pos.removed, pos.drawn, waste_rank(pos))
+        except OverflowError:
+            continue
+        bd, cards, masks = kernel_state(pos)
+        stop_at_win = bool(rng.getrandbits(1))
+        kernels._sweep(bd, cards, masks, False, scratch, stop_at_win)
+        marked = marked_states(bd, scratch, layer, len(cards.stock))
+        where = (pos.deal.number, pos.rules, pos.record, stop_at_win)
+        assert marked and marked <= ahead, where
+        assert not scratch.layer_seen.any(), where
+        # (A sweep that goes on past a win marks draws after it: no line plays those.)
+        goals = sorted(st for st in marked if st[0] != FULL)
+        for goal in rng.sample(goals, min(5, len(goals))):
+            length = kernels._trace(bd, cards, masks, scratch,
+                                    (config_of[goal[0]], goal[1], goal[2]), path)
+            game = pos
+            for m in path[:length]:
+                game = game.play(Move.DRAW if m == kernels.DRAW
+                                 else Move.remove(pos.deal.tableau[m]))
+            assert (game.removed, game.drawn, waste_rank(game)) == goal, where
+        kernels._clear_layers(scratch.seen, layer, 0, len(cards.stock))
+        checked[pos.rules.draw_when_stuck] += 1
 
 
 # --- the workspace ----------------------------------------------------------------------

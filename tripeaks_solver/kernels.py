@@ -37,10 +37,13 @@ The inputs, each field documented once:
 ``Scratch`` — work space reused from deal to deal (about 8 MB):
     seen            the layer-major state bitset
     low, generation the lowest layer at which each (config << SHIFT | rank) code was
-                    marked by the current search or sweep (``_lowest_layer``)
-    layer_seen      a bitset of one layer's (config << SHIFT | rank) codes
+                    marked by the current search (``_lowest_layer``)
+    layer_seen      a bitset of (config << SHIFT | rank) codes: one layer's, or the
+                    codes the sweep met on any layer
     stack, parent   one entry per (config, rank) code
-    frontier, next_frontier   one entry per configuration
+    met             the configurations the sweep met, in order (one entry per configuration)
+    pending         the sweep's lists of the configurations entering each layer by a
+                    draw (one list per layer, one entry per configuration)
     trial           a second line buffer
 """
 
@@ -101,8 +104,8 @@ class Scratch(NamedTuple):
     layer_seen: np.ndarray
     stack: np.ndarray
     parent: np.ndarray
-    frontier: np.ndarray
-    next_frontier: np.ndarray
+    met: np.ndarray
+    pending: np.ndarray
     trial: np.ndarray
     low: np.ndarray
     generation: np.ndarray
@@ -188,9 +191,9 @@ def _visit(seen, index, rank, avail, fits, rules):
 
 
 # ``low[code]`` holds GENERATIONS stamp << 5 | layer: the lowest layer (stock index, at
-# most 25) at which the current search or sweep marked a state with that (config, rank)
-# code. Each search try and each sweep takes a new stamp, so older entries read as
-# unknown without clearing 370 KB per call; every GENERATIONS - 1 calls it is cleared.
+# most 25) at which the current search marked a state with that (config, rank) code.
+# Each search try takes a new stamp, so older entries read as unknown without clearing
+# 370 KB per call; every GENERATIONS - 1 calls it is cleared.
 GENERATIONS = 8
 NO_LAYER = 1 << 10
 
@@ -282,8 +285,8 @@ def _app_score(removed, peaks, draws):
 # searched to the end, or pruned, without a win. The sweep skips such states in the
 # same way below its last layer: it has met (c, s', r), hence every configuration and
 # every later state the skipped state leads to (the stuck ends, on the last layer,
-# come after a draw). A state the sweep enters by a draw is kept (its configuration
-# goes on to the next layer), but its removals are not made when they are dominated.
+# come after a draw). So below its last layer it makes the removals of each (c, r)
+# once, at the lowest layer where it meets it (see ``_sweep``).
 
 HALL_RUN = 3
 
@@ -538,101 +541,163 @@ def _ordered_search(board, cards, rules, max_draws, scratch, path, limit, low_fi
 # --- the full sweep, for lost positions --------------------------------------------------
 
 @njit(cache=True)
+def _due_tables(cards, fits):
+    """For the sweep: ``due[s, r]``, the first layer after s, below the last, that a draw
+    of rank r enters (the last layer when none does); ``due_ranks[s]``, the mask of the
+    ranks r with such a layer; ``takes[p]``, the mask of the waste ranks that position
+    p's card goes on."""
+    n = cards.stock.shape[0]
+    due = np.full((n + 1, RANKS), n, dtype=np.int64)
+    due_ranks = np.zeros(n + 1, dtype=np.int64)
+    for s in range(n - 2, -1, -1):
+        due[s] = due[s + 1]
+        due[s, np.int64(cards.stock[s])] = s + 1
+        due_ranks[s] = due_ranks[s + 1] | np.int64(1) << np.int64(cards.stock[s])
+    takes = np.zeros(TABLEAU, dtype=np.int64)
+    for r in range(RANKS):
+        for p in range(TABLEAU):
+            if (fits[r] >> p) & 1:
+                takes[p] |= np.int64(1) << r
+    return due, due_ranks, takes
+
+
+NEW_CONFIG = 1 << 32  # on a sweep stack entry: the first state met with its configuration
+
+
+@njit(cache=True)
 def _sweep(board, cards, rules, most_removed, scratch, stop_at_win):
     """Every state reachable from the start, layer by layer over the stock, but those
     dominated across layers (see above: what they lead to is met anyway).
 
-    Marks the states it meets in ``seen`` (left marked for :func:`_trace`: each was
+    Unless drawing waits until stuck, a configuration met once enters every later
+    layer by a draw, but below the last layer only the first entry with each waste
+    rank needs its removals made: a configuration is listed, when first met, for the
+    next layer that draws each rank it can remove a card on, and each layer takes its
+    list. The last layer takes every configuration met, for the stuck ends. A state
+    is marked on the layer where it is visited, so a configuration is marked only on
+    the layer where it was first met and where it made removals (:func:`_trace` looks
+    down for its draws).
+
+    Marks the states it visits in ``seen`` (left marked for :func:`_trace`: each was
     reached from a marked state). Returns (states, max_removed, best_key, goal_config,
     goal_rank) where the goal is a stuck end (stock exhausted, nothing playable) with
     the best key: its app score, or with ``most_removed`` its cards removed (-1 if
-    there is no stuck end), and -1. With
-    ``stop_at_win`` it stops at the first win: the layers come in order of draws, so
-    that win has the fewest draws; it returns (states, 28, -1, full_id, rank, draws).
+    there is no stuck end), and -1. With ``stop_at_win`` it stops at the first win:
+    the layers come in order of draws, so that win has the fewest draws; it returns
+    (states, 28, -1, full_id, rank, draws).
     """
     seen = scratch.seen
+    known = scratch.layer_seen  # the (config, rank) codes met on any layer below the last
     stack = scratch.stack
-    frontier = scratch.frontier
-    next_frontier = scratch.next_frontier
+    pending = scratch.pending
+    met = scratch.met
+    n_cfg = board.next_id.shape[0]
     stock_len = cards.stock.shape[0]
-    layer = _layer_bits(board.next_id.shape[0])
+    layer = _layer_bits(n_cfg)
     fits = _positions_on(cards, rules)
+    across_layers = not rules.draw_when_stuck
+    due, due_ranks, takes = _due_tables(cards, fits)
+    n_pending = np.zeros(stock_len + 1, dtype=np.int64)
     states = 0
     max_removed = 0
     best_stuck = -1
     goal_c = -1
     goal_r = -1
-    low = scratch.low
-    generation = _new_generation(scratch)
-    across_layers = not rules.draw_when_stuck
-    # Every frontier entry has its state bit set already, so it is pushed exactly once.
-    _test_and_set(seen, cards.drawn * layer + _code(cards.config, cards.waste))
-    low[_code(cards.config, cards.waste)] = generation << 5 | cards.drawn
-    frontier[0] = cards.config
-    n_frontier = 1
-    entry_rank = cards.waste
-    max_removed = np.int64(board.removed[cards.config])
+    won_at = -1
+    start = _code(cards.config, cards.waste)
+    _test_and_set(seen, cards.drawn * layer + start)
+    _test_and_set(known, start)
+    met[0] = cards.config
+    n_met = 1
+    stack[0] = start | NEW_CONFIG
+    top = 1
     for s in range(cards.drawn, stock_len + 1):
-        n_next = 0
         base = s * layer
-        # First the states entered by a draw (the frontier: one for each configuration
-        # met so far, most of the states), then the states removals lead to (the stack).
-        i = 0
-        top = 0
-        while i < n_frontier or top > 0:
-            if i < n_frontier:
-                c = frontier[i]
-                r = entry_rank
-                i += 1
-                drawn_in = True
-            else:
-                top -= 1
-                c = stack[top] >> SHIFT
-                r = stack[top] & 15
-                drawn_in = False
-                # (A configuration entered by a draw was counted where it was met.)
-                max_removed = max(max_removed, np.int64(board.removed[c]))
+        below_last = across_layers and s < stock_len
+        if s > cards.drawn:
+            # The states entered by a draw. Under draw-when-stuck, the configurations
+            # that drew into this layer (marked, and so listed once, when they drew).
+            # Otherwise every configuration met goes on from layer to layer, but its
+            # removals on a rank need making only at the first layer that draws that
+            # rank after it was met (at later ones they are dominated across layers):
+            # the lists hold those; the last layer takes every configuration met.
+            r = np.int64(cards.stock[s - 1])
+            last = across_layers and s == stock_len
+            for i in range(n_met if last else n_pending[s]):
+                code = _code(met[i] if last else pending[s * n_cfg + i], r)
+                if below_last and _test_and_set(known, code):
+                    continue  # dominated across layers
+                _test_and_set(seen, base + code)
+                stack[top] = code
+                top += 1
+        while top > 0:
+            top -= 1
+            item = stack[top]
+            c = (item & (NEW_CONFIG - 1)) >> SHIFT
+            r = item & 15
             states += 1
+            max_removed = max(max_removed, np.int64(board.removed[c]))
             if stop_at_win and c == board.full_id:
-                return states, TABLEAU, -1, c, r, s
+                won_at = s
+                goal_c = c
+                goal_r = r
+                break
             cand = board.available[c] & fits[r]
-            if s < stock_len:
-                # This configuration enters the next layer; its state bit dedups it.
-                carried = _code(c, cards.stock[s])
-                if _may_draw(rules, cand) and not _test_and_set(seen, base + layer + carried):
-                    next_frontier[n_next] = c
-                    n_next += 1
-                    if _lowest_layer(low, generation, carried) == NO_LAYER:
-                        low[carried] = generation << 5 | (s + 1)
-                if drawn_in and across_layers and _lowest_layer(low, generation,
-                                                                _code(c, r)) < s:
-                    continue  # its removals are dominated across layers
-            elif cand == 0:
-                if most_removed:
-                    key = np.int64(board.removed[c])
-                else:
-                    key = _app_score(np.int64(board.removed[c]), np.int64(board.peaks[c]), s)
-                if key > best_stuck:
-                    best_stuck = key
-                    goal_c = c
-                    goal_r = r
+            if s == stock_len:
+                if cand == 0:
+                    if most_removed:
+                        key = np.int64(board.removed[c])
+                    else:
+                        key = _app_score(np.int64(board.removed[c]),
+                                         np.int64(board.peaks[c]), s)
+                    if key > best_stuck:
+                        best_stuck = key
+                        goal_c = c
+                        goal_r = r
+            elif not across_layers:
+                if _may_draw(rules, cand) and not _test_and_set(
+                        seen, base + layer + _code(c, cards.stock[s])):
+                    pending[(s + 1) * n_cfg + n_pending[s + 1]] = c
+                    n_pending[s + 1] += 1
+            elif item & NEW_CONFIG:
+                # List it for the next layer of each rank it can remove a card on.
+                ranks = 0
+                avail = np.int64(board.available[c])
+                while avail != 0:
+                    ranks |= takes[_lowest_position(avail)]
+                    avail &= avail - 1
+                ranks &= due_ranks[s]
+                while ranks != 0:
+                    d = due[s, _lowest_position(ranks)]
+                    ranks &= ranks - 1
+                    pending[d * n_cfg + n_pending[d]] = c
+                    n_pending[d] += 1
             while cand != 0:
                 p = _lowest_position(cand)
                 cand &= cand - 1
                 child = _code(board.next_id[c, p], cards.tableau[p])
-                if not _test_and_set(seen, base + child):
-                    # Lower layers are done; only the next one has entries (draws) yet.
-                    lowest = _lowest_layer(low, generation, child)
-                    if lowest > s:
-                        low[child] = generation << 5 | s
-                    elif s < stock_len and across_layers:
-                        continue  # dominated across layers, see the win search
-                    stack[top] = child
-                    top += 1
-        if s < stock_len:
-            entry_rank = cards.stock[s]
-        frontier, next_frontier = next_frontier, frontier
-        n_frontier = n_next
+                if below_last:
+                    word = child >> 6
+                    old = known[word]
+                    bit = np.uint64(1) << np.uint64(child & 63)
+                    if old & bit:
+                        continue  # met on this layer, or dominated across layers
+                    known[word] = old | bit
+                    _test_and_set(seen, base + child)
+                    if (old >> np.uint64(child & 48)) & np.uint64(0xFFFF) == 0:
+                        met[n_met] = child >> SHIFT
+                        n_met += 1
+                        child |= NEW_CONFIG
+                elif _test_and_set(seen, base + child):
+                    continue
+                stack[top] = child
+                top += 1
+        if won_at >= 0:
+            break
+    for i in range(n_met):
+        known[np.int64(met[i]) >> 2] = 0  # a configuration's 16 codes share a word
+    if won_at >= 0:
+        return states, TABLEAU, -1, goal_c, goal_r, won_at
     return states, max_removed, best_stuck, goal_c, goal_r, -1
 
 
@@ -659,22 +724,32 @@ def _trace(board, cards, rules, scratch, goal, path):
             for pr in range(RANKS):
                 if (neighbours[pr] >> r) & 1 and _is_seen(seen, s * layer + _code(pc, pr)):
                     path[n] = p
+                    n += 1
                     c = pc
                     r = pr
                     moved = True
                     break
             if moved:
                 break
-        if not moved and s > cards.drawn:
-            # A draw: a state one layer down with the same configuration.
+        # Draws: from a state with the same configuration one layer down, that was
+        # allowed to draw; unless drawing waits until stuck, the sweep marks a
+        # configuration only on the layer it first met it, so look further down.
+        lowest = s - 1 if rules.draw_when_stuck else cards.drawn
+        down = s - 1
+        while not moved and down >= lowest:
             for pr in range(RANKS):
-                if _is_seen(seen, (s - 1) * layer + _code(c, pr)) and _may_draw(
+                if _is_seen(seen, down * layer + _code(c, pr)) and _may_draw(
                         rules, board.available[c] & fits[pr]):
-                    path[n] = DRAW
-                    s -= 1
+                    while s > down:
+                        path[n] = DRAW
+                        n += 1
+                        s -= 1
                     r = pr
+                    moved = True
                     break
-        n += 1
+            down -= 1
+        if not moved:
+            raise AssertionError("_trace: a marked state without a marked predecessor")
     path[:n] = path[:n][::-1].copy()
     return n
 
