@@ -606,16 +606,6 @@ def test_sweep_finds_the_plain_best_ends(seed, size) -> None:
         checked += 1
 
 
-def marked_states(bd, scratch, layer: int, stock_len: int):
-    """The states marked in ``seen``, as plain (removed mask, drawn, waste rank)."""
-    out = set()
-    for index in np.flatnonzero(np.unpackbits(
-            scratch.seen[: (stock_len + 1) * layer // 64].view(np.uint8), bitorder="little")):
-        s, code = divmod(int(index), layer)
-        out.add((int(bd.mask[code >> kernels.SHIFT]), s, code & 15))
-    return out
-
-
 @fast_and_many((24, 12), (34, 60))
 def test_sweep_marks_reachable_states_and_traces_each(seed, size) -> None:
     # The trace walks back through the sweep's marks, so each must be a reachable
@@ -637,7 +627,8 @@ def test_sweep_marks_reachable_states_and_traces_each(seed, size) -> None:
         bd, cards, masks = kernel_state(pos)
         stop_at_win = bool(rng.getrandbits(1))
         kernels._sweep(bd, cards, masks, False, scratch, stop_at_win)
-        marked = marked_states(bd, scratch, layer, len(cards.stock))
+        marked = {(int(bd.mask[c]), s, r)
+                  for c, s, r in marked_states(scratch, layer, 0, len(cards.stock))}
         where = (pos.deal.number, pos.rules, pos.record, stop_at_win)
         assert marked and marked <= ahead, where
         assert not scratch.layer_seen.any(), where

@@ -80,6 +80,15 @@ class Card(int):
         return f"Card({self.token})"
 
 
+_EVERY_CARD = tuple(Card(c) for c in range(JOKER + 1))
+
+
+def cards_of(indices: Sequence[int]) -> tuple[Card, ...]:
+    """The cards of ``indices``, which the caller knows are card indices (0 … 52): one
+    shared Card per index, without a check per card (dealing makes one deal a deal)."""
+    return tuple(_EVERY_CARD[i] for i in indices)
+
+
 _RANK_OF = np.array([c % 13 for c in range(DECK_SIZE)] + [WILD_RANK], dtype=np.int64)
 
 

@@ -14,7 +14,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from .cards import DECK_SIZE, JOKER, Card, parse_card
+from .cards import DECK_SIZE, JOKER, Card, cards_of, parse_card
 from .codes import DEAL_COUNT, GameCode, deal_id
 from .errors import InputError
 from .geometry import BOTTOM_MASK, TABLEAU_SIZE
@@ -23,6 +23,7 @@ if TYPE_CHECKING:
     from .rules import Rules
 
 _MASK64 = (1 << 64) - 1
+_TWO64 = 1 << 64
 WASTE_INDEX = TABLEAU_SIZE
 STOCK_SIZE = DECK_SIZE - TABLEAU_SIZE - 1
 
@@ -42,19 +43,19 @@ class SplitMix64:
 
     def bounded(self, m: int) -> int:
         """Uniform in 0 … m-1 without modulo bias (rejects the top 2^64 mod m values)."""
-        limit = (1 << 64) - ((1 << 64) % m)
-        while True:
+        limit = _TWO64 - _TWO64 % m
+        x = self.next()
+        while x >= limit:
             x = self.next()
-            if x < limit:
-                return x % m
+        return x % m
 
 
 def shuffled_deck(number: int, size: int = DECK_SIZE) -> list[int]:
     """The deck of a deal number after the frozen Fisher–Yates shuffle."""
-    rng = SplitMix64(number)
+    bounded = SplitMix64(number).bounded
     deck = list(range(size))
     for i in range(size - 1, 0, -1):
-        j = rng.bounded(i + 1)
+        j = bounded(i + 1)
         deck[i], deck[j] = deck[j], deck[i]
     return deck
 
@@ -76,14 +77,15 @@ class Deal:
                              f"got {len(self.cards)}")
         if len(self.cards) == DECK_SIZE and JOKER in self.cards:
             raise InputError(f"a deal with the joker has {DECK_SIZE + 1} cards, got {DECK_SIZE}")
-        seen: dict[int, int] = {}
-        for i, c in enumerate(self.cards):
-            if int(c) in seen:
-                raise InputError(
-                    f"card {Card(c).token} appears twice (places {seen[int(c)] + 1} and {i + 1})"
-                )
-            seen[int(c)] = i
-        object.__setattr__(self, "cards", tuple(Card(c) for c in self.cards))
+        if len(set(self.cards)) < len(self.cards):
+            seen: dict[int, int] = {}
+            for i, c in enumerate(self.cards):
+                if int(c) in seen:
+                    raise InputError(f"card {Card(c).token} appears twice "
+                                     f"(places {seen[int(c)] + 1} and {i + 1})")
+                seen[int(c)] = i
+        if not all(type(c) is Card for c in self.cards):  # Card checks the range
+            object.__setattr__(self, "cards", tuple(Card(c) for c in self.cards))
 
     @classmethod
     def from_number(cls, number: int, joker: bool = False) -> Deal:
@@ -91,7 +93,7 @@ class Deal:
         if not 0 <= number < DEAL_COUNT:
             raise InputError(f"deal number {number} is outside 0 … {DEAL_COUNT - 1}")
         deck = shuffled_deck(number, DECK_SIZE + 1 if joker else DECK_SIZE)
-        return cls(tuple(Card(c) for c in deck), number)
+        return cls(cards_of(deck), number)
 
     @classmethod
     def from_code(cls, code: str | GameCode) -> Deal:

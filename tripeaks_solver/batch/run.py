@@ -44,12 +44,13 @@ def solve_chunk(items: list[WorkItem], optimal: bool, template: Rules = EASY,
     """
     out = []
     sols = {}
+    rules_of = {name: template.with_options(wrap=Rules.named(name).wrap)
+                for name in dict.fromkeys(name for _, names, _ in items for name in names)}
     with _SOLVE_LOCK:
         for number, names, cards in items:
             deal = Deal.from_number(number, template.joker) if cards is None else Deal(cards)
             for name in names:
-                rules = template.with_options(wrap=Rules.named(name).wrap)
-                sol = solve(deal, rules, optimal, scoring)
+                sol = solve(deal, rules_of[name], optimal, scoring)
                 out.append(Row.from_solution(number, sol, typed=cards is not None))
                 if extras.active:
                     sols[number, name] = sol
