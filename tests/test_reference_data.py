@@ -1,8 +1,10 @@
-"""data/deals-0-9999.csv, all of it: every row's answers are what solve() says today.
+"""data/deals-0-9999.csv, all of it: every row's answers are what the batch says today.
 
 The answer columns (winnable, min_draws, best_score, max_removed) do not depend on how
 the search runs; ``states`` and ``seconds`` do, and are not compared. The default run
-re-solves a sample of rows in test_batch.py; this slow test re-solves all 20,000.
+re-solves a sample of rows in test_batch.py; this slow test re-solves all 20,000 the
+way ``batch --rules both`` does (Classic's search bounded by Easy's optimum), and
+test_speed_proof.py solves each on its own.
 """
 
 from __future__ import annotations
@@ -12,9 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from tripeaks_solver.dealing import Deal
-from tripeaks_solver.rules import Rules
-from tripeaks_solver.solver import solve
+from tripeaks_solver.batch.run import solve_chunk
 
 DATA = Path(__file__).resolve().parent.parent / "data" / "deals-0-9999.csv"
 ANSWERS = ("winnable", "min_draws", "best_score", "max_removed")
@@ -34,15 +34,16 @@ def csv_answers(row: dict[str, str]) -> tuple:
 
 
 @pytest.mark.slow
-def test_every_row_has_the_answers_of_solve() -> None:
+def test_every_row_has_the_answers_of_the_batch() -> None:
     table = rows()
     assert [(r["deal"], r["rules"]) for r in table] == [
         (str(n), name) for n in range(10000) for name in ("easy", "classic")]
     assert {(r["variant"], r["scoring"]) for r in table} == {("", "app")}
+    solved = solve_chunk([(n, ("easy", "classic"), None) for n in range(10000)], True)
     wrong = []
-    for row in table:
-        sol = solve(Deal.from_number(int(row["deal"])), Rules.named(row["rules"]))
-        got = (sol.winnable, sol.min_draws, sol.best_score, sol.max_removed)
+    for row, new in zip(table, solved, strict=True):
+        got = (new.winnable, new.min_draws, new.best_score, new.max_removed)
+        assert (new.deal, new.rules) == (int(row["deal"]), row["rules"])
         if got != csv_answers(row):
-            wrong.append(f"{row['code']}: data {csv_answers(row)}, solve {got}")
+            wrong.append(f"{row['code']}: data {csv_answers(row)}, batch {got}")
     assert wrong == [], f"{len(wrong)} rows differ, first: {wrong[:10]}"

@@ -215,6 +215,45 @@ def test_invariants_between_rule_sets_many() -> None:
     assert invariant_problems(INVARIANT_SLOW) == []
 
 
+# --- Easy's optimum bounds Classic's search (``looser``) ---------------------------------
+
+
+@pytest.mark.parametrize("options", [{}, {"empty_waste": True}, {"joker": True}],
+                         ids=["plain", "empty-waste", "joker"])
+@pytest.mark.parametrize("scheme", ["app", "cards-left"])
+def test_looser_solution_changes_no_answer(options: dict, scheme: str) -> None:
+    # Same answers with the bound as without, lines that replay to them, never more
+    # states, and fewer on some deals (else the bound would not be used at all).
+    easy, classic = EASY.with_options(**options), CLASSIC.with_options(**options)
+    saved = 0
+    for n in range(120):
+        d = Deal.from_number(n, classic.joker)
+        plain = solve(d, classic, scheme=scheme)
+        bounded = solve(d, classic, scheme=scheme, looser=solve(d, easy, scheme=scheme))
+        assert answers(bounded) == answers(plain), n
+        assert bounded.states <= plain.states, n
+        assert line_problems(bounded) == []
+        saved += bounded.states < plain.states
+    assert saved >= 10, saved
+
+
+def test_a_looser_solution_must_fit() -> None:
+    d = Deal.from_number(5)
+    easy = solve(d, EASY)
+    stuck = CLASSIC.with_options(draw_when_stuck=True)
+    for rules, looser in (
+        (stuck, solve(d, EASY.with_options(draw_when_stuck=True))),
+        (CLASSIC, solve(d, EASY.with_options(empty_waste=True))),
+        (CLASSIC, solve(Deal.from_number(6), EASY)),
+        (CLASSIC, solve(d, EASY, optimal=False)),
+        (CLASSIC, solve(d, EASY, scheme="original")),
+        (CLASSIC, solve(d, CLASSIC)),
+    ):
+        with pytest.raises(ValueError, match="looser"):
+            solve(d, rules, looser=looser)
+    assert answers(solve(d, CLASSIC, looser=easy)) == answers(solve(d, CLASSIC))
+
+
 def test_easy_can_score_less_than_classic_on_a_deal_lost_under_both() -> None:
     """Why the best-score invariant is stated only for won deals.
 

@@ -71,6 +71,7 @@ DRAW_BIT = 1 << 32  # the draw, in a frame's bits of moves still to try
 MAX_DEPTH = 64  # a line: at most 28 removals + 25 draws (joker, empty waste), + the start
 NEG = -(1 << 40)
 NO_LIMIT = 1 << 62
+NO_WIN = -1  # _optimal's floor when no win is left (known from rules with more moves)
 RESTART_BUDGET = 1_000  # states before the first restart; see _search (300 and 5,000: no better)
 FIRST_SEARCH_LIMIT = 20_000  # states; see _optimal (5_000 to 50_000 measured no better)
 
@@ -789,7 +790,7 @@ def _unmark_line(board, cards, scratch, path, length):
 
 
 @njit(cache=True)
-def _optimal(board, cards, rules, most_removed, scratch, path):
+def _optimal(board, cards, rules, most_removed, scratch, path, floor=0):
     """Exact optimum from the start position and a line to it. Returns (min_draws,
     states, max_removed, best_stuck_key, line_length); min_draws counts every draw of
     the game (those made before the start too) and is -1 when no win is left. The best
@@ -800,6 +801,10 @@ def _optimal(board, cards, rules, most_removed, scratch, path):
     fewest draws: search again for a win with fewer draws than the last one found,
     until a search proves (exhaustively) that there is none. When none is left the
     unpruned sweep visits every reachable state, for the exact best stuck end.
+
+    ``floor``, known from elsewhere (the solver's ``looser``): no win has fewer draws,
+    so the chain stops at a win with that many, unproved; NO_WIN: no win is left, so
+    the sweep comes at once.
 
     The searches of the chain share their marks (sound): when a search with draw
     limit B finds a win, every state it marked other than those of the winning line
@@ -822,8 +827,11 @@ def _optimal(board, cards, rules, most_removed, scratch, path):
     """
     stock_len = cards.stock.shape[0]
     layer = _layer_bits(board.next_id.shape[0])
-    found, length, states, gave_up = _search(board, cards, rules, stock_len, scratch, path,
-                                             True, FIRST_SEARCH_LIMIT)
+    if floor == NO_WIN:
+        found, length, states, gave_up = False, 0, 0, False
+    else:
+        found, length, states, gave_up = _search(board, cards, rules, stock_len, scratch,
+                                                 path, True, FIRST_SEARCH_LIMIT)
     if gave_up:
         # Likely lost: the sweep is needed then and settles a win as well.
         _clear_layers(scratch.seen, layer, cards.drawn, stock_len)
@@ -836,7 +844,7 @@ def _optimal(board, cards, rules, most_removed, scratch, path):
     if found:
         trial = scratch.trial
         draws = cards.drawn + _draws_in(path, length)
-        while draws > cards.drawn:
+        while draws > max(cards.drawn, floor):
             _unmark_line(board, cards, scratch, path, length)
             better, n, more, _ = _search(board, cards, rules, draws - 1, scratch, trial, True,
                                          NO_LIMIT)

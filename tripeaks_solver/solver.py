@@ -189,7 +189,7 @@ def _start_of(start: Deal | Game | Position, rules: Rules | None) -> Position:
 
 # --- solving ---------------------------------------------------------------------------
 def solve(start: Deal | Game | Position, rules: Rules | None = None, optimal: bool = True,
-          scheme: str = "app") -> Solution:
+          scheme: str = "app", looser: Solution | None = None) -> Solution:
     """Solve a deal from its opening (``start`` a Deal, ``rules`` default Easy), or a
     game from the position it shows (``start`` a Game or Position, played under its
     own rules).
@@ -200,6 +200,12 @@ def solve(start: Deal | Game | Position, rules: Rules | None = None, optimal: bo
     cards left, then the fewest moves; under ``original`` the best final score with run
     bonuses. ``optimal=False`` answers winnability only, faster, and still returns a
     winning line when there is one.
+
+    ``looser`` may give the optimal solution (app or cards-left) of the same position
+    under the same rules with the K–A wrap added, drawing being free: every line here
+    is a line there, so a win here has at least its fewest draws, and none is left
+    when none is left there. The search for the optimum then stops at a win with that
+    many draws, or sweeps at once: the same answers, sooner (``batch --rules both``).
     """
     check_scheme(scheme)
     position = _start_of(start, rules)
@@ -235,7 +241,7 @@ def solve(start: Deal | Game | Position, rules: Rules | None = None, optimal: bo
 
     most_removed = scheme == "cards-left"
     min_draws, states, max_removed, best_key, length = kernels._optimal(
-        bd, cards, masks, most_removed, ws, path)
+        bd, cards, masks, most_removed, ws, path, _draws_floor(looser, position))
     winnable = min_draws >= 0
     if most_removed:
         best = 0 if winnable else TABLEAU_SIZE - int(best_key)
@@ -244,6 +250,19 @@ def solve(start: Deal | Game | Position, rules: Rules | None = None, optimal: bo
     best = win_score(int(min_draws)) if winnable else int(best_key)
     return solution(winnable, int(min_draws) if winnable else None, best, int(max_removed),
                     states, length)
+
+
+def _draws_floor(looser: Solution | None, position: Position) -> int:
+    # What ``looser`` says of the fewest draws of a win here (see ``solve``).
+    if looser is None:
+        return 0
+    there = looser.start or Position(looser.deal, looser.rules)
+    if (position.rules.draw_when_stuck or looser.rules != position.rules.with_options(wrap=True)
+            or (there.deal, there.record) != (position.deal, position.record)
+            or looser.scheme not in ("app", "cards-left") or looser.best_score is None):
+        raise ValueError("looser must be an optimal app or cards-left solution of the same "
+                         "position under the same rules with the K–A wrap, drawing free")
+    return int(looser.min_draws) if looser.winnable else kernels.NO_WIN
 
 
 def warm_up(scheme: str = "app") -> None:

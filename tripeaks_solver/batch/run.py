@@ -46,11 +46,19 @@ def solve_chunk(items: list[WorkItem], optimal: bool, template: Rules = EASY,
     sols = {}
     rules_of = {name: template.with_options(wrap=Rules.named(name).wrap)
                 for name in dict.fromkeys(name for _, names, _ in items for name in names)}
+    # Every Classic line is an Easy line when drawing is free, so Easy's optimum bounds
+    # Classic's search (see solve's ``looser``).
+    share = optimal and scoring != "original" and not template.draw_when_stuck
     with _SOLVE_LOCK:
         for number, names, cards in items:
             deal = Deal.from_number(number, template.joker) if cards is None else Deal(cards)
+            easy = None
             for name in names:
-                sol = solve(deal, rules_of[name], optimal, scoring)
+                rules = rules_of[name]
+                sol = solve(deal, rules, optimal, scoring,
+                            looser=easy if share and not rules.wrap else None)
+                if rules.wrap:
+                    easy = sol
                 out.append(Row.from_solution(number, sol, typed=cards is not None))
                 if extras.active:
                     sols[number, name] = sol
