@@ -207,8 +207,11 @@ def test_resume_other_rules_and_wider_range(full_40, tmp_path, capsys):
     code, out, err = batch(capsys, "0", "40", "--csv", str(path), "--resume", "--json",
                            "--jobs", "2")
     assert code == 0, err
-    got = read_rows(path)
-    ref = read_rows(full_40)
+    # Classic's rows of 0-19 were solved without their Easy rows, so without Easy's
+    # bound on the search: the same answers, maybe more states (README).
+    states = HEADER.split(",").index("states")
+    got = [r[:states] + r[states + 1:] for r in read_rows(path)]
+    ref = [r[:states] + r[states + 1:] for r in read_rows(full_40)]
     assert sorted(got) == sorted(ref) and len(got) == len(ref) == 80
     assert got[:20] == [r for r in ref if r[2] == "easy"][:20]  # kept rows stay first
     s = json.loads(out)
