@@ -143,6 +143,13 @@ def fresh_scratch() -> kernels.Scratch:
     return solver.scratch.__wrapped__()
 
 
+def played(pos: Position, path, length: int) -> Position:
+    """``pos`` after a kernel's line (moves as tableau positions or DRAW)."""
+    for m in path[:length]:
+        pos = pos.play(Move.DRAW if m == kernels.DRAW else Move.remove(pos.deal.tableau[m]))
+    return pos
+
+
 def kernel_state(position: Position):
     return (solver.board(), solver.cards_at(position), solver.rule_masks(position.rules))
 
@@ -409,10 +416,7 @@ def test_searches_that_restarted_agree_with_the_plain_search(seed, size) -> None
             continue
         assert found == (fewest is not None and fewest <= limit), (pos.deal.number, pos.record)
         if found:
-            game = pos
-            for m in path[:length]:
-                game = game.play(Move.DRAW if m == kernels.DRAW
-                                 else Move.remove(pos.deal.tableau[m]))
+            game = played(pos, path, length)
             assert game.cards_left == 0 and game.drawn <= limit
         restarted[bool(found)] += 1
 
@@ -598,9 +602,7 @@ def test_sweep_finds_the_plain_best_ends(seed, size) -> None:
         where = (pos.deal.number, pos.rules, pos.record, most_removed)
         assert max_removed == max(st[0].bit_count() for st in ahead), where
         assert key == max(value(st) for st in ends), where
-        game = pos
-        for m in path[:length]:
-            game = game.play(Move.DRAW if m == kernels.DRAW else Move.remove(pos.deal.tableau[m]))
+        game = played(pos, path, length)
         end = (game.removed, game.drawn, waste_rank(game))
         assert end in ends and value(end) == key, where
         checked += 1
@@ -637,10 +639,7 @@ def test_sweep_marks_reachable_states_and_traces_each(seed, size) -> None:
         for goal in rng.sample(goals, min(5, len(goals))):
             length = kernels._trace(bd, cards, masks, scratch,
                                     (config_of[goal[0]], goal[1], goal[2]), path)
-            game = pos
-            for m in path[:length]:
-                game = game.play(Move.DRAW if m == kernels.DRAW
-                                 else Move.remove(pos.deal.tableau[m]))
+            game = played(pos, path, length)
             assert (game.removed, game.drawn, waste_rank(game)) == goal, where
         kernels._clear_layers(scratch.seen, layer, 0, len(cards.stock))
         checked[pos.rules.draw_when_stuck] += 1
