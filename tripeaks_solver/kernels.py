@@ -34,7 +34,7 @@ The inputs, each field documented once:
 ``RuleMasks`` — what a rule set decides, built by ``rules.py`` in the solver:
     neighbours[k]   mask of the ranks adjacent to rank k (K–A wrap, the wild rank)
     draw_when_stuck drawing only when no card can be removed
-``Scratch`` — work space reused from deal to deal (about 8 MB):
+``Scratch`` — work space reused from deal to deal (about 10 MB):
     seen            the layer-major state bitset
     low, generation the lowest layer at which each (config << SHIFT | rank) code was
                     marked by the current search (``_lowest_layer``)

@@ -132,7 +132,7 @@ def rule_masks(rules: Rules) -> kernels.RuleMasks:
 
 @cache
 def scratch() -> kernels.Scratch:
-    """Scratch arrays the kernels reuse from search to search (about 8 MB, one per process)."""
+    """Scratch arrays the kernels reuse from search to search (about 10 MB, one per process)."""
     n = len(configurations())
     max_stock = 25
     layer_words = ((n << kernels.SHIFT) + 63) // 64
