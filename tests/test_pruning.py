@@ -608,7 +608,7 @@ def test_sweep_finds_the_plain_best_ends(seed, size) -> None:
         checked += 1
 
 
-@fast_and_many((24, 12), (34, 60))
+@fast_and_many((24, 6), (34, 60))
 def test_sweep_marks_reachable_states_and_traces_each(seed, size) -> None:
     # The trace walks back through the sweep's marks, so each must be a reachable
     # state; and it must find a line to any of them, also where the sweep marked a

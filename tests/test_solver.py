@@ -226,7 +226,7 @@ def test_looser_solution_changes_no_answer(options: dict, scheme: str) -> None:
     # states, and fewer on some deals (else the bound would not be used at all).
     easy, classic = EASY.with_options(**options), CLASSIC.with_options(**options)
     saved = 0
-    for n in range(120):
+    for n in range(80):
         d = Deal.from_number(n, classic.joker)
         plain = solve(d, classic, scheme=scheme)
         bounded = solve(d, classic, scheme=scheme, looser=solve(d, easy, scheme=scheme))
