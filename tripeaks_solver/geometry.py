@@ -101,45 +101,53 @@ class Configurations:
         return len(self.mask)
 
 
+_COVER_MASKS = np.array([sum(1 << q for q in qs) for qs in COVERED_BY], dtype=np.int64)
+_POSITIONS = np.arange(TABLEAU_SIZE, dtype=np.int64)
+
+
+def _uncovered_masks(removed: np.ndarray) -> np.ndarray:
+    """:func:`uncovered_mask` of many removed-sets at once."""
+    present = (removed[:, None] >> _POSITIONS) & 1 == 0
+    free = removed[:, None] & _COVER_MASKS == _COVER_MASKS
+    return ((present & free).astype(np.int64) << _POSITIONS).sum(axis=1)
+
+
 @cache
 def configurations() -> Configurations:
     """Enumerate the closed removed-sets breadth first from the full board (once per process)."""
     # Breadth first from the full board: every closed set is reached by removing its
-    # cards bottom-up, so this finds all of them and nothing else.
-    masks = [0]
-    index = {0: 0}
-    avail = []
-    head = 0
-    while head < len(masks):
-        m = masks[head]
-        a = uncovered_mask(m)
-        avail.append(a)
-        bits = a
-        while bits:
-            low = bits & -bits
-            bits ^= low
-            child = m | low
-            if child not in index:
-                index[child] = len(masks)
-                masks.append(child)
-        head += 1
-    n = len(masks)
-    mask_arr = np.array(masks, dtype=np.int64)
+    # cards bottom-up, so this finds all of them and nothing else. Each removal adds one
+    # card, so the search goes a whole layer (sets of one size) at a time; numbering a
+    # layer's sets in the order of their first (parent, position) keeps the ids a plain
+    # first-in-first-out search would give.
+    layers = [np.zeros(1, dtype=np.int64)]
+    parents, positions, children = [], [], []
+    while len(layers[-1]):
+        layer = layers[-1]
+        playable = (_uncovered_masks(layer)[:, None] >> _POSITIONS) & 1 == 1
+        parent, position = np.nonzero(playable)  # by parent, then by position
+        child = layer[parent] | np.int64(1) << position
+        _, first = np.unique(child, return_index=True)
+        layers.append(child[np.sort(first)])
+        parents.append(parent)
+        positions.append(position)
+        children.append(child)
+    starts = np.cumsum([0] + [len(layer) for layer in layers])
+    mask_arr = np.concatenate(layers)
+    n = len(mask_arr)
     next_id = np.full((n, TABLEAU_SIZE), -1, dtype=np.int32)
     prev_id = np.full((n, TABLEAU_SIZE), -1, dtype=np.int32)
-    for i, m in enumerate(masks):
-        bits = avail[i]
-        while bits:
-            low = bits & -bits
-            bits ^= low
-            p = low.bit_length() - 1
-            j = index[m | low]
-            next_id[i, p] = j
-            prev_id[j, p] = i
-    removed = np.array([m.bit_count() for m in masks], dtype=np.int8)
-    peaks = np.array([peaks_cleared(m) for m in masks], dtype=np.int8)
-    for arr in (mask_arr, next_id, prev_id, removed, peaks):
+    for k, (parent, position, child) in enumerate(zip(parents, positions, children)):
+        below = layers[k + 1]
+        order = np.argsort(below)
+        child_id = starts[k + 1] + order[np.searchsorted(below, child, sorter=order)]
+        parent_id = starts[k] + parent
+        next_id[parent_id, position] = child_id
+        prev_id[child_id, position] = parent_id
+    available = _uncovered_masks(mask_arr)
+    removed = np.repeat(np.arange(len(layers), dtype=np.int8), np.diff(starts))
+    peaks = sum((mask_arr & m == m).astype(np.int8) for m in PEAK_MASKS)
+    for arr in (mask_arr, next_id, prev_id, available, removed, peaks):
         arr.setflags(write=False)
-    available = np.array(avail, dtype=np.int64)
-    available.setflags(write=False)
-    return Configurations(mask_arr, next_id, prev_id, available, removed, peaks, index[FULL_MASK])
+    full_id = int(np.flatnonzero(mask_arr == FULL_MASK)[0])
+    return Configurations(mask_arr, next_id, prev_id, available, removed, peaks, full_id)
