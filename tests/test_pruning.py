@@ -659,7 +659,7 @@ def test_searches_leave_seen_all_zero(rules) -> None:
         cards = solver.cards_at(Position(Deal.from_number(number), rules))
         kernels._dfs(bd, cards, masks, len(cards.stock), scratch, path)
         assert not scratch.seen.any(), number
-        kernels._optimal(bd, cards, masks, number % 2 == 0, scratch, path)
+        kernels._optimal(bd, cards, masks, number % 2 == 0, scratch, path, 0)
         assert not scratch.seen.any(), number
 
 

@@ -98,7 +98,7 @@ def _solve_completions(board, cards, rules, hidden, fills, moves, scored, scheme
                 scores[i, j] = base[j] + gain
             else:
                 draws, more, _, key, _ = _optimal(board, child, rules, scheme == CARDS_LEFT,
-                                                  scratch, path)
+                                                  scratch, path, 0)
                 states += more
                 if draws >= 0:
                     scores[i, j] = 0 if scheme == CARDS_LEFT else WIN_BASE_SCORE - MOVE_COST * draws

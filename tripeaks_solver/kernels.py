@@ -347,9 +347,12 @@ def _rank_tables(cards, rules, max_draws):
     for s in range(min(max_draws, n) - 1, -1, -1):
         for w in range(WORDS):
             stock[s, w] = stock[s + 1, w] + supply[np.int64(cards.stock[s]), w]
+    # Element by element (see _reverse).
     tests = np.zeros((RANKS + 1, WORDS), dtype=np.uint64)
-    tests[:RANKS] = supply << np.uint64(6)
-    tests[RANKS] = start  # LANE_BIAS is bit 6
+    for w in range(WORDS):
+        for k in range(RANKS):
+            tests[k, w] = supply[k, w] << np.uint64(6)
+        tests[RANKS, w] = start[w]  # LANE_BIAS is bit 6
     return demand, supply, stock, start, tests
 
 
@@ -369,7 +372,8 @@ def _shift_rank(slack, demand, supply, rank, removed):
 def _count_sets(board, cards, tables, config, slack):
     """``slack``: per set, LANE_BIAS + tableau cards left adjacent to it - cards left in it."""
     demand, supply, _, start, _ = tables
-    slack[:] = start
+    for w in range(WORDS):
+        slack[w] = start[w]
     mask = board.mask[config]
     for p in range(TABLEAU):
         if not (mask >> p) & 1:
@@ -551,7 +555,8 @@ def _due_tables(cards, fits):
     due = np.full((n + 1, RANKS), n, dtype=np.int64)
     due_ranks = np.zeros(n + 1, dtype=np.int64)
     for s in range(n - 2, -1, -1):
-        due[s] = due[s + 1]
+        for r in range(RANKS):  # element by element (see _reverse)
+            due[s, r] = due[s + 1, r]
         due[s, np.int64(cards.stock[s])] = s + 1
         due_ranks[s] = due_ranks[s + 1] | np.int64(1) << np.int64(cards.stock[s])
     takes = np.zeros(TABLEAU, dtype=np.int64)
@@ -702,6 +707,15 @@ def _sweep(board, cards, rules, most_removed, scratch, stop_at_win):
     return states, max_removed, best_stuck, goal_c, goal_r, -1
 
 
+@njit(cache=True, inline="always")
+def _reverse(path, n):
+    # In place, element by element, like every array copy in the kernels: assigning
+    # one array to a slice of another makes numba compile its shape-error message
+    # formatting, seconds of compile time in every cold start.
+    for i in range(n // 2):
+        path[i], path[n - 1 - i] = path[n - 1 - i], path[i]
+
+
 @njit(cache=True)
 def _trace(board, cards, rules, scratch, goal, path):
     """Walk back from the marked state ``goal`` = (c, s, r) to the start through marked
@@ -751,7 +765,7 @@ def _trace(board, cards, rules, scratch, goal, path):
             down -= 1
         if not moved:
             raise AssertionError("_trace: a marked state without a marked predecessor")
-    path[:n] = path[:n][::-1].copy()
+    _reverse(path, n)
     return n
 
 
@@ -790,7 +804,7 @@ def _unmark_line(board, cards, scratch, path, length):
 
 
 @njit(cache=True)
-def _optimal(board, cards, rules, most_removed, scratch, path, floor=0):
+def _optimal(board, cards, rules, most_removed, scratch, path, floor):
     """Exact optimum from the start position and a line to it. Returns (min_draws,
     states, max_removed, best_stuck_key, line_length); min_draws counts every draw of
     the game (those made before the start too) and is -1 when no win is left. The best
@@ -802,9 +816,9 @@ def _optimal(board, cards, rules, most_removed, scratch, path, floor=0):
     until a search proves (exhaustively) that there is none. When none is left the
     unpruned sweep visits every reachable state, for the exact best stuck end.
 
-    ``floor``, known from elsewhere (the solver's ``looser``): no win has fewer draws,
-    so the chain stops at a win with that many, unproved; NO_WIN: no win is left, so
-    the sweep comes at once.
+    ``floor``, known from elsewhere (the solver's ``looser``; 0 when nothing is known):
+    no win has fewer draws, so the chain stops at a win with that many, unproved;
+    NO_WIN: no win is left, so the sweep comes at once.
 
     The searches of the chain share their marks (sound): when a search with draw
     limit B finds a win, every state it marked other than those of the winning line
@@ -851,7 +865,8 @@ def _optimal(board, cards, rules, most_removed, scratch, path, floor=0):
             states += more
             if not better:
                 break
-            path[:n] = trial[:n]
+            for i in range(n):
+                path[i] = trial[i]
             length = n
             draws = cards.drawn + _draws_in(path, length)
         _clear_layers(scratch.seen, layer, cards.drawn, stock_len)
@@ -990,5 +1005,5 @@ def _original_optimal(board, cards, rules, scratch, path):
         r_exit = -1
         c0 = came_from[s, c0]
         s -= 1
-    path[:length] = path[:length][::-1].copy()
+    _reverse(path, length)
     return best, states, length

@@ -362,7 +362,8 @@ def _complete(vis, unseen, drawn, stock_len, rng, tab, stock, shuffled):
     """A uniformly random completion: the unseen ranks shuffled into the face-down places
     (left to right), then the undrawn stock (in draw order)."""
     n = unseen.shape[0]
-    shuffled[:n] = unseen
+    for i in range(n):
+        shuffled[i] = unseen[i]
     for i in range(n - 1, 0, -1):
         j = _below(rng, i + 1)
         shuffled[i], shuffled[j] = shuffled[j], shuffled[i]
