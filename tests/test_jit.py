@@ -23,6 +23,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import numba
 import pytest
 from numba.core.dispatcher import Dispatcher
 
@@ -87,6 +88,24 @@ def test_call_forms_compile_and_answer():
     assert cache_path(_sum_squares) == cache_path(_square) == cache_path(_triple) == here
     assert cache_path(_plus_one) is None and cache_path(_half) is None
     assert jit.uncached() == ()
+
+
+def test_a_kernel_called_with_constants_compiles_once_per_type():
+    # numba alone compiles the callee twice here, for Literal[int](1) and (2); that
+    # doubled the compile time of the search kernels.
+    @njit
+    def callee(x, flag):
+        return x + 1 if flag else x - 1
+
+    @njit
+    def caller(y):
+        return callee(1, True) + callee(2, False) + callee(y, True)
+
+    assert caller(5) == 2 + 1 + 6
+    assert [str(s) for s in callee.signatures] == ["(int64, bool)"]
+    plain = numba.njit(callee.py_func)
+    numba.njit(lambda: plain(1, True) + plain(2, False))()
+    assert len(plain.signatures) == 2  # what the wrapper prevents
 
 
 def test_njit_keeps_numba_options():

@@ -26,7 +26,7 @@ from collections.abc import Callable, Iterator
 from typing import IO, Any, ClassVar
 
 import numba
-from numba.core import event
+from numba.core import event, types
 from numba.core.caching import (
     CompileResultCacheImpl,
     FunctionCache,
@@ -148,10 +148,25 @@ def _enable_cache(disp: Dispatcher) -> None:
         _uncached.append(disp.py_func.__qualname__)
 
 
+def _compile_once_per_type(disp: Dispatcher) -> None:
+    # numba compiles a kernel called from another with a constant argument once per
+    # constant value (its type is Literal[int](20000), Literal[bool](True)): our
+    # kernels took a third more compile time for those copies, and gain nothing from
+    # them. So a call from a kernel compiles for the argument types alone.
+    template = disp.get_call_template
+
+    def get_call_template(args: tuple, kws: dict) -> Any:
+        return template(tuple(types.unliteral(a) for a in args),
+                        {k: types.unliteral(v) for k, v in kws.items()})
+
+    disp.get_call_template = get_call_template
+
+
 def _decorate(func: Callable, sigs: Any, cache: bool, options: dict) -> Any:
     disp = numba.njit(**options)(func)
     if not isinstance(disp, Dispatcher):  # NUMBA_DISABLE_JIT=1: the plain function
         return disp
+    _compile_once_per_type(disp)
     if cache:
         _enable_cache(disp)
     if sigs is not None:  # eager compilation, as numba's jit does it
