@@ -1,0 +1,46 @@
+"""Before any test runs, the kernels are compiled (or loaded from numba's cache) in two
+processes at once, each compiling its half.
+
+Without this, on a fresh checkout every pytest-xdist worker compiled every kernel its
+tests call, all at the same time, and so did the commands the tests start: twice the
+compile work or more, on a machine with two cores. The workers now find the cache
+written. When it is already there, this costs the start-up of two processes.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+
+_SETUP = ("from tripeaks_solver.dealing import Deal\n"
+          "from tripeaks_solver.rules import EASY\n"
+          "deal = Deal.from_number(0)\n")
+
+# The two halves take about as long: the optimum's search and sweep, and the rest. The
+# pimc player comes last, since its kernel calls the optimum's: by then the other
+# process has usually cached it, and it is loaded rather than compiled again.
+_HALVES = (
+    ("from tripeaks_solver.solver import warm_up\n"
+     "warm_up()\n"),
+    ("from tripeaks_solver import difficulty, players, solver\n"
+     "solver.solve(deal, EASY, scheme='original')\n"
+     "solver.solve(deal, EASY, optimal=False)\n"
+     "difficulty.difficulty(deal, EASY, games=10)\n"
+     "for who in ('greedy', 'rollout:2', 'fair:2', 'pimc:2'):\n"
+     "    players.play(deal, who, EASY)\n"),
+)
+
+
+def pytest_configure(config) -> None:
+    if hasattr(config, "workerinput") or os.environ.get("NUMBA_DISABLE_JIT") == "1":
+        return  # an xdist worker (the main process did this), or nothing to compile
+    if config.option.collectonly:
+        return
+    # Quiet and unchecked: a kernel that fails here fails again, with its message,
+    # in the tests that call it.
+    procs = [subprocess.Popen([sys.executable, "-c", _SETUP + half],
+                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+             for half in _HALVES]
+    for proc in procs:
+        proc.wait()
