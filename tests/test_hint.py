@@ -73,7 +73,7 @@ def opening_cases(count: int) -> list:
             for s in SCHEMES for n in [max(2, count // 4) if s == "original" else count]]
 
 
-@pytest.mark.parametrize(("rules", "scheme", "deals"), opening_cases(8))
+@pytest.mark.parametrize(("rules", "scheme", "deals"), opening_cases(4))
 def test_opening_agrees_with_solve(rules: Rules, scheme: str, deals: range) -> None:
     for number in deals:
         check_opening(number, rules, scheme)

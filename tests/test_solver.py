@@ -221,12 +221,15 @@ def test_invariants_between_rule_sets_many() -> None:
 @pytest.mark.parametrize("options", [{}, {"empty_waste": True}, {"joker": True}],
                          ids=["plain", "empty-waste", "joker"])
 @pytest.mark.parametrize("scheme", ["app", "cards-left"])
-def test_looser_solution_changes_no_answer(options: dict, scheme: str) -> None:
+@pytest.mark.parametrize("deals", [30, pytest.param(300, marks=pytest.mark.slow)],
+                         ids=["fast", "many"])
+def test_looser_solution_changes_no_answer(options: dict, scheme: str, deals: int) -> None:
     # Same answers with the bound as without, lines that replay to them, never more
-    # states, and fewer on some deals (else the bound would not be used at all).
+    # states, and fewer on some deals (else the bound would not be used at all: on
+    # deals 0-79 it saves states on 15-20 per case, 7-8 of them among the first 30).
     easy, classic = EASY.with_options(**options), CLASSIC.with_options(**options)
     saved = 0
-    for n in range(80):
+    for n in range(deals):
         d = Deal.from_number(n, classic.joker)
         plain = solve(d, classic, scheme=scheme)
         bounded = solve(d, classic, scheme=scheme, looser=solve(d, easy, scheme=scheme))
@@ -234,7 +237,7 @@ def test_looser_solution_changes_no_answer(options: dict, scheme: str) -> None:
         assert bounded.states <= plain.states, n
         assert line_problems(bounded) == []
         saved += bounded.states < plain.states
-    assert saved >= 10, saved
+    assert saved >= deals // 8, saved
 
 
 def test_a_looser_solution_must_fit() -> None:
