@@ -10,8 +10,15 @@ written. When it is already there, this costs the start-up of two processes.
 from __future__ import annotations
 
 import os
+import signal
 import subprocess
 import sys
+
+# Tests interrupt the commands they start with Ctrl-C (SIGINT). A shell without job
+# control starts a background job with SIGINT ignored, and an ignored signal stays
+# ignored in every process started after it: those commands would run to the end.
+if signal.getsignal(signal.SIGINT) == signal.SIG_IGN:
+    signal.signal(signal.SIGINT, signal.default_int_handler)
 
 _SETUP = ("from tripeaks_solver.dealing import Deal\n"
           "from tripeaks_solver.rules import EASY\n"
