@@ -84,7 +84,7 @@ def app_deals(rules: Rules, slow: bool) -> list[int]:
     run of deals from 0 and pinned lost ones; the slow set continues the default one."""
     lost = LOST[label(rules)]
     if cheap(rules):
-        default, more = {*range(12), lost[0]}, range(12, 200)
+        default, more = {*range(6), lost[0]}, range(6, 200)
     else:
         default, more = {QUICK_WON}, range(60 if rules in SINGLE_OPTIONS else 30)
     return sorted({*more, *lost} - default) if slow else sorted(default)
@@ -237,8 +237,8 @@ def test_original_matches_naive_on_the_app_rules(rules: Rules, number: int) -> N
 # --- every line replays; depth-first agrees with the optimum ----------------------------------
 
 
-REPLAY_DEFAULT = {"app": range(20), "cards-left": range(20), "original": range(2)}
-REPLAY_SLOW = {"app": range(20, 150), "cards-left": range(20, 120), "original": range(2, 15)}
+REPLAY_DEFAULT = {"app": range(10), "cards-left": range(10), "original": range(2)}
+REPLAY_SLOW = {"app": range(10, 150), "cards-left": range(10, 120), "original": range(2, 15)}
 
 
 def replay_problems(rules: Rules, scheme: str, numbers) -> list[str]:
@@ -340,8 +340,8 @@ def relation_problems(base: Rules, numbers, scheme: str) -> list[str]:
     return problems
 
 
-RELATION_DEFAULT = {"app": range(40), "cards-left": range(40), "original": range(5)}
-RELATION_SLOW = {"app": range(40, 200), "cards-left": range(40, 160), "original": range(5, 25)}
+RELATION_DEFAULT = {"app": range(20), "cards-left": range(20), "original": range(5)}
+RELATION_SLOW = {"app": range(20, 200), "cards-left": range(20, 160), "original": range(5, 25)}
 
 
 @pytest.mark.parametrize("scheme", SCHEMES)
