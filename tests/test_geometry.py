@@ -239,3 +239,27 @@ def test_prev_id_inverts_next_id():
         # … and it is the same set with p back in place, whose next_id leads here.
         assert np.all(mask[prev[has, p]] == (mask[has] & ~(1 << p))), p
         assert np.all(nxt[prev[has, p], p] == np.flatnonzero(has)), p
+
+
+def test_ids_are_those_of_a_plain_queue_from_the_full_board():
+    # The table is built a layer at a time with numpy; a first-in-first-out walk that
+    # removes each playable card in position order gives every id, and so every array.
+    order, index, free = [0], {0: 0}, []
+    for m in order:  # the list grows while it is walked: a queue
+        free.append(playable(m))
+        for p in range(28):
+            if free[-1] >> p & 1 and m | 1 << p not in index:
+                index[m | 1 << p] = len(order)
+                order.append(m | 1 << p)
+    conf = g.configurations()
+    assert [int(m) for m in conf.mask] == order
+    assert [int(a) for a in conf.available] == free
+    nxt = np.full((len(order), 28), -1)
+    prev = np.full((len(order), 28), -1)
+    for i, m in enumerate(order):
+        for p in range(28):
+            if free[i] >> p & 1:
+                nxt[i, p] = index[m | 1 << p]
+                prev[index[m | 1 << p], p] = i
+    assert np.array_equal(conf.next_id, nxt) and np.array_equal(conf.prev_id, prev)
+    assert conf.full_id == index[FULL]
