@@ -240,6 +240,32 @@ def test_looser_solution_changes_no_answer(options: dict, scheme: str, deals: in
     assert saved >= deals // 8, saved
 
 
+@pytest.mark.parametrize(("options", "lost"), [({}, (28, 36, 80)),
+                                               ({"empty_waste": True}, (28, 238, 356)),
+                                               ({"joker": True}, (183, 276, 586))],
+                         ids=["plain", "empty-waste", "joker"])
+def test_a_lost_looser_solution_spares_the_winnability_search(options: dict,
+                                                              lost: tuple) -> None:
+    # Without optimal, a deal lost under the looser rules is answered lost with no
+    # search; every other answer and line is the one found without the bound. `lost`:
+    # deals lost under the looser rules (found by a plain search of deals 0-599), so
+    # that the case is met.
+    easy, classic = EASY.with_options(**options), CLASSIC.with_options(**options)
+    spared = 0
+    for n in (*range(60), *lost):
+        d = Deal.from_number(n, classic.joker)
+        plain = solve(d, classic, optimal=False)
+        looser = solve(d, easy, optimal=n % 2 == 0)  # optimal or not, only the verdict counts
+        bounded = solve(d, classic, optimal=False, looser=looser)
+        assert answers(bounded) == answers(plain), n
+        if looser.winnable:
+            assert (bounded.states, bounded.moves) == (plain.states, plain.moves), n
+        else:
+            assert (bounded.states, bounded.moves) == (0, ()), n
+            spared += 1
+    assert spared >= len(lost), spared
+
+
 def test_a_looser_solution_must_fit() -> None:
     d = Deal.from_number(5)
     easy = solve(d, EASY)
@@ -254,7 +280,17 @@ def test_a_looser_solution_must_fit() -> None:
     ):
         with pytest.raises(ValueError, match="looser"):
             solve(d, rules, looser=looser)
+    for rules, looser in (  # without optimal, any solution of the position fits, but no other
+        (stuck, solve(d, EASY.with_options(draw_when_stuck=True), optimal=False)),
+        (CLASSIC, solve(Deal.from_number(6), EASY, optimal=False)),
+        (CLASSIC, solve(d, CLASSIC, optimal=False)),
+    ):
+        with pytest.raises(ValueError, match="looser"):
+            solve(d, rules, optimal=False, looser=looser)
     assert answers(solve(d, CLASSIC, looser=easy)) == answers(solve(d, CLASSIC))
+    for looser in (easy, solve(d, EASY, optimal=False), solve(d, EASY, scheme="original")):
+        assert (answers(solve(d, CLASSIC, optimal=False, looser=looser))
+                == answers(solve(d, CLASSIC, optimal=False)))
 
 
 def test_easy_can_score_less_than_classic_on_a_deal_lost_under_both() -> None:

@@ -201,14 +201,17 @@ def solve(start: Deal | Game | Position, rules: Rules | None = None, optimal: bo
     bonuses. ``optimal=False`` answers winnability only, faster, and still returns a
     winning line when there is one.
 
-    ``looser`` may give the optimal solution (app or cards-left) of the same position
-    under the same rules with the K–A wrap added, drawing being free: every line here
-    is a line there, so a win here has at least its fewest draws, and none is left
-    when none is left there. The search for the optimum then stops at a win with that
-    many draws, or sweeps at once: the same answers, sooner (``batch --rules both``).
+    ``looser`` may give a solution of the same position under the same rules with the
+    K–A wrap added, drawing being free: every line here is a line there, so a win here
+    has at least its fewest draws, and none is left when none is left there. When
+    that solution is lost, so is this one, and without ``optimal`` no search is made
+    (``states`` is 0). With ``optimal`` it must be an optimal app or cards-left
+    solution: the search for the optimum then stops at a win with its fewest draws, or
+    sweeps at once. The same answers, sooner (``batch --rules both``).
     """
     check_scheme(scheme)
     position = _start_of(start, rules)
+    floor = _draws_floor(looser, position, optimal)
     began = time.perf_counter()
     bd = _board()
     ws = scratch()
@@ -228,6 +231,8 @@ def solve(start: Deal | Game | Position, rules: Rules | None = None, optimal: bo
                         best if optimal else None, TABLEAU_SIZE, 1, 0,
                         position.moves_played if optimal and scheme == "cards-left" else None)
 
+    if not optimal and floor == kernels.NO_WIN:  # lost under looser rules (see looser)
+        return solution(False, None, None, None, 0, 0)
     if not optimal or scheme == "original":
         found, length, states = kernels._dfs(bd, cards, masks, len(cards.stock), ws, path)
     if not optimal:
@@ -241,7 +246,7 @@ def solve(start: Deal | Game | Position, rules: Rules | None = None, optimal: bo
 
     most_removed = scheme == "cards-left"
     min_draws, states, max_removed, best_key, length = kernels._optimal(
-        bd, cards, masks, most_removed, ws, path, _draws_floor(looser, position))
+        bd, cards, masks, most_removed, ws, path, floor)
     winnable = min_draws >= 0
     if most_removed:
         best = 0 if winnable else TABLEAU_SIZE - int(best_key)
@@ -252,17 +257,22 @@ def solve(start: Deal | Game | Position, rules: Rules | None = None, optimal: bo
                     states, length)
 
 
-def _draws_floor(looser: Solution | None, position: Position) -> int:
-    # What ``looser`` says of the fewest draws of a win here (see ``solve``).
+def _draws_floor(looser: Solution | None, position: Position, optimal: bool) -> int:
+    # What ``looser`` says of the fewest draws of a win here (see ``solve``): NO_WIN
+    # when none is left, 0 when nothing is known.
     if looser is None:
         return 0
     there = looser.start or Position(looser.deal, looser.rules)
     if (position.rules.draw_when_stuck or looser.rules != position.rules.with_options(wrap=True)
             or (there.deal, there.record) != (position.deal, position.record)
-            or looser.scheme not in ("app", "cards-left") or looser.best_score is None):
-        raise ValueError("looser must be an optimal app or cards-left solution of the same "
-                         "position under the same rules with the K–A wrap, drawing free")
-    return int(looser.min_draws) if looser.winnable else kernels.NO_WIN
+            or (optimal and (looser.scheme not in ("app", "cards-left")
+                             or looser.best_score is None))):
+        raise ValueError("looser must be a solution of the same position under the same "
+                         "rules with the K–A wrap, drawing free (an optimal app or "
+                         "cards-left one for an optimal solve)")
+    if not looser.winnable:
+        return kernels.NO_WIN
+    return int(looser.min_draws) if optimal else 0
 
 
 def warm_up(scheme: str = "app") -> None:

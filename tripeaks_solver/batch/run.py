@@ -46,9 +46,10 @@ def solve_chunk(items: list[WorkItem], optimal: bool, template: Rules = EASY,
     sols = {}
     rules_of = {name: template.with_options(wrap=Rules.named(name).wrap)
                 for name in dict.fromkeys(name for _, names, _ in items for name in names)}
-    # Every Classic line is an Easy line when drawing is free, so Easy's optimum bounds
-    # Classic's search (see solve's ``looser``).
-    share = optimal and scoring != "original" and not template.draw_when_stuck
+    # Every Classic line is an Easy line when drawing is free, so Easy's answer bounds
+    # Classic's search (see solve's ``looser``): a deal lost under Easy is lost under
+    # Classic, and Easy's fewest draws are a floor for Classic's.
+    share = not template.draw_when_stuck and not (optimal and scoring == "original")
     with _SOLVE_LOCK:
         for number, names, cards in items:
             deal = Deal.from_number(number, template.joker) if cards is None else Deal(cards)
