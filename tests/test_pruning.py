@@ -663,10 +663,11 @@ def test_searches_leave_seen_all_zero(rules) -> None:
         assert not scratch.seen.any(), number
 
 
-def test_highest_position_is_the_top_bit() -> None:
-    # The win search takes removals in this order (bottom row first); any mask of
-    # tableau positions, checked against Python's own bit length.
+def test_highest_and_lowest_position_are_the_top_and_bottom_bits() -> None:
+    # The win search takes removals in this order (bottom row first, or the other way
+    # round); any mask of tableau positions, checked against Python's own bit length.
     rng = random.Random(11)
     masks = [1, 2, 3, (1 << 27), (1 << 28) - 1] + [rng.randrange(1, 1 << 28) for _ in range(5000)]
     for m in masks:
         assert kernels._highest_position(m) == m.bit_length() - 1
+        assert kernels._lowest_position(m) == (m & -m).bit_length() - 1
