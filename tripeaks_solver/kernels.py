@@ -120,8 +120,8 @@ class Scratch(NamedTuple):
 # Python (NUMBA_DISABLE_JIT=1).
 
 # The index of the lowest (highest) set bit of a non-zero mask. Compiled, each is one
-# instruction (count trailing / leading zeros): a de Bruijn multiply and table lookup
-# took 9-13% of the optimum's time under Easy. numba's bit-count intrinsics do not run
+# instruction (count trailing / leading zeros): with a de Bruijn multiply and table
+# lookup the kernels took 9-20% longer (docs/design.md). numba's intrinsics do not run
 # as plain Python, so with NUMBA_DISABLE_JIT=1 Python's bit_length stands in.
 if numba.config.DISABLE_JIT:
     def _lowest_position(bits):
