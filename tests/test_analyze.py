@@ -85,7 +85,7 @@ def test_best_line_loses_nothing(rules: Rules, scheme: str, deals: range) -> Non
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize(("rules", "scheme", "deals"), cases(150))
+@pytest.mark.parametrize(("rules", "scheme", "deals"), cases(80))
 def test_best_line_loses_nothing_many(rules: Rules, scheme: str, deals: range) -> None:
     for number in deals:
         check_best_line(2000 + number, rules, scheme)
@@ -148,8 +148,8 @@ def check_rows(seed: int, rules: Rules, scheme: str) -> None:
     assert sum(review.count(m) for m in ("", "?", "??", "!")) == len(record)
 
 
-@pytest.mark.parametrize(("rules", "scheme"), SAMPLED,
-                         ids=[f"{label(r)}-{s}" for r, s in SAMPLED])
+@pytest.mark.parametrize(("rules", "scheme"), SAMPLED[:6],  # Easy and Classic; slow: all
+                         ids=[f"{label(r)}-{s}" for r, s in SAMPLED[:6]])
 def test_rows_from_their_definitions(rules: Rules, scheme: str) -> None:
     for seed in range(1):
         check_rows(seed, rules, scheme)
@@ -159,7 +159,7 @@ def test_rows_from_their_definitions(rules: Rules, scheme: str) -> None:
 @pytest.mark.parametrize("rules", RULE_SETS, ids=label)
 @pytest.mark.parametrize("scheme", SCHEMES)
 def test_rows_from_their_definitions_many(rules: Rules, scheme: str) -> None:
-    for seed in range(100, 104 if scheme == "original" else 125):
+    for seed in range(100, 103 if scheme == "original" else 115):
         check_rows(seed, rules, scheme)
 
 

@@ -222,10 +222,11 @@ def test_plot_write_error_leaves_no_file(tmp_path):
 # --- 3. devices, pipes, endless lines -----------------------------------------------------
 @pytest.mark.parametrize("args, words", [
     (["0", "3", "--csv", "/dev/full", "--force"], "device"),
-    (["0", "3", "--csv", "/dev/full", "--resume"], "device"),
-    (["--layout-file", "/dev/zero"], "device"),
+    pytest.param(["0", "3", "--csv", "/dev/full", "--resume"], "device",
+                 marks=pytest.mark.slow),
+    pytest.param(["--layout-file", "/dev/zero"], "device", marks=pytest.mark.slow),
     (["0", "3", "--csv", "{fifo}", "--resume"], "pipe"),
-    (["--layout-file", "{fifo}"], "pipe"),
+    pytest.param(["--layout-file", "{fifo}"], "pipe", marks=pytest.mark.slow),
 ])
 def test_devices_and_pipes_are_refused(tmp_path, args, words):
     fifo = tmp_path / "fifo"
@@ -384,8 +385,11 @@ os.register_at_fork(after_in_child=lambda: os.kill(os.getpid(), signal.SIGTERM))
 """
 
 
-@pytest.mark.parametrize("prelude", [FAIL_FORK, FAIL_THREAD, SIGTERM_AT_FORK],
-                         ids=["fork", "thread", "sigterm"])
+@pytest.mark.parametrize("prelude", [
+    pytest.param(FAIL_FORK, id="fork"),
+    pytest.param(FAIL_THREAD, id="thread", marks=pytest.mark.slow),
+    pytest.param(SIGTERM_AT_FORK, id="sigterm", marks=pytest.mark.slow),
+])
 def test_workers_that_cannot_start_are_one_line(tmp_path, prelude):
     """As under ``ulimit -u``: the fourth fork fails, or workers get no thread; or a
     stop signal reaches the workers as they start."""

@@ -128,11 +128,15 @@ def test_python_m_runs_the_command():
     r = python_m("deal", "TP1-E-AAAAAAB", "--format", "line")
     assert r.returncode == 0 and r.stderr == ""
     assert r.stdout == Deal.from_number(1).line() + "\n"
-    r = python_m("--version")
-    assert r.returncode == 0 and tripeaks_solver.__version__ in r.stdout
     r = python_m("batc", "0", "10")
     assert r.returncode == 2 and r.stdout == ""
     assert r.stderr == "tripeaks-solve: error: no command 'batc' (did you mean 'batch'?)\n"
+
+
+@pytest.mark.slow  # more processes: the default run starts two above
+def test_python_m_version_and_an_illegal_move():
+    r = python_m("--version")
+    assert r.returncode == 0 and tripeaks_solver.__version__ in r.stdout
     r = python_m("replay", "TP1-E-AAAAAAB", "Js", "2c", "--lang", "en")
     assert r.returncode == 1 and r.stderr == "move 2 (2c): Must be one rank higher or lower\n"
 
@@ -257,9 +261,10 @@ def test_a_seed_out_of_range_is_one_line(capsys, command, seed):
     assert_one_line_error(code, err, "--seed")
 
 
-@pytest.mark.parametrize("args", [["solve", "TP1-E-AAAAAAD"], ["deal", "TP1-E-AAAAAAD"],
-                                  ["batch", "0", "400", "--csv", "-", "--jobs", "1"]],
-                         ids=lambda a: a[0])
+@pytest.mark.parametrize("args", [
+    pytest.param(["solve", "TP1-E-AAAAAAD"], marks=pytest.mark.slow),
+    ["deal", "TP1-E-AAAAAAD"], ["batch", "0", "400", "--csv", "-", "--jobs", "1"],
+], ids=lambda a: a[0])
 def test_a_reader_that_stops_early_ends_the_command_quietly(args):
     # The command writes into a pipe whose reader has already gone: no traceback, no
     # error line, exit 1 (click's code for it).

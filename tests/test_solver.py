@@ -49,7 +49,7 @@ STUCK_BASE = 500 - STOCK_SIZE  # a stuck end has drawn the whole stock
 # them all.
 NAIVE_DEFAULT = [0, 1, 2, 8, 1132]  # 8 is lost under Classic, 1132 under both
 NAIVE_NOJIT = range(3)  # also run with the kernels as plain Python
-NAIVE_SLOW = [n for n in range(160) if n not in NAIVE_DEFAULT]  # 160 in all
+NAIVE_SLOW = [n for n in range(120) if n not in NAIVE_DEFAULT]  # 121 in all
 DFS_DEFAULT = range(100)
 DFS_SLOW_CHUNKS = [range(a, a + 500) for a in range(100, 2600, 500)]  # 2,600 per rule set
 REPLAY_DEFAULT = range(60)

@@ -45,7 +45,7 @@ from tripeaks_solver.game import Game, Status
 from tripeaks_solver.rules import CLASSIC, EASY, Rules
 from tripeaks_solver.solver import Solution, solve
 
-SINGLE_OPTIONS = VARIANTS[:6]  # one option, Easy and Classic: 60+ naive deals each
+SINGLE_OPTIONS = VARIANTS[:6]  # one option, Easy and Classic: 40+ naive deals each
 
 # Deals lost under each rule set (the first ones from 0 up, found with the solver; the
 # naive twin confirms them when it checks them). Lost deals are rare with an empty waste
@@ -73,10 +73,14 @@ def cheap(rules: Rules) -> bool:
 
 # Where drawing is free the twin is slow (a lost deal makes it walk every reachable
 # position, the original scoring more so): the default run checks one quick won deal of
-# those rule sets under the app and cards-left schemes, and the original scheme on one
-# lost deal of one of them; the draw-when-stuck ones get dozens of deals, won and lost.
-QUICK_WON = 2
-ORIGINAL_BY_DEFAULT = "classic+empty-waste"
+# those rule sets under the app and cards-left schemes (the twin's quickest among deals
+# 0-7: deal 2, or deal 6 with the joker), and the original scheme on one quick lost deal
+# of one of them; the draw-when-stuck ones get dozens of deals, won and lost.
+ORIGINAL_BY_DEFAULT = ("classic+joker", 40)
+
+
+def quick_won(rules: Rules) -> int:
+    return 6 if rules.joker else 2
 
 
 def app_deals(rules: Rules, slow: bool) -> list[int]:
@@ -86,7 +90,7 @@ def app_deals(rules: Rules, slow: bool) -> list[int]:
     if cheap(rules):
         default, more = {*range(6), lost[0]}, range(6, 200)
     else:
-        default, more = {QUICK_WON}, range(60 if rules in SINGLE_OPTIONS else 30)
+        default, more = {quick_won(rules)}, range(40 if rules in SINGLE_OPTIONS else 20)
     return sorted({*more, *lost} - default) if slow else sorted(default)
 
 
@@ -97,7 +101,8 @@ def original_deals(rules: Rules, slow: bool) -> list[int]:
     if cheap(rules):
         default, more = {*range(6), lost[0]}, {*range(6, 130), *lost}
     else:
-        default = {lost[0]} if label(rules) == ORIGINAL_BY_DEFAULT else set()
+        name, number = ORIGINAL_BY_DEFAULT
+        default = {number} if label(rules) == name else set()
         more = {*range(4), lost[0]}
     return sorted(more - default) if slow else sorted(default)
 
@@ -105,7 +110,7 @@ def original_deals(rules: Rules, slow: bool) -> list[int]:
 # Cases also run with the kernels as plain Python (NUMBA_DISABLE_JIT=1 in CI): a few
 # deals of quick searches, under rule sets with every option.
 NOJIT = {("easy+draw-when-stuck", 8), ("classic+draw-when-stuck", 1),
-         ("easy+empty-waste+joker", QUICK_WON), ("easy+empty-waste+joker+draw-when-stuck", 0),
+         ("easy+empty-waste+joker", 6), ("easy+empty-waste+joker+draw-when-stuck", 0),
          ("classic+empty-waste+joker+draw-when-stuck", 25)}
 
 
@@ -163,14 +168,14 @@ def test_app_and_cards_left_match_naive_many(rules: Rules, number: int) -> None:
 
 
 def test_what_the_naive_cross_checks_cover() -> None:
-    """The default and slow runs together: 60+ deals for every single option (Easy and
-    Classic), 30+ for every combination, the pinned lost deals, and no deal twice; the
+    """The default and slow runs together: 40+ deals for every single option (Easy and
+    Classic), 20+ for every combination, the pinned lost deals, and no deal twice; the
     default run checks every rule set, and won and lost deals under each scheme."""
     for rules in VARIANTS:
         default, slow = app_deals(rules, False), app_deals(rules, True)
         assert default and not set(default) & set(slow), label(rules)
         numbers = set(default) | set(slow)
-        assert len(numbers) >= (60 if rules in SINGLE_OPTIONS else 30), label(rules)
+        assert len(numbers) >= (40 if rules in SINGLE_OPTIONS else 20), label(rules)
         assert set(LOST[label(rules)]) <= numbers
         default, slow = original_deals(rules, False), original_deals(rules, True)
         assert not set(default) & set(slow), label(rules)
