@@ -172,8 +172,10 @@ def test_deal_ids_as_bounds():
     assert parse_range("0", str(DEAL_COUNT)) == range(DEAL_COUNT)
 
 
-@pytest.mark.parametrize("cut", ["torn_header", "header", "mid_row", "between_rules",
-                                 "torn_last", "complete"])
+@pytest.mark.parametrize("cut", [
+    "torn_header", "mid_row", "torn_last",
+    *(pytest.param(c, marks=pytest.mark.slow) for c in ("header", "between_rules", "complete")),
+])
 def test_resume_after_truncation(full_40, tmp_path, capsys, cut):
     ref = full_40
     data = ref.read_bytes()

@@ -276,6 +276,7 @@ def test_bad_options(args, words, capsys):
     assert code == 2 and words in err and "Traceback" not in err
 
 
+@pytest.mark.slow  # the default run checks the Dask engine without players (test_batch.py)
 def test_dask_engine_same_rows(made, tmp_path, capsys):
     pytest.importorskip("dask.distributed")
     path = tmp_path / "dask.csv"

@@ -323,8 +323,10 @@ def test_resume_refuses_impossible_rows(tmp_path, capsys, fields, words):
     assert path.read_bytes() == before
 
 
-@pytest.mark.parametrize("extra", [["--scoring", "app"], ["--scoring", "original"],
-                                   ["--scoring", "cards-left"], ["--no-optimal"]])
+@pytest.mark.parametrize("extra", [
+    pytest.param(["--scoring", "app"], marks=pytest.mark.slow), ["--scoring", "original"],
+    pytest.param(["--scoring", "cards-left"], marks=pytest.mark.slow), ["--no-optimal"],
+])
 def test_every_row_a_run_writes_is_accepted(tmp_path, capsys, extra):
     """The checks accept what the solver writes, with the largest stock (25 cards)."""
     path = tmp_path / "ok.csv"

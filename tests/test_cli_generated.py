@@ -250,7 +250,7 @@ SETTINGS = {"deadline": None, "derandomize": True, "database": None,
                                       HealthCheck.too_slow, HealthCheck.filter_too_much]}
 
 
-@settings(max_examples=600, **SETTINGS)
+@settings(max_examples=300, **SETTINGS)
 @given(data=st.data())
 def test_generated_command_lines(capsys, monkeypatch, files, data):
     _test(capsys, monkeypatch, files, data)

@@ -309,7 +309,7 @@ def test_every_option_is_generated(command: str) -> None:
     assert names == set(POSITION_COMMANDS[command].options)
 
 
-@settings(max_examples=300, **SETTINGS)
+@settings(max_examples=150, **SETTINGS)
 @given(data=st.data())
 def test_generated_command_lines(capsys, monkeypatch, files, data) -> None:  # noqa: F811
     """Whatever the words and options: exit 0, 1 or 2, no traceback, at most one line on
