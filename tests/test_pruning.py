@@ -445,7 +445,7 @@ def test_sweep_stopped_at_its_first_win_has_the_fewest_draws() -> None:
 
 
 # --- dominance across layers ----------------------------------------------------------
-@fast_and_many((18, 6), (28, 60))
+@fast_and_many((18, 3), (28, 60))
 def test_cross_layer_dominance_is_sound(seed, size) -> None:
     # The statement the search and the sweep rely on, on plain states: (c, s', r) with
     # s' < s wins within any limit (c, s, r) wins within, and below the last layer it
@@ -573,7 +573,7 @@ def end_value(most_removed: bool, state) -> int:
     return removed if most_removed else app_score(removed, state[1], peaks_cleared(state[0]))
 
 
-@fast_and_many((20, 10), (30, 80))
+@fast_and_many((20, 5), (30, 80))
 def test_sweep_finds_the_plain_best_ends(seed, size) -> None:
     # Most cards removed and the best stuck end (app score, or cards removed), against a
     # plain exhaustive walk; the line the trace gives reaches that end.
@@ -609,7 +609,7 @@ def test_sweep_finds_the_plain_best_ends(seed, size) -> None:
         checked += 1
 
 
-@fast_and_many((24, 6), (34, 60))
+@fast_and_many((24, 3), (34, 60))
 def test_sweep_marks_reachable_states_and_traces_each(seed, size) -> None:
     # The trace walks back through the sweep's marks, so each must be a reachable
     # state; and it must find a line to any of them, also where the sweep marked a

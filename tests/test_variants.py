@@ -73,8 +73,8 @@ def cheap(rules: Rules) -> bool:
 
 # Where drawing is free the twin is slow (a lost deal makes it walk every reachable
 # position, the original scoring more so): the default run checks one quick won deal of
-# those rule sets under the app and cards-left schemes (the twin's quickest among deals
-# 0-7: deal 2, or deal 6 with the joker), and the original scheme on one quick lost deal
+# those rule sets under the app and cards-left schemes (deal 2, or deal 6 with the joker:
+# among the twin's quickest of deals 0-7), and the original scheme on one quick lost deal
 # of one of them; the draw-when-stuck ones get dozens of deals, won and lost.
 ORIGINAL_BY_DEFAULT = ("classic+joker", 40)
 
