@@ -20,7 +20,7 @@ import subprocess
 import sys
 import time
 
-from tripeaks_solver.batch import default_jobs
+from tripeaks_solver.batch.engines import default_jobs
 
 
 def run(start: int, deals: int, optimal: bool, jobs: int) -> tuple[float, float]:

@@ -19,7 +19,9 @@ import pytest
 from cli_run import run
 
 from tripeaks_solver import CLASSIC, EASY, Deal
-from tripeaks_solver.batch import CSV_HEADER, Row, Summary, read_existing
+from tripeaks_solver.batch.csvfile import read_existing
+from tripeaks_solver.batch.rows import CSV_HEADER, Row
+from tripeaks_solver.batch.summary import Summary
 from tripeaks_solver.cli import main
 from tripeaks_solver.codes import DEAL_COUNT, parse_range
 from tripeaks_solver.solver import solve

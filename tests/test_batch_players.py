@@ -10,7 +10,8 @@ import pytest
 from cli_run import assert_one_line_error, run
 
 from tripeaks_solver import CLASSIC, EASY, Deal
-from tripeaks_solver.batch import CSV_HEADER, Row, read_existing
+from tripeaks_solver.batch.csvfile import read_existing
+from tripeaks_solver.batch.rows import CSV_HEADER, Row
 from tripeaks_solver.difficulty import RATINGS, difficulties
 from tripeaks_solver.players import play
 from tripeaks_solver.solver import solve

@@ -22,7 +22,9 @@ import pytest
 from cli_run import assert_one_line_error, run
 
 from tripeaks_solver import Deal
-from tripeaks_solver.batch import CSV_HEADER, BatchRun, BatchSpec, Row, read_existing
+from tripeaks_solver.batch.csvfile import read_existing
+from tripeaks_solver.batch.rows import CSV_HEADER, Row
+from tripeaks_solver.batch.run import BatchRun, BatchSpec
 from tripeaks_solver.codes import GameCode
 from tripeaks_solver.scoring import WIN_BASE_SCORE
 

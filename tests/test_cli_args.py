@@ -121,6 +121,38 @@ def test_completion_as_the_shell_runs_it():
     assert (r.returncode, r.stdout, r.stderr) == (0, "plain,batch\n", "")
 
 
+# The arguments, and the exit code each command ends with.
+NO_KERNEL_COMMANDS = [(["--help"], 0), (["batch", "--help"], 0), (["batch", "5", "3"], 2),
+                      (["TP1-E-AAA"], 2), (["deal", "TP1-E-AAAAAAD"], 0),
+                      (["replay", "TP1-E-AAAAAAB", "Js", "2c"], 1),
+                      (["hint", "TP1-E-AAAAAAD", "Zz"], 2)]
+# Run in a fresh interpreter; on exit it prints the numba modules loaded.
+NUMBA_LOADED = ("import atexit, sys\n"
+                "atexit.register(lambda: print(sorted(m for m in sys.modules\n"
+                "                                     if m.split('.')[0] == 'numba')))\n"
+                "from tripeaks_solver.cli import main\n")
+
+
+def test_help_completion_and_bad_input_load_no_kernels():
+    # Loading numba and the kernels takes most of a second: the help, the shell's
+    # completion (run at every Tab), a bad argument, and the commands that play the
+    # game without a search answer without them.
+    script = NUMBA_LOADED + (f"for args, want in {NO_KERNEL_COMMANDS!r}:\n"
+                             "    try:\n"
+                             "        main(args)\n"
+                             "    except SystemExit as exc:\n"
+                             "        assert (exc.code or 0) == want, (args, exc.code)\n")
+    completion = {**os.environ, "COMP_WORDS": "tripeaks-solve --ru", "COMP_CWORD": "1",
+                  "_TRIPEAKS_SOLVE_COMPLETE": "bash_complete"}
+    search = NUMBA_LOADED + "main(['TP1-E-AAAAAAD', '--rules', 'easy', '--no-solution'])\n"
+    for code, env, loaded in ((script, os.environ, False), (NUMBA_LOADED + "main([])\n",
+                              completion, False), (search, os.environ, True)):
+        r = subprocess.run([sys.executable, "-c", code], env={**env, "PYTHONPATH": str(ROOT)},
+                           capture_output=True, text=True, timeout=300, check=False)
+        assert r.returncode == 0, r.stderr
+        assert (r.stdout.splitlines()[-1] != "[]") == loaded, r.stdout
+
+
 # --- 14: python -m tripeaks_solver -----------------------------------------------------------
 
 

@@ -221,7 +221,7 @@ def check(capsys, monkeypatch, files: dict[str, str], args: list[str], json_mode
     args = [files.get(a, a) for a in args]
     # batch without --jobs would fork a worker pool from this (threaded) test process,
     # and a fork there can hang for ever; subprocess tests cover the pool.
-    monkeypatch.setattr("tripeaks_solver.batch.default_jobs", lambda: 1)
+    monkeypatch.setattr("tripeaks_solver.batch.engines.default_jobs", lambda: 1)
     monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(stdin), encoding="utf-8"))
     code, out, err = run(capsys, *args)
     event(f"exit {code}{' (json)' if json_mode else ''}")

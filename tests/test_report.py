@@ -10,7 +10,9 @@ from pathlib import Path
 import pytest
 from cli_run import assert_one_line_error, run
 
-from tripeaks_solver.batch import CSV_HEADER, Row, Summary, read_existing
+from tripeaks_solver.batch.csvfile import read_existing
+from tripeaks_solver.batch.rows import CSV_HEADER, Row
+from tripeaks_solver.batch.summary import Summary
 from tripeaks_solver.scoring import WIN_BASE_SCORE
 
 DATA = Path(__file__).resolve().parent.parent / "data"

@@ -17,27 +17,7 @@ The layer between the ``batch`` and ``report`` commands and the solver:
 - ``engines``: local worker processes, or tasks on a Dask cluster (an optional extra);
 - ``plots``: the PNG of a summary (an optional extra, matplotlib);
 - ``report``: the summary of an existing CSV, without solving.
+
+The package imports none of them: the commands that only read files or report an
+error (``report``, ``--help``, a bad argument) then start without loading the solver.
 """
-
-from .csvfile import HEADER_LINE, CsvReader, read_existing
-from .engines import MAX_JOBS, default_jobs
-from .errors import BatchError
-from .rows import CSV_HEADER, Row
-from .run import BatchRun, BatchSpec, solve_chunk
-from .summary import RuleTally, Summary
-
-__all__ = [
-    "CSV_HEADER",
-    "HEADER_LINE",
-    "MAX_JOBS",
-    "BatchError",
-    "BatchRun",
-    "BatchSpec",
-    "CsvReader",
-    "Row",
-    "RuleTally",
-    "Summary",
-    "default_jobs",
-    "read_existing",
-    "solve_chunk",
-]

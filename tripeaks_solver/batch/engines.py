@@ -16,11 +16,12 @@ import time
 from collections import deque
 from collections.abc import Callable, Iterator
 from concurrent.futures.process import BrokenProcessPool
-from typing import Self
+from typing import TYPE_CHECKING, Self
 
-from ..solver import warm_up
 from .errors import BatchError
-from .rows import Row
+
+if TYPE_CHECKING:
+    from .rows import Row
 
 MAX_JOBS = 256
 """The most worker processes a run starts (more would only queue for the cores)."""
@@ -77,6 +78,8 @@ def _init_worker(parent: int, scoring: str, inherited: tuple[int, ...]) -> None:
             pass
     try:
         threading.Thread(target=_watch_parent, args=(parent,), daemon=True).start()
+        from ..solver import warm_up  # here: `batch --help` reads MAX_JOBS, not the kernels
+
         warm_up(scoring)
     except (RuntimeError, OSError, MemoryError):  # no thread, no process, no memory
         # No traceback per worker: the parent sees a broken pool and says so in one line.
@@ -101,6 +104,8 @@ class LocalEngine:
         self._pool = None
 
     def __enter__(self) -> Self:
+        from ..solver import warm_up
+
         warm_up(self.scoring)  # forked workers inherit the loaded kernels
         if self.workers > 1:
             import concurrent.futures as cf

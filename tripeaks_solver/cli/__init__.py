@@ -5,6 +5,10 @@ the verdict), 1 an illegal move in a replayed record, 2 malformed input (one lin
 stderr, never a traceback), 130 interrupted. When the reader of the output goes away
 (a pipe into ``head``) the command stops quietly with code 1, as click's own handling
 of a closed pipe does.
+
+The command modules import the solver, the players and the batch run inside the
+commands, once the arguments are checked: ``--help``, the shell's completion, a bad
+argument, ``deal`` and ``replay`` answer without loading numba and the kernels.
 """
 
 from __future__ import annotations

@@ -6,6 +6,7 @@ from __future__ import annotations
 import io
 import json
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
@@ -13,12 +14,13 @@ from ..batch.errors import BatchError
 from ..batch.files import LockedFile, open_output
 from ..errors import InputError
 from ..game import Game, Status
-from ..hints import Review, analyze, plot_review, review_csv
 from ..moves import parse_record
-from ..solver import warm_up
 from .common import STDIN, plural, refuse_unused, rule_options
 from .group import cli
 from .hint import SCORE_LABEL, Source, position_options, read_source, replay_record
+
+if TYPE_CHECKING:
+    from ..hints import Review
 
 
 def _review_json(source: Source, scheme: str, fair: bool, samples: int,
@@ -141,6 +143,9 @@ def analyze_command(words: tuple[str, ...], rule_choice: str, layouts: tuple[str
             click.echo(json.dumps(out, ensure_ascii=False))
 
     replay_record(source, record, on_error)  # the record's errors, numbered, before any search
+    from ..hints import analyze, plot_review, review_csv  # the kernels load from here on
+    from ..solver import warm_up
+
     outputs = _open_outputs(csv_path, plot_path, force)
     written = False
     try:

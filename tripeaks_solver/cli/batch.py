@@ -14,9 +14,8 @@ from pathlib import Path
 
 import click
 
-from ..batch import MAX_JOBS, BatchError
-from ..batch.engines import DASK_HINT, dask_available
-from ..batch.plots import PLOT_HINT, plot_available
+from ..batch.engines import DASK_HINT, MAX_JOBS, dask_available
+from ..batch.errors import BatchError
 from .common import (
     SEED,
     InputPath,
@@ -60,6 +59,8 @@ def check_plot_flag(plot_path: Path | None, optimal: bool = True) -> None:
         raise click.UsageError(f"--plot writes a PNG image: {plot_path} should end in .png")
     if not optimal:
         raise click.UsageError("--plot draws best scores and draws, which --no-optimal skips")
+    from ..batch.plots import PLOT_HINT, plot_available  # it needs the rows, and the solver
+
     if not plot_available():
         raise click.UsageError(f"--plot needs matplotlib, an optional extra: {PLOT_HINT}")
 
@@ -115,7 +116,6 @@ def batch_command(start: str | None, stop: str | None, layout_file: str | None,
     range is half-open. Rows come in deal order, Easy before Classic, whatever --jobs.
     With --layout-file the deals are those typed in the file, in its order.
     """
-    from ..batch import BatchSpec, default_jobs
     from ..codes import parse_range
 
     to_stdout = csv_name == "-"
@@ -126,7 +126,6 @@ def batch_command(start: str | None, stop: str | None, layout_file: str | None,
         raise click.UsageError("--force overwrites the --csv or --plot file: give one")
     if games is None and not players:
         refuse_unused(("seed",), "it seeds the games of --player and --difficulty")
-    extras = _extras(games, players, seed)
     rule_sets = pick_rules(rule_choice, None, opts)
     names = tuple(r.name for r in rule_sets)
     layouts = None
@@ -144,6 +143,10 @@ def batch_command(start: str | None, stop: str | None, layout_file: str | None,
         deals = parse_range(start, stop)
     typed_from = "standard input" if layout_file == "-" else layout_file
     source = None if layout_file is None else f"layouts of {typed_from}"
+    extras = _extras(games, players, seed)  # the players load the kernels: after the checks
+    from ..batch.engines import default_jobs
+    from ..batch.run import BatchSpec
+
     spec = BatchSpec(deals, names, optimal, csv_path, resume, force, jobs or default_jobs(),
                      engine, scheduler, plot_path, rule_sets[0], scoring, layouts,
                      sys.stdout if to_stdout else None, source, extras)
@@ -218,7 +221,7 @@ def _run(spec, progress: bool | None):
 
     from tqdm import tqdm
 
-    from ..batch import BatchRun
+    from ..batch.run import BatchRun
 
     show = sys.stderr.isatty() if progress is None else progress
     tqdm.monitor_interval = 0  # no monitor thread: worker processes are forked after this

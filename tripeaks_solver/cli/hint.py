@@ -8,21 +8,19 @@ import json
 import sys
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
 from ..codes import GameCode
 from ..dealing import Deal
 from ..errors import IllegalMoveError, InputError
-from ..fair import FairHint, View, fair_hint, seen_at
 from ..game import Game, Status
-from ..hints import Hint, hint
 from ..layout import UNKNOWN
 from ..moves import parse_record
 from ..position import Position
 from ..render import tableau_lines
 from ..rules import Rules
-from ..solver import warm_up
 from .common import (
     EXIT_ILLEGAL,
     SEED,
@@ -35,6 +33,10 @@ from .common import (
     rule_options,
 )
 from .group import cli
+
+if TYPE_CHECKING:
+    from ..fair import FairHint
+    from ..hints import Hint
 
 SCORE_LABEL = {"app": "score", "original": "original score", "cards-left": "cards left"}
 
@@ -88,6 +90,8 @@ def replay_record(source: Source, words: tuple[str, ...], on_error=None) -> Game
     """The game after the record; an illegal move exits 1 with the game's message, after
     ``on_error(game, message, number)`` (the JSON of the command under --json)."""
     def check_blind(when: str) -> None:  # a ?? place the record shows
+        from ..fair import seen_at
+
         blind = sorted(seen_at(Position.of(game)) & source.unknown)
         if blind:
             raise InputError(f"{when} the player sees place {blind[0] + 1} of the layout, "
@@ -189,6 +193,8 @@ def _fair_lines(rating: FairHint, scheme: str, seed: int | None) -> list[str]:
 def _hint_json(source: Source, position: Position, scheme: str, fair: bool, h: Hint | None,
                rating: FairHint | None) -> dict:
     """The one shape of hint's JSON (exact, fair, or stopped at an illegal move)."""
+    from ..fair import seen_at
+
     layout = source.layout
     if fair and layout is not None:  # only the cards the player has seen
         seen = seen_at(position)
@@ -280,6 +286,10 @@ def hint_command(words: tuple[str, ...], rule_choice: str, layouts: tuple[str, .
                                   ensure_ascii=False))
 
     position = Position.of(replay_record(source, record, on_error))
+    from ..fair import View, fair_hint  # the kernels load from here on
+    from ..hints import hint
+    from ..solver import warm_up
+
     warm_up(scoring)
     h = rating = None
     if fair:

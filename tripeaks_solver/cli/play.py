@@ -9,7 +9,6 @@ import click
 from ..codes import GameCode
 from ..dealing import Deal
 from ..errors import InputError
-from ..players import make_player, play
 from .common import SEED, parse_code, pick_rules, plural, rule_options
 from .group import cli
 
@@ -30,6 +29,8 @@ def play_command(code: str, spec: str, seed: int, rules_choice: str, as_json: bo
                  **opts) -> None:
     """Let a player play CODE to the end: its record (which replay accepts), the result
     and the final score. Every player but perfect sees only what a person sees."""
+    from ..players import make_player, play
+
     gc = parse_code(code)
     try:
         player = make_player(spec)

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import click
 
-from ..batch import BatchError
+from ..batch.errors import BatchError
 from .batch import advise, batch_text, check_plot_flag
 from .group import cli
 

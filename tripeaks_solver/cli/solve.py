@@ -6,16 +6,14 @@ import json
 import time
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
 from ..dealing import Deal
-from ..jit import compile_notice
 from ..layout import Layout
-from ..probability import WinShare, win_probability
 from ..render import deal_picture, layout_picture
 from ..rules import RULE_CHOICES, Rules
-from ..solver import Solution, solve, warm_up
 from .common import (
     SEED,
     STDIN,
@@ -30,6 +28,10 @@ from .common import (
     rule_options,
 )
 from .group import cli
+
+if TYPE_CHECKING:
+    from ..probability import WinShare
+    from ..solver import Solution
 
 MAX_SAMPLES = 1_000_000  # about an hour of solving; beyond, a typo rather than a wish
 
@@ -191,6 +193,9 @@ def solve_command(codes: tuple[str, ...], rule_choice: str, layouts: tuple[str, 
         raise click.UsageError("give a game code (e.g. TP1-E-AAAAAAD), --layout or --layout-file")
     if all(job.deal is not None for job in jobs):  # no layout with ?? cards
         refuse_unused(("samples", "seed"), "it counts for a layout with ?? cards")
+    from ..jit import compile_notice  # the kernels load from here on
+    from ..solver import warm_up
+
     out = []
     with compile_notice():  # the first solve of a fresh install compiles for seconds
         if any(job.deal is not None for job in jobs):
@@ -207,6 +212,8 @@ def solve_command(codes: tuple[str, ...], rule_choice: str, layouts: tuple[str, 
 
 
 def _solve_layout(job: _Job, samples: int, seed: int | None, as_json: bool) -> list[dict]:
+    from ..probability import win_probability
+
     assert job.layout is not None
     shares, times = [], []
     for rules in job.rule_sets:
@@ -227,6 +234,8 @@ def _solve_layout(job: _Job, samples: int, seed: int | None, as_json: bool) -> l
 
 def _solve_deal(job: _Job, optimal: bool, scoring: str, no_solution: bool,
                 as_json: bool) -> list[dict]:
+    from ..solver import solve
+
     assert job.deal is not None
     sols = [solve(job.deal, r, optimal=optimal, scheme=scoring) for r in job.rule_sets]
     if as_json:
