@@ -18,6 +18,6 @@ The layer between the ``batch`` and ``report`` commands and the solver:
 - ``plots``: the PNG of a summary (an optional extra, matplotlib);
 - ``report``: the summary of an existing CSV, without solving.
 
-The package imports none of them: the commands that only read files or report an
-error (``report``, ``--help``, a bad argument) then start without loading the solver.
+The package imports none of them, so that ``--help`` and a bad argument start without
+loading the solver.
 """
