@@ -77,10 +77,11 @@ def cheap(rules: Rules) -> bool:
 # among the twin's quickest of deals 0-7), and the original scheme on one quick lost deal
 # of one of them; the draw-when-stuck ones get dozens of deals, won and lost.
 ORIGINAL_BY_DEFAULT = ("classic+joker", 40)
+QUICK_WON, QUICK_WON_JOKER = 2, 6
 
 
 def quick_won(rules: Rules) -> int:
-    return 6 if rules.joker else 2
+    return QUICK_WON_JOKER if rules.joker else QUICK_WON
 
 
 def app_deals(rules: Rules, slow: bool) -> list[int]:
@@ -110,7 +111,7 @@ def original_deals(rules: Rules, slow: bool) -> list[int]:
 # Cases also run with the kernels as plain Python (NUMBA_DISABLE_JIT=1 in CI): a few
 # deals of quick searches, under rule sets with every option.
 NOJIT = {("easy+draw-when-stuck", 8), ("classic+draw-when-stuck", 1),
-         ("easy+empty-waste+joker", 6), ("easy+empty-waste+joker+draw-when-stuck", 0),
+         ("easy+empty-waste+joker", QUICK_WON_JOKER), ("easy+empty-waste+joker+draw-when-stuck", 0),
          ("classic+empty-waste+joker+draw-when-stuck", 25)}
 
 
