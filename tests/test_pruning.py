@@ -266,7 +266,7 @@ def test_hall_slacks_follow_the_moves() -> None:
     for _ in range(300):
         pos, bd, cards, masks, limit = random_case(rng, 10, 40)
         tables = kernels._rank_tables(cards, masks, limit)
-        demand, supply = tables[0], tables[1]
+        change = tables[0]
         counted = functools.partial(fresh_slack, bd, cards, tables)
         short = functools.partial(lanes_short, tables)
         slack = counted(cards.config)
@@ -282,7 +282,7 @@ def test_hall_slacks_follow_the_moves() -> None:
             move = rng.choice(moves)
             pos = pos.play(move)
             if not move.is_draw:
-                kernels._shift_rank(slack, demand, supply, move.card.rank, True)
+                kernels._shift_rank(slack, change, move.card.rank, True)
                 removed.append(move.card.rank)
                 config = solver.cards_at(pos).config
                 assert (slack == counted(config)).all(), (pos.deal.number, pos.record)
@@ -290,7 +290,7 @@ def test_hall_slacks_follow_the_moves() -> None:
             assert short(slack, pos.drawn, waste_rank(pos), old_waste) == full, pos.record
             counts[full] += 1
         for rank in reversed(removed):
-            kernels._shift_rank(slack, demand, supply, rank, False)
+            kernels._shift_rank(slack, change, rank, False)
         assert (slack == start).all()
     assert min(counts.values()) >= 20, counts
 

@@ -323,8 +323,9 @@ WORDS = 5  # 8 lanes a word; the 40 sets of _hall_sets
 @njit(cache=True)
 def _rank_tables(cards, rules, max_draws):
     """The sets of ``_hall_sets`` as lane words (lane i of word i // 8 is set i):
-    ``demand[k]``, ``supply[k]``: 1 in the lanes of the sets whose demand (supply)
-    holds rank k; ``stock[s]``: in lane i, how many of stock[s:max_draws] have a rank
+    ``change[k]``: what a removal of rank k adds to the slacks, demand[k] − supply[k]
+    (modulo 2^64), where ``demand[k]`` (``supply[k]``) has 1 in the lanes of the sets
+    whose demand (supply) holds rank k; ``supply[k]``; ``stock[s]``: in lane i, how many of stock[s:max_draws] have a rank
     in set i's supply; ``start``: LANE_BIAS in every set's lane; ``tests[k]``: bit 6
     of the lanes of the sets whose supply holds rank k, and ``tests[RANKS]`` of every
     set's lane (the first test, at the start)."""
@@ -351,31 +352,37 @@ def _rank_tables(cards, rules, max_draws):
         for k in range(RANKS):
             tests[k, w] = supply[k, w] << np.uint64(6)
         tests[RANKS, w] = start[w]  # LANE_BIAS is bit 6
-    return demand, supply, stock, start, tests
+    change = np.zeros((RANKS, WORDS), dtype=np.uint64)
+    for k in range(RANKS):
+        for w in range(WORDS):
+            change[k, w] = demand[k, w] - supply[k, w]  # wraps: see _shift_rank
+    return change, supply, stock, start, tests
 
 
 @njit(cache=True, inline="always")
-def _shift_rank(slack, demand, supply, rank, removed):
+def _shift_rank(slack, change, rank, removed):
     # A tableau card of `rank` leaves (removed) or comes back when the search backs up.
-    # Every lane stays within 0…127, so no carry or borrow crosses into the next lane.
+    # ``change`` is demand - supply modulo 2^64: adding it gives the same word as adding
+    # the demand and subtracting the supply, and every lane of the result lies within
+    # 0…127, so the lanes come out right.
     if removed:
         for w in range(WORDS):
-            slack[w] = slack[w] + demand[rank, w] - supply[rank, w]
+            slack[w] = slack[w] + change[rank, w]
     else:
         for w in range(WORDS):
-            slack[w] = slack[w] + supply[rank, w] - demand[rank, w]
+            slack[w] = slack[w] - change[rank, w]
 
 
 @njit(cache=True)
 def _count_sets(board, cards, tables, config, slack):
     """``slack``: per set, LANE_BIAS + tableau cards left adjacent to it - cards left in it."""
-    demand, supply, _, start, _ = tables
+    change, _, _, start, _ = tables
     for w in range(WORDS):
         slack[w] = start[w]
     mask = board.mask[config]
     for p in range(TABLEAU):
         if not (mask >> p) & 1:
-            _shift_rank(slack, demand, supply, np.int64(cards.tableau[p]), False)
+            _shift_rank(slack, change, np.int64(cards.tableau[p]), False)
 
 
 @njit(cache=True, inline="always")
@@ -452,7 +459,7 @@ def _ordered_search(board, cards, rules, max_draws, scratch, path, limit, low_fi
     layer = _layer_bits(board.next_id.shape[0])
     fits = _positions_on(cards, rules)
     tables = _rank_tables(cards, rules, max_draws)
-    demand, supply, stock, _, tests = tables
+    change, supply, stock, _, tests = tables
     slack = np.empty(WORDS, dtype=np.uint64)
     _count_sets(board, cards, tables, cards.config, slack)
     # Frame d holds the state at depth d, packed as config | drawn << 16 | waste << 24,
@@ -520,8 +527,7 @@ def _ordered_search(board, cards, rules, max_draws, scratch, path, limit, low_fi
             else:
                 depth -= 1
                 if depth >= 0 and path[depth] != DRAW:  # undo the removal that led here
-                    _shift_rank(slack, demand, supply, np.int64(cards.tableau[path[depth]]),
-                                False)
+                    _shift_rank(slack, change, np.int64(cards.tableau[path[depth]]), False)
                 continue
             code = _code(c, r)
             index = s * layer + code
@@ -533,7 +539,7 @@ def _ordered_search(board, cards, rules, max_draws, scratch, path, limit, low_fi
                     continue  # dominated by (c, lowest, r), see above
                 path[depth] = move
                 if move != DRAW:
-                    _shift_rank(slack, demand, supply, r, True)
+                    _shift_rank(slack, change, r, True)
                 depth += 1
                 break
         if depth < 0:
