@@ -49,6 +49,7 @@ The inputs, each field documented once:
 
 from __future__ import annotations
 
+import warnings
 from typing import NamedTuple
 
 import numba
@@ -124,6 +125,11 @@ class Scratch(NamedTuple):
 # lookup the kernels took 9-20% longer (docs/design.md). numba's intrinsics do not run
 # as plain Python, so with NUMBA_DISABLE_JIT=1 Python's bit_length stands in.
 if numba.config.DISABLE_JIT:
+    # The Hall lanes wrap modulo 2^64 by design (_shift_rank); compiled code wraps
+    # silently, numpy's scalars warn.
+    warnings.filterwarnings("ignore", "overflow encountered in scalar", RuntimeWarning,
+                            module=__name__)
+
     def _lowest_position(bits):
         return (int(bits) & -int(bits)).bit_length() - 1
 
