@@ -113,8 +113,8 @@ def _board() -> kernels.Board:
     cfg = configurations()
     # Narrow types keep the tables the search reads at every state small in cache.
     return kernels.Board(cfg.next_id.astype(np.int16), cfg.prev_id.astype(np.int16),
-                         cfg.available.astype(np.int32), cfg.removed.astype(np.int64),
-                         cfg.peaks.astype(np.int64), cfg.mask.astype(np.int64),
+                         cfg.available.astype(np.int32), cfg.removed.astype(np.int8),
+                         cfg.peaks.astype(np.int8), cfg.mask.astype(np.int64),
                          int(cfg.full_id))
 
 
