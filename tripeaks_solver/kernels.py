@@ -331,10 +331,10 @@ def _rank_tables(cards, rules, max_draws):
     """The sets of ``_hall_sets`` as lane words (lane i of word i // 8 is set i):
     ``change[k]``: what a removal of rank k adds to the slacks, demand[k] − supply[k]
     (modulo 2^64), where ``demand[k]`` (``supply[k]``) has 1 in the lanes of the sets
-    whose demand (supply) holds rank k; ``supply[k]``; ``stock[s]``: in lane i, how many of stock[s:max_draws] have a rank
-    in set i's supply; ``start``: LANE_BIAS in every set's lane; ``tests[k]``: bit 6
-    of the lanes of the sets whose supply holds rank k, and ``tests[RANKS]`` of every
-    set's lane (the first test, at the start)."""
+    whose demand (supply) holds rank k; ``supply[k]``; ``stock[s]``: in lane i, how
+    many of stock[s:max_draws] have a rank in set i's supply; ``start``: LANE_BIAS in
+    every set's lane; ``tests[k]``: bit 6 of the lanes of the sets whose supply holds
+    rank k, and ``tests[RANKS]`` of every set's lane (the first test, at the start)."""
     demand_of, supply_of = _hall_sets(rules)
     demand = np.zeros((RANKS, WORDS), dtype=np.uint64)
     supply = np.zeros((RANKS, WORDS), dtype=np.uint64)
