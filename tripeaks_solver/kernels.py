@@ -329,14 +329,14 @@ WORDS = 5  # 8 lanes a word; the 40 sets of _hall_sets
 @njit(cache=True)
 def _rank_tables(cards, rules, max_draws):
     """The sets of ``_hall_sets`` as lane words (lane i of word i // 8 is set i):
-    ``change[k]``: what a removal of rank k adds to the slacks, demand[k] − supply[k]
-    (modulo 2^64), where ``demand[k]`` (``supply[k]``) has 1 in the lanes of the sets
-    whose demand (supply) holds rank k; ``supply[k]``; ``stock[s]``: in lane i, how
+    ``supply[k]``: 1 in the lanes of the sets whose supply holds rank k; ``change[k]``:
+    what a removal of rank k adds to the slacks, 1 in the lanes of the sets that hold
+    rank k less ``supply[k]`` (modulo 2^64, see _shift_rank); ``stock[s]``: in lane i, how
     many of stock[s:max_draws] have a rank in set i's supply; ``start``: LANE_BIAS in
     every set's lane; ``tests[k]``: bit 6 of the lanes of the sets whose supply holds
     rank k, and ``tests[RANKS]`` of every set's lane (the first test, at the start)."""
     demand_of, supply_of = _hall_sets(rules)
-    demand = np.zeros((RANKS, WORDS), dtype=np.uint64)
+    change = np.zeros((RANKS, WORDS), dtype=np.uint64)
     supply = np.zeros((RANKS, WORDS), dtype=np.uint64)
     start = np.zeros(WORDS, dtype=np.uint64)
     for i in range(demand_of.shape[0]):
@@ -344,9 +344,10 @@ def _rank_tables(cards, rules, max_draws):
         start[i // 8] += np.uint64(LANE_BIAS) * one
         for k in range(RANKS):
             if (demand_of[i] >> k) & 1:
-                demand[k, i // 8] += one
+                change[k, i // 8] += one
             if (supply_of[i] >> k) & 1:
                 supply[k, i // 8] += one
+                change[k, i // 8] -= one  # wraps: see _shift_rank
     n = cards.stock.shape[0]
     stock = np.zeros((n + 1, WORDS), dtype=np.uint64)
     for s in range(min(max_draws, n) - 1, -1, -1):
@@ -358,10 +359,6 @@ def _rank_tables(cards, rules, max_draws):
         for k in range(RANKS):
             tests[k, w] = supply[k, w] << np.uint64(6)
         tests[RANKS, w] = start[w]  # LANE_BIAS is bit 6
-    change = np.zeros((RANKS, WORDS), dtype=np.uint64)
-    for k in range(RANKS):
-        for w in range(WORDS):
-            change[k, w] = demand[k, w] - supply[k, w]  # wraps: see _shift_rank
     return change, supply, stock, start, tests
 
 
