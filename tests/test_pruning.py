@@ -15,7 +15,9 @@ states (not only end to end):
   layer everything it leads to (configurations, stuck ends) (c, s', r) leads to too;
   ``low``, which the kernels read for it, names only marked states;
 - the sweep's most cards removed and best stuck end are those of a plain exhaustive
-  walk;
+  walk; the bound by which it skips removals on its last layer (``Board.beyond``) is
+  the plain best over the configurations ahead, and no stuck end ahead of a random
+  last-layer state ranks higher;
 - the chain of searches of the optimum shares marks: every state a successful search
   marked, other than those of its winning line, has no win within its draw limit; the
   same holds for a search that gave up (and restarts in the other order), outside the
@@ -45,7 +47,7 @@ from tripeaks_solver.geometry import COVERED_BY, TABLEAU_SIZE, peaks_cleared
 from tripeaks_solver.moves import Move
 from tripeaks_solver.position import Position
 from tripeaks_solver.rules import CLASSIC, EASY
-from tripeaks_solver.scoring import app_score
+from tripeaks_solver.scoring import MOVE_COST, PEAK_BONUS, app_score
 
 FULL = (1 << TABLEAU_SIZE) - 1
 VARIANTS = (
@@ -606,6 +608,57 @@ def test_sweep_finds_the_plain_best_ends(seed, size) -> None:
         game = played(pos, path, length)
         end = (game.removed, game.drawn, waste_rank(game))
         assert end in ends and value(end) == key, where
+        checked += 1
+
+
+@cache
+def plain_best_beyond(removed: int) -> int:
+    """The best PEAK_BONUS × peaks − MOVE_COST × removed over the configurations that
+    removals from ``removed`` lead to (itself and the full one left out), walked
+    plainly from COVERED_BY; NO_END when there are none."""
+    best = kernels.NO_END
+    for p in range(TABLEAU_SIZE):
+        if not removed >> p & 1 and all(removed >> q & 1 for q in COVERED_BY[p]):
+            after = removed | 1 << p
+            if after != FULL:
+                here = PEAK_BONUS * peaks_cleared(after) - MOVE_COST * after.bit_count()
+                best = max(best, here, plain_best_beyond(after))
+    return best
+
+
+@fast_and_many((40, 300), (41, 3000))
+def test_best_end_beyond_is_the_plain_statement(seed, size) -> None:
+    # Board.beyond, which bounds the stuck ends ahead of a state on the sweep's last
+    # layer, against a plain walk over the removals, on random configurations.
+    rng = random.Random(seed)
+    bd = solver.board()
+    ids = [bd.full_id, 0] + [rng.randrange(len(bd.mask)) for _ in range(size)]
+    for c in ids:
+        assert bd.beyond[c] == plain_best_beyond(int(bd.mask[c])), int(bd.mask[c])
+
+
+@fast_and_many((42, 40), (43, 400))
+def test_best_end_beyond_bounds_the_stuck_ends_ahead(seed, size) -> None:
+    # The bound as the sweep uses it, on random states of the last layer (the whole
+    # stock drawn): no stuck end their removals reach ranks higher, by app score or by
+    # cards removed.
+    rng = random.Random(seed)
+    checked = 0
+    while checked < size:
+        pos = random_position(rng, 10, 40)
+        while pos.stock_left and pos.legal_moves():  # draw the rest (or remove, where
+            moves = pos.legal_moves()                 # a draw waits until stuck)
+            pos = pos.play(Move.DRAW if Move.DRAW in moves else rng.choice(moves))
+        if pos.stock_left or not pos.legal_moves():
+            continue
+        plain = Plain(pos)
+        ahead = plain.reach(pos.removed, pos.drawn, waste_rank(pos)) - {
+            (pos.removed, pos.drawn, waste_rank(pos))}
+        ends = plain.stuck_ends(ahead)
+        bd, cards, _ = kernel_state(pos)
+        for most_removed in (False, True):
+            bound = kernels._best_end_beyond(bd, cards.config, pos.drawn, most_removed)
+            assert all(end_value(most_removed, end) <= bound for end in ends), pos.record
         checked += 1
 
 

@@ -92,10 +92,11 @@ def positions(count: int, seed: int) -> list[Position]:
 def kernel_answers(module, position: Position) -> tuple:
     """(winnable by the win search, then per most_removed: min_draws, max_removed,
     best key) from ``module``'s kernels, on tuples of its own types."""
-    bd = module.Board(*solver.board())
+    # The reference's Board and Scratch have fewer fields (no ``beyond``, no ``low``):
+    # the first ones are the same.
+    bd = module.Board(*solver.board()[:len(module.Board._fields)])
     cards = module.Cards(*solver.cards_at(position))
     masks = module.RuleMasks(*solver.rule_masks(position.rules))
-    # The reference's Scratch has fewer fields (no ``low``): the first ones are the same.
     ws = module.Scratch(*solver.scratch.__wrapped__()[:len(module.Scratch._fields)])
     path = np.empty(kernels.MAX_DEPTH, dtype=np.int64)
     found = module._dfs(bd, cards, masks, len(cards.stock), ws, path)[0]

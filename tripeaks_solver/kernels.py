@@ -24,6 +24,10 @@ The inputs, each field documented once:
     peaks[c]        peaks cleared in c
     mask[c]         the removed positions of c as a 28-bit mask
     full_id         the configuration with all 28 cards removed
+    beyond[c]       the best PEAK_BONUS × peaks − MOVE_COST × removed of the
+                    configurations that removals from c lead to, c and the full one
+                    left out (NO_END when there are none): a bound on the stuck ends
+                    ahead (``_sweep``)
 ``Cards`` — the deal as ranks, and the position a search starts from:
     tableau[p]      rank of position p (0 = A … 12 = K, 13 = the joker)
     stock[i]        rank of the i-th stock card, in draw order
@@ -74,6 +78,7 @@ DRAW_BIT = 1 << 32  # the draw, in a frame's bits of moves still to try
 MAX_DEPTH = 64  # a line: at most 28 removals + 25 draws (joker, empty waste), + the start
 NEG = -(1 << 40)
 NO_LIMIT = 1 << 62
+NO_END = -1000  # Board.beyond where no stuck end lies ahead: below any score part
 NO_WIN = -1  # _optimal's floor when no win is left (known from rules with more moves)
 RESTART_BUDGET = 1_000  # states before the first restart; see _search (300 and 5,000: no better)
 FIRST_SEARCH_LIMIT = 20_000  # states; see _optimal (5_000 to 50_000 measured no better)
@@ -87,6 +92,7 @@ class Board(NamedTuple):
     peaks: np.ndarray
     mask: np.ndarray
     full_id: int
+    beyond: np.ndarray
 
 
 class Cards(NamedTuple):
@@ -577,6 +583,37 @@ def _due_tables(cards, fits):
 NEW_CONFIG = 1 << 32  # on a sweep stack entry: the first state met with its configuration
 
 
+@njit(cache=True, inline="always")
+def _end_key(board, c, s, most_removed):
+    # What the sweep ranks a stuck end by (on the last layer, s = the stock's length).
+    if most_removed:
+        return np.int64(board.removed[c])
+    return _app_score(np.int64(board.removed[c]), np.int64(board.peaks[c]), s)
+
+
+@njit(cache=True, inline="always")
+def _best_end_beyond(board, c, s, most_removed):
+    # No stuck end that removals from c reach ranks higher (Board.beyond; under
+    # most_removed, 27: a stuck end is not the full configuration).
+    if most_removed:
+        return np.int64(TABLEAU - 1)
+    return START_SCORE - MOVE_COST * s + np.int64(board.beyond[c])
+
+
+@njit(cache=True)
+def _stuck_on_top(board, fits, rank, stack, top):
+    # Reorder stack[:top] so that the entries with nothing to play on ``rank`` lie on
+    # top: the sweep pops them first.
+    i = 0
+    j = top - 1
+    while i < j:
+        if board.available[stack[i] >> SHIFT] & fits[rank] == 0:
+            stack[i], stack[j] = stack[j], stack[i]
+            j -= 1
+        else:
+            i += 1
+
+
 @njit(cache=True)
 def _sweep(board, cards, rules, most_removed, scratch, stop_at_win):
     """Every state reachable from the start, layer by layer over the stock, but those
@@ -590,6 +627,12 @@ def _sweep(board, cards, rules, most_removed, scratch, stop_at_win):
     is marked on the layer where it is visited, so a configuration is marked only on
     the layer where it was first met and where it made removals (:func:`_trace` looks
     down for its draws).
+
+    On the last layer a state whose (configuration, rank) was met below leads only
+    to states met below: it adds no configuration, so only its stuck ends matter,
+    and its removals are not made when no configuration they lead to could beat the
+    best stuck end found (``Board.beyond``). The stuck entries are ranked first, so
+    that the best end is known early.
 
     Marks the states it visits in ``seen`` (left marked for :func:`_trace`: each was
     reached from a marked state). Returns (states, max_removed, best_key, goal_config,
@@ -609,6 +652,9 @@ def _sweep(board, cards, rules, most_removed, scratch, stop_at_win):
     layer = _layer_bits(n_cfg)
     fits = _positions_on(cards, rules)
     across_layers = not rules.draw_when_stuck
+    # The codes met below the last layer are closed under removals (each made its
+    # removals there), unless the start is on the last layer.
+    met_below_closed = across_layers and cards.drawn < stock_len
     due, due_ranks, takes = _due_tables(cards, fits)
     n_pending = np.zeros(stock_len + 1, dtype=np.int64)
     states = 0
@@ -643,6 +689,8 @@ def _sweep(board, cards, rules, most_removed, scratch, stop_at_win):
                 _test_and_set(seen, base + code)
                 stack[top] = code
                 top += 1
+            if s == stock_len:
+                _stuck_on_top(board, fits, r, stack, top)
         while top > 0:
             top -= 1
             item = stack[top]
@@ -658,15 +706,14 @@ def _sweep(board, cards, rules, most_removed, scratch, stop_at_win):
             cand = board.available[c] & fits[r]
             if s == stock_len:
                 if cand == 0:
-                    if most_removed:
-                        key = np.int64(board.removed[c])
-                    else:
-                        key = _app_score(np.int64(board.removed[c]),
-                                         np.int64(board.peaks[c]), s)
+                    key = _end_key(board, c, s, most_removed)
                     if key > best_stuck:
                         best_stuck = key
                         goal_c = c
                         goal_r = r
+                elif (met_below_closed and _is_seen(known, item)
+                      and _best_end_beyond(board, c, s, most_removed) <= best_stuck):
+                    cand = 0  # nothing ahead to find (see above)
             elif not across_layers:
                 if _may_draw(rules, cand) and not _test_and_set(
                         seen, base + layer + _code(c, cards.stock[s])):

@@ -24,7 +24,7 @@ from .jit import compile_notice
 from .moves import Move
 from .position import Position
 from .rules import EASY, Rules
-from .scoring import WIN_BASE_SCORE, check_scheme, win_score
+from .scoring import MOVE_COST, PEAK_BONUS, WIN_BASE_SCORE, check_scheme, win_score
 
 
 @dataclass(frozen=True)
@@ -115,7 +115,22 @@ def _board() -> kernels.Board:
     return kernels.Board(cfg.next_id.astype(np.int16), cfg.prev_id.astype(np.int16),
                          cfg.available.astype(np.int32), cfg.removed.astype(np.int8),
                          cfg.peaks.astype(np.int8), cfg.mask.astype(np.int64),
-                         int(cfg.full_id))
+                         int(cfg.full_id), _ends_beyond(cfg).astype(np.int16))
+
+
+def _ends_beyond(cfg) -> np.ndarray:
+    # Board.beyond: configurations with k cards removed lead only to configurations
+    # with more, so going down from 27 removed every row reads finished ones.
+    value = PEAK_BONUS * cfg.peaks.astype(np.int64) - MOVE_COST * cfg.removed.astype(np.int64)
+    value[cfg.full_id] = kernels.NO_END  # a win, not a stuck end
+    beyond = np.full(len(cfg), kernels.NO_END, dtype=np.int64)
+    from_here = value.copy()  # the same with c itself counted
+    for k in range(TABLEAU_SIZE - 1, -1, -1):
+        ids = np.flatnonzero(cfg.removed == k)
+        nxt = cfg.next_id[ids]
+        beyond[ids] = np.where(nxt >= 0, from_here[np.maximum(nxt, 0)], kernels.NO_END).max(axis=1)
+        from_here[ids] = np.maximum(value[ids], beyond[ids])
+    return beyond
 
 
 @cache
