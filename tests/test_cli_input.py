@@ -112,6 +112,34 @@ def test_codes_piped_into_the_command():
         [("TP1-E-AAAAAAD", True), ("TP1-E-AAAAAAI", True)]
 
 
+
+@pytest.mark.parametrize("args", [["deal", "TP1-E-AAAAAAB"], ["TP1-E-AAAAAAD", "--json"],
+                                  ["replay", "TP1-E-AAAAAAB", "Js", "Th", "d"]])
+def test_output_onto_a_full_disk_is_one_line(args):
+    # /dev/full refuses every write with "No space left on device", as a full disk
+    # behind `> file` does.
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    with open("/dev/full", "w") as full:
+        r = subprocess.run([sys.executable, "-m", "tripeaks_solver", *args], stdout=full,
+                           env=env, stderr=subprocess.PIPE, text=True, timeout=300, check=False)
+    assert_one_line_error(r.returncode, r.stderr, "cannot write the output", "No space left")
+
+
+def test_a_replaced_file_in_a_directory_that_refuses_new_files(capsys, tmp_path, monkeypatch):
+    # The file is writable but its directory takes no new file (the temporary file a
+    # replacement is written to first): one line, the old contents kept.
+    from tripeaks_solver.batch import files
+
+    def refuse(*args, **kwargs):
+        raise PermissionError(1, "Operation not permitted")
+
+    old = tmp_path / "a.csv"
+    old.write_text("old contents\n")
+    monkeypatch.setattr(files.tempfile, "mkstemp", refuse)
+    code, _, err = run(capsys, "analyze", "TP1-E-AAAAAAD", "8h", "--csv", str(old), "--force")
+    assert_one_line_error(code, err, "cannot write the CSV", "Operation not permitted")
+    assert old.read_text() == "old contents\n"
+
 # --- --layout-file - and files that are not regular ----------------------------------------
 
 

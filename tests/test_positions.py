@@ -18,7 +18,10 @@ Default run: a few positions per case; ``-m slow``: hundreds.
 from __future__ import annotations
 
 import itertools
+import os
 import random
+import signal
+import threading
 
 import numpy as np
 import pytest
@@ -149,10 +152,14 @@ def completions_against_solve(position: Position, scheme: str, n: int, scored: i
     codes = np.array([completion_kernels.DRAW if m.is_draw else where[int(m.card)]
                       for m in legal], dtype=np.int64)
     base = np.array([canonical.play(m).score_under("original") for m in legal], dtype=np.int64)
-    wins, scores, _ = completion_kernels._solve_completions(
+    # Filled with a value no answer has, so that an entry left unwritten fails below.
+    wins = np.full((n, len(legal) + 1), -1, dtype=np.int64)
+    scores = np.full((n, len(legal)), -1, dtype=np.int64)
+    completion_kernels._solve_completions(
         board(), cards_at(canonical), rule_masks(position.rules),
         np.array(view.hidden_positions, dtype=np.int64), fills, codes, scored,
-        completion_kernels.SCHEME_CODES[scheme], base, scratch(), np.empty(64, dtype=np.int64))
+        completion_kernels.SCHEME_CODES[scheme], base, scratch(), np.empty(64, dtype=np.int64),
+        wins, scores)
     compared = 0
     for i, fill in enumerate(fillings):
         here = view.completion(fill)
@@ -279,3 +286,20 @@ def test_kernels_agree_with_naive_from_positions_many(rules: Rules, scheme: str,
                                                       count: int) -> None:
     for seed in range(count):
         check_naive(random_position(seed + 7000, rules), scheme)
+
+
+def test_ctrl_c_while_the_completions_run_is_an_ordinary_interrupt() -> None:
+    # Compiled code cannot be interrupted: a Ctrl-C that comes while the loop over
+    # completions runs is raised when it returns. It used to return arrays made inside
+    # it, which numba hands to Python through a call back into it, and the pending
+    # signal crashed the process there (exit 139). The loop takes about 2 s here; the
+    # Python before it a few milliseconds, so the signal comes while it runs.
+    view = View.of(Position(Deal.from_number(3), EASY))
+    fair_hint(view, 10, 1, score_samples=0)  # compiled before the clock starts
+    timer = threading.Timer(0.5, os.kill, (os.getpid(), signal.SIGINT))
+    timer.start()
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            fair_hint(view, 2000, 1, score_samples=0)
+    finally:
+        timer.cancel()

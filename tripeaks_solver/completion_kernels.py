@@ -48,15 +48,18 @@ def _after(board, cards, move):
 
 @njit(cache=True)
 def _solve_completions(board, cards, rules, hidden, fills, moves, scored, scheme, base,
-                       scratch, path):
+                       scratch, path, wins, scores):
     """For completion i and move j: is a win left after the move, and (for the first
     ``scored`` completions) the best final score after it under ``scheme`` (APP,
     CARDS_LEFT: cards left at the end, ORIGINAL: ``base[j]``, the original score after
     move j, plus the most points still to earn).
 
     ``hidden``: the face-down tableau positions; ``fills[i]``: the ranks completion i
-    puts there, in that order, then on the stock from ``cards.drawn`` on. Returns
-    (wins[i, j] as 0/1, with column m for the position itself, scores[i, j], states).
+    puts there, in that order, then on the stock from ``cards.drawn`` on. Fills
+    ``wins[i, j]`` (0/1, with column m for the position itself) and ``scores[i, j]``,
+    arrays the caller makes, and returns the states visited. (Arrays made here and
+    returned would be handed to Python by a call back into it, where a Ctrl-C pending
+    since the kernel started crashes the process.)
     """
     n = fills.shape[0]
     m = moves.shape[0]
@@ -65,8 +68,6 @@ def _solve_completions(board, cards, rules, hidden, fills, moves, scored, scheme
     stock = cards.stock.copy()
     stock_len = stock.shape[0]
     layer = _layer_bits(board.next_id.shape[0])
-    wins = np.zeros((n, m + 1), dtype=np.int64)
-    scores = np.zeros((n, m), dtype=np.int64)
     states = 0
     for i in range(n):
         for t in range(k):
@@ -104,7 +105,7 @@ def _solve_completions(board, cards, rules, hidden, fills, moves, scored, scheme
                     scores[i, j] = 0 if scheme == CARDS_LEFT else WIN_BASE_SCORE - MOVE_COST * draws
                 else:
                     scores[i, j] = TABLEAU - key if scheme == CARDS_LEFT else key
-    return wins, scores, states
+    return states
 
 
 __all__ = ["APP", "CARDS_LEFT", "ORIGINAL", "SCHEME_CODES", "STAY", "_solve_completions"]

@@ -208,10 +208,12 @@ def fair_hint(view: View, samples: int = 1000, seed: int | None = None,
     hidden = np.array(view.hidden_positions, dtype=np.int64)
     path = np.empty(kernels.MAX_DEPTH, dtype=np.int64)
     scored = min(score_samples, len(fills))
-    wins, scores, _ = completion_kernels._solve_completions(
-        board(), cards_at(position), rule_masks(view.rules), hidden, fills, codes, scored,
-        completion_kernels.SCHEME_CODES[scheme], base, scratch(), path)
     n = len(fills)
+    wins = np.zeros((n, len(codes) + 1), dtype=np.int64)
+    scores = np.zeros((n, len(codes)), dtype=np.int64)
+    completion_kernels._solve_completions(
+        board(), cards_at(position), rule_masks(view.rules), hidden, fills, codes, scored,
+        completion_kernels.SCHEME_CODES[scheme], base, scratch(), path, wins, scores)
     rated = []
     for j, move in enumerate(legal):
         w = int(wins[:, j].sum())

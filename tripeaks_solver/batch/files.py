@@ -158,8 +158,13 @@ class LockedFile:
         symbolic link stays: the file it names is the one replaced."""
         mode = stat.S_IMODE(os.fstat(self.fd).st_mode)
         target = Path(os.path.realpath(self.path))
-        fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.",
-                                   suffix=".tmp")
+        try:
+            # The directory may refuse a new file even where the file itself is writable.
+            fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.",
+                                       suffix=".tmp")
+        except OSError as exc:
+            raise BatchError(f"cannot write {self.what} {self.path}: {_why(exc)}", "write",
+                             self.role) from None
         try:
             try:
                 os.fchmod(fd, mode)

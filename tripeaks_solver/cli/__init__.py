@@ -2,7 +2,7 @@
 
 Run as ``tripeaks-solve`` or ``python -m tripeaks_solver``. Exit codes: 0 done (whatever
 the verdict), 1 an illegal move in a replayed record, 2 malformed input (one line on
-stderr, never a traceback), 130 interrupted. When the reader of the output goes away
+stderr, never a traceback; also when the output cannot be written), 130 interrupted. When the reader of the output goes away
 (a pipe into ``head``) the command stops quietly with code 1, as click's own handling
 of a closed pipe does.
 
@@ -43,6 +43,12 @@ def main(argv: list[str] | None = None) -> None:
         # flush): stop as quietly, leaving Python nothing to flush into the closed pipe.
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         sys.exit(EXIT_PIPE)
+    except OSError as exc:
+        # The output could not be written (a full disk behind `> file`): one line, and
+        # the unwritable output replaced, so that Python's final flush cannot fail too.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        where = f"{exc.filename}: " if exc.filename else "the output: "
+        fail(f"cannot write {where}{exc.strerror or exc}")
     except click.exceptions.Abort:
         click.echo("tripeaks-solve: interrupted", err=True)
         sys.exit(130)
