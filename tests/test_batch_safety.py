@@ -458,3 +458,25 @@ def test_a_plot_behind_a_symbolic_link_is_written_through_it(tmp_path, capsys):
     assert target.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     assert stat.S_IMODE(target.stat().st_mode) == 0o640
     assert sorted(p.name for p in tmp_path.iterdir()) == ["plot.png", "real.png"]
+
+
+def test_a_csv_name_that_is_a_dangling_symbolic_link(capsys, tmp_path):
+    # Not "in use by another run": the link names no file, and O_EXCL will not make one.
+    link = tmp_path / "rows.csv"
+    link.symlink_to(tmp_path / "nowhere" / "x.csv")
+    code, _, err = run(capsys, "batch", "0", "3", "--csv", str(link))
+    assert_one_line_error(code, err, "symbolic link", "does not exist")
+    assert link.is_symlink() and not link.exists()
+
+
+def test_a_stop_before_the_first_row_says_the_new_file_was_not_kept(capsys, tmp_path,
+                                                                     monkeypatch):
+    def stopped(self, on_progress=None):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(BatchRun, "run", stopped)
+    path = tmp_path / "rows.csv"
+    code, _, err = run(capsys, "batch", "0", "3", "--csv", str(path))
+    assert code == 130, err
+    assert "stopped before any row was finished" in err and "--resume" not in err
+    assert not path.exists()

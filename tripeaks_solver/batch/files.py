@@ -123,6 +123,11 @@ class LockedFile:
             try:
                 return os.open(path, flags | os.O_NONBLOCK), False
             except FileNotFoundError:
+                if os.path.islink(path) and not os.path.exists(path):
+                    # Not a race: a link that names no file, which O_EXCL will not create.
+                    raise BatchError(f"cannot write {self.what} {path}: it is a symbolic "
+                                     f"link to {os.readlink(path)}, which does not exist",
+                                     "special", self.role) from None
                 continue
             except OSError as exc:
                 raise self._cannot(exc) from None

@@ -230,28 +230,32 @@ def _run(spec, progress: bool | None):
         raise SystemExit(128 + signum)
 
     csv_path = spec.csv_path
-    with BatchRun(spec) as batch:
-        if spec.resume and (batch.kept_rows or batch.torn):
-            torn = ", dropped a torn last line" if batch.torn else ""
-            click.echo(f"resuming {csv_path}: {_count(batch.kept_in_range, 'row')} of this "
-                       f"range kept{torn}, {_count(batch.pending_deals, 'deal')} to solve",
-                       err=True)
-        bar = tqdm(total=batch.pending_deals, unit="deal", desc="batch", file=sys.stderr,
-                   disable=not show, dynamic_ncols=True, smoothing=0.05)
-        main_thread = threading.current_thread() is threading.main_thread()
-        old_term = signal.signal(signal.SIGTERM, terminate) if main_thread else None
-        try:
-            return batch.run(on_progress=bar.update)
-        except (KeyboardInterrupt, SystemExit):
-            bar.close()
-            if csv_path is not None:
-                click.echo(f"tripeaks-solve: stopped; {csv_path} holds every finished row: "
-                           "rerun with --resume to continue", err=True)
-            raise
-        finally:
-            if main_thread:
-                signal.signal(signal.SIGTERM, old_term)
-            bar.close()
+    try:
+        with BatchRun(spec) as batch:
+            if spec.resume and (batch.kept_rows or batch.torn):
+                torn = ", dropped a torn last line" if batch.torn else ""
+                click.echo(f"resuming {csv_path}: {_count(batch.kept_in_range, 'row')} of "
+                           f"this range kept{torn}, {_count(batch.pending_deals, 'deal')} to "
+                           "solve", err=True)
+            bar = tqdm(total=batch.pending_deals, unit="deal", desc="batch", file=sys.stderr,
+                       disable=not show, dynamic_ncols=True, smoothing=0.05)
+            main_thread = threading.current_thread() is threading.main_thread()
+            old_term = signal.signal(signal.SIGTERM, terminate) if main_thread else None
+            try:
+                return batch.run(on_progress=bar.update)
+            finally:
+                if main_thread:
+                    signal.signal(signal.SIGTERM, old_term)
+                bar.close()
+    except (KeyboardInterrupt, SystemExit):
+        # Said once the run has closed its files: a new file that got no row is gone then.
+        if csv_path is not None and not csv_path.exists():
+            click.echo(f"tripeaks-solve: stopped before any row was finished; {csv_path} "
+                       "was not kept", err=True)
+        elif csv_path is not None:
+            click.echo(f"tripeaks-solve: stopped; {csv_path} holds every finished row: "
+                       "rerun with --resume to continue", err=True)
+        raise
 
 
 def _count(n: int, noun: str) -> str:
