@@ -480,3 +480,14 @@ def test_a_stop_before_the_first_row_says_the_new_file_was_not_kept(capsys, tmp_
     assert code == 130, err
     assert "stopped before any row was finished" in err and "--resume" not in err
     assert not path.exists()
+
+
+def test_plot_and_csv_that_are_one_file_by_two_names(capsys, tmp_path):
+    rows = tmp_path / "rows.png"
+    rows.write_text("kept\n")
+    other = tmp_path / "plot.png"
+    os.link(rows, other)  # a hard link: two names, one file
+    code, _, err = run(capsys, "batch", "0", "3", "--csv", str(rows), "--plot", str(other),
+                       "--force")
+    assert_one_line_error(code, err, "--plot and --csv name the same file")
+    assert rows.read_text() == "kept\n"

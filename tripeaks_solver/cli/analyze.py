@@ -15,7 +15,7 @@ from ..batch.files import LockedFile, open_output
 from ..errors import InputError
 from ..game import Game, Status
 from ..moves import parse_record
-from .common import STDIN, plural, refuse_unused, rule_options
+from .common import STDIN, check_distinct_outputs, plural, refuse_unused, rule_options
 from .group import cli
 from .hint import SCORE_LABEL, Source, position_options, read_source, replay_record
 
@@ -122,8 +122,7 @@ def analyze_command(words: tuple[str, ...], rule_choice: str, layouts: tuple[str
                                "layout; for a layout with ?? use hint")
     if not fair:
         refuse_unused(("samples", "seed"), "it counts with --fair")
-    if plot_path and csv_path and plot_path.resolve() == csv_path.resolve():
-        raise click.UsageError("--plot and --csv name the same file")
+    check_distinct_outputs(plot_path, csv_path)
     if plot_path is not None and str(plot_path) == STDIN:
         raise click.UsageError("--plot needs a file name (a PNG is not for the terminal)")
     csv_to_stdout = csv_path is not None and str(csv_path) == STDIN

@@ -19,6 +19,7 @@ from ..batch.errors import BatchError
 from .common import (
     SEED,
     InputPath,
+    check_distinct_outputs,
     complete_layouts,
     pick_rules,
     refuse_unused,
@@ -206,9 +207,7 @@ def _check_flags(jobs: int | None, engine: str, scheduler: str | None, resume: b
         raise click.UsageError(f"--scoring {scoring} needs optimal scores: --no-optimal "
                                "finds winnability only")
     check_plot_flag(plot_path, optimal)
-    if plot_path is not None and csv_path is not None and \
-            plot_path.resolve() == csv_path.resolve():
-        raise click.UsageError("--plot and --csv name the same file")
+    check_distinct_outputs(plot_path, csv_path)
     if engine == "dask" and not dask_available():
         raise click.UsageError(f"--engine dask needs dask.distributed, an optional extra: "
                                f"{DASK_HINT}")

@@ -48,6 +48,19 @@ def plural(n: int, word: str, words: str | None = None) -> str:
     return f"{n:,} {word if n == 1 else words or word + 's'}"
 
 
+def check_distinct_outputs(plot_path: Path | None, csv_path: Path | None) -> None:
+    """Refuse a --plot and a --csv that are one file: the same name, or two names (hard
+    links) for one existing file."""
+    if plot_path is None or csv_path is None:
+        return
+    try:
+        same = os.path.samefile(plot_path, csv_path)
+    except OSError:  # one of them does not exist yet
+        same = False
+    if same or plot_path.resolve() == csv_path.resolve():
+        raise click.UsageError("--plot and --csv name the same file")
+
+
 def refuse_unused(names: tuple[str, ...], why: str) -> None:
     """A one-line error naming the first option of ``names`` (parameter names) that the
     user typed although it does nothing here (``why``: when it would count)."""
