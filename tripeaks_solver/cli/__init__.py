@@ -1,10 +1,10 @@
 """The ``tripeaks-solve`` command: parse arguments, print, exit codes. No game logic here.
 
 Run as ``tripeaks-solve`` or ``python -m tripeaks_solver``. Exit codes: 0 done (whatever
-the verdict), 1 an illegal move in a replayed record, 2 malformed input (one line on
-stderr, never a traceback; also when the output cannot be written), 130 interrupted. When the reader of the output goes away
-(a pipe into ``head``) the command stops quietly with code 1, as click's own handling
-of a closed pipe does.
+the verdict), 1 an illegal move in a replayed record, 2 malformed input or output that
+cannot be written (one line on stderr, never a traceback), 130 interrupted. When the
+reader of the output goes away (a pipe into ``head``) the command stops quietly with
+code 1, as click's own handling of a closed pipe does.
 
 The command modules import the solver, the players and the batch run inside the
 commands, once the arguments are checked: ``--help``, the shell's completion, a bad
