@@ -163,14 +163,12 @@ class LockedFile:
         symbolic link stays: the file it names is the one replaced."""
         mode = stat.S_IMODE(os.fstat(self.fd).st_mode)
         target = Path(os.path.realpath(self.path))
+        tmp = None
         try:
-            # The directory may refuse a new file even where the file itself is writable.
+            # Inside the try: the directory may refuse a new file where the file itself
+            # is writable.
             fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.",
                                        suffix=".tmp")
-        except OSError as exc:
-            raise BatchError(f"cannot write {self.what} {self.path}: {_why(exc)}", "write",
-                             self.role) from None
-        try:
             try:
                 os.fchmod(fd, mode)
                 write_all(fd, data)
@@ -178,10 +176,11 @@ class LockedFile:
                 os.close(fd)
             os.replace(tmp, target)
         except OSError as exc:
-            try:
-                os.unlink(tmp)
-            except OSError:
-                pass
+            if tmp is not None:
+                try:
+                    os.unlink(tmp)
+                except OSError:
+                    pass
             raise BatchError(f"cannot write {self.what} {self.path}: {_why(exc)}", "write",
                              self.role) from None
         self.created = False  # the new contents are there to stay

@@ -27,6 +27,12 @@ __all__ = ["cli", "main"]
 EXIT_PIPE = 1  # what click exits with when the output's pipe closes under it
 
 
+def _drop_output() -> None:
+    # Standard output to /dev/null, so that Python's final flush at exit has nothing
+    # to fail on (a closed pipe, a full disk).
+    os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+
+
 def main(argv: list[str] | None = None) -> None:
     """Entry point: run the command, turning input errors into one line and exit code 2."""
     def fail(message: str) -> None:
@@ -41,12 +47,11 @@ def main(argv: list[str] | None = None) -> None:
     except BrokenPipeError:
         # The reader went away (`| head`) after click's handling of it (the final
         # flush): stop as quietly, leaving Python nothing to flush into the closed pipe.
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        _drop_output()
         sys.exit(EXIT_PIPE)
     except OSError as exc:
-        # The output could not be written (a full disk behind `> file`): one line, and
-        # the unwritable output replaced, so that Python's final flush cannot fail too.
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        # The output could not be written (a full disk behind `> file`): one line.
+        _drop_output()
         where = f"{exc.filename}: " if exc.filename else "the output: "
         fail(f"cannot write {where}{exc.strerror or exc}")
     except click.exceptions.Abort:
