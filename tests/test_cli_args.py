@@ -101,7 +101,7 @@ def test_completion_of_deal_offers_no_option_it_lacks(capsys, monkeypatch):
     code, got, err = complete(capsys, monkeypatch, "tripeaks-solve deal TP1-E-AAAAAAD --")
     assert code == 0 and err == ""
     assert "plain,--reveal" in got and "plain,--json" in got
-    assert "plain,--rules" not in got and "plain,--scoring" not in got
+    assert "plain,--rules" in got and "plain,--scoring" not in got
 
 
 @pytest.mark.parametrize("shell", ["bash", "zsh", "fish"])
@@ -234,13 +234,13 @@ def test_deal_json_is_the_name_format_json_still_works(capsys):
     assert "--json" in out
 
 
-@pytest.mark.parametrize(("command", "takes_rules"), [("solve", True), ("deal", False),
-                                                      ("replay", False)])
-def test_help_names_rules_only_where_the_command_takes_it(capsys, command, takes_rules):
+@pytest.mark.parametrize("command", ["solve", "deal", "replay", "hint", "analyze", "play",
+                                     "batch"])
+def test_help_names_rules_on_every_command_that_plays_a_deal(capsys, command):
     code, out, err = run(capsys, command, "--help")
     assert code == 0, err
-    assert ("--rules" in out) == takes_rules
-    assert "rules letter" in " ".join(out.split())  # --wrap still says what it overrides
+    assert "--rules" in out
+    assert "overriding --rules" in " ".join(out.split())  # --wrap says what it overrides
 
 
 def test_plural():

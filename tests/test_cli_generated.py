@@ -56,7 +56,7 @@ VALID_MOVES = st.sampled_from(["Js", "Th", "d", "draw", "u", "undo", "Kc", "10�
                                "5h", "d d", "draw"])
 MOVES = st.one_of(
     VALID_MOVES, VALID_MOVES, VALID_MOVES, VALID_MOVES,
-    st.sampled_from(["Zz", "", ",", "D", "♣", "10", "1c"]),
+    st.sampled_from(["Zz", "", ",", "D", "♣", "10", "1c", "-"]),  # -: moves from stdin
     texts(8),
 )
 
@@ -99,6 +99,7 @@ VARIANTS = {"--empty-waste": None, "--joker": None, "--draw-when-stuck": None, "
             "--wrap": None, "--no-wrap": None}
 RARE = ["-h", "--help", "--bogus", "--json=1", "--"]  # one command line in ten has one
 SCORING = {"--scoring": st.sampled_from([*SCHEMES, "best", ""])}
+RULES = {"--rules": st.sampled_from(["code", "easy", "classic", "both", "clasic", ""])}
 # A few deals at most: a range that is not tiny is refused or ends in a moment (the
 # last deal, ZZZZZZZ, is a valid bound but would start billions of solves).
 BOUNDS = st.sampled_from(["0", "1", "3", "AAAAAAC", "TP1-E-AAAAAAD", "x", "", "-5",
@@ -137,12 +138,12 @@ COMMANDS = {
                      SOLVE_OPTIONS),
     "deal": Command(("deal",), st.lists(CODES, min_size=1, max_size=2),
                     {"--format": st.sampled_from(["text", "line", "json", "xml"]),
-                     "--json": None, "--reveal": None, **VARIANTS}),
+                     "--json": None, "--reveal": None, **RULES, **VARIANTS}),
     "replay": Command(("replay",),
                       st.builds(lambda c, m: [*c, *m], st.lists(CODES, min_size=1, max_size=1),
                                 st.lists(MOVES, max_size=8)),
                       {"--lang": st.sampled_from([*LANGUAGES, "fr"]), "--json": None,
-                       **SCORING, **VARIANTS}),
+                       **RULES, **SCORING, **VARIANTS}),
     "batch": Command(("batch",), st.lists(BOUNDS, max_size=2), {
         "--layout-file": LAYOUT_FILES, "--rules": st.sampled_from(["both", "easy", "x"]),
         "--optimal": None, "--no-optimal": None, "--csv": OUTPUTS, "--resume": None,

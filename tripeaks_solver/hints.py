@@ -252,9 +252,15 @@ def fair_rating(start: Game | Position, samples: int = 1000, seed: int | None = 
 
 # --- the picture of a review -----------------------------------------------------------
 def plot_review(review: Review, out: BinaryIO, title: str) -> None:
+    """The picture of :func:`review_figure` as a PNG written to ``out``."""
+    review_figure(review, title).savefig(out, format="png", dpi=100)
+
+
+def review_figure(review: Review, title: str):
     """The best final score still reachable after each move (and the fair win share,
-    on a second axis, when the review has it), with the marked moves labelled, as a
-    PNG (matplotlib, Agg) written to ``out``."""
+    on a second axis, when the review has it), with the marked moves labelled: a
+    matplotlib Figure (Agg canvas). The labels are drawn over the share's line, and
+    the legend lists only what is drawn."""
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.figure import Figure
     from matplotlib.ticker import MaxNLocator, PercentFormatter
@@ -269,9 +275,10 @@ def plot_review(review: Review, out: BinaryIO, title: str) -> None:
     label = {"app": "best final score reachable", "original": "best original score reachable",
              "cards-left": "fewest cards left reachable"}[review.scheme]
     ax.step(xs, best, where="post", color="#4c72b0", label=label)
-    ax.scatter([x for x, w in zip(xs, won, strict=True) if not w],
-               [b for b, w in zip(best, won, strict=True) if not w], color="#c44e52", s=12,
-               zorder=3, label="no win left")
+    lost = [(x, b) for x, b, w in zip(xs, best, won, strict=True) if not w]
+    if lost:
+        ax.scatter([x for x, _ in lost], [b for _, b in lost], color="#c44e52", s=12,
+                   zorder=3, label="no win left")
     colours = {"??": "#c44e52", "?": "#dd8452", "!": "#55a868"}
     marked = [r for r in review.moves if r.mark]
     for i, r in enumerate(marked):
@@ -279,7 +286,9 @@ def plot_review(review: Review, out: BinaryIO, title: str) -> None:
         ax.annotate(f"{r.number}. {r.move.pretty} {r.mark}", (r.number, r.best_after),
                     xytext=(0, rise if r.mark == "!" else -rise - 6),
                     textcoords="offset points", ha="center", fontsize=8, color=colours[r.mark],
-                    arrowprops={"arrowstyle": "-", "color": colours[r.mark], "lw": 0.6})
+                    arrowprops={"arrowstyle": "-", "color": colours[r.mark], "lw": 0.6},
+                    bbox={"boxstyle": "round,pad=0.15", "fc": "white", "ec": "none",
+                          "alpha": 0.8})
     ax.set_xlabel("move")
     ax.set_ylabel(label)
     ax.xaxis.set_major_locator(MaxNLocator(integer=True))
@@ -300,7 +309,11 @@ def plot_review(review: Review, out: BinaryIO, title: str) -> None:
         ax2.set_ylabel("fair win share")
         more_h, more_l = ax2.get_legend_handles_labels()
         handles, labels = handles + more_h, labels + more_l
+        # A twin axis is drawn over the first one: put the first (its line, the labels
+        # of the marked moves, the legend) back on top, its background see-through.
+        ax.set_zorder(ax2.get_zorder() + 1)
+        ax.patch.set_visible(False)
     ax.legend(handles, labels, loc="lower left", fontsize=8)
     ax.set_title(f"{title}: {review.start.rules} rules, {len(review.moves)} moves; final "
                  f"{review.final_score}, best from the start {review.best_start}")
-    fig.savefig(out, format="png", dpi=100)
+    return fig

@@ -15,7 +15,15 @@ from ..batch.files import LockedFile, open_output
 from ..errors import InputError
 from ..game import Game, Status
 from ..moves import parse_record
-from .common import STDIN, check_distinct_outputs, plural, refuse_unused, rule_options
+from .common import (
+    STDIN,
+    check_distinct_outputs,
+    plural,
+    read_moves,
+    refuse_unused,
+    require_matplotlib,
+    rule_options,
+)
 from .group import cli
 from .hint import SCORE_LABEL, Source, position_options, read_source, replay_record
 
@@ -112,11 +120,13 @@ def analyze_command(words: tuple[str, ...], rule_choice: str, layouts: tuple[str
                     scoring: str, **opts) -> None:
     """Judge a played game: CODE, then the MOVES of its record.
 
-    For each move: the best final score reachable before and after it, the points it
+    MOVES are in replay's tokens; - reads them from standard input. For each move:
+    the best final score reachable before and after it, the points it
     lost, and a mark (?? threw the win away, ? lost points, ! the only move that kept
     the win); then a summary.
     """
     source, record = read_source(words, layouts, layout_file, rule_choice, opts)
+    record = read_moves(record, stdin_taken=str(layout_file) == STDIN)
     if source.unknown:
         raise click.UsageError("analyze judges moves exactly and needs every card of the "
                                "layout; for a layout with ?? use hint")
@@ -125,16 +135,12 @@ def analyze_command(words: tuple[str, ...], rule_choice: str, layouts: tuple[str
     check_distinct_outputs(plot_path, csv_path)
     if plot_path is not None and str(plot_path) == STDIN:
         raise click.UsageError("--plot needs a file name (a PNG is not for the terminal)")
+    if plot_path is not None:
+        require_matplotlib()
     csv_to_stdout = csv_path is not None and str(csv_path) == STDIN
     if csv_to_stdout and as_json:
         raise click.UsageError("--csv - and --json both want standard output: give the CSV "
                                "a file name")
-    if plot_path is not None:
-        try:
-            import matplotlib  # noqa: F401
-        except ImportError:
-            raise InputError("--plot needs matplotlib, an optional extra: "
-                             "pip install 'tripeaks-solver[plot]'") from None
 
     def on_error(game: Game, message: str, number: int) -> None:
         if as_json:

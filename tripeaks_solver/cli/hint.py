@@ -19,16 +19,18 @@ from ..game import Game, Status
 from ..layout import UNKNOWN
 from ..moves import parse_record
 from ..position import Position
-from ..render import tableau_lines
+from ..render import position_lines
 from ..rules import Rules
 from .common import (
     EXIT_ILLEGAL,
     SEED,
+    STDIN,
     InputPath,
     parse_code,
     pick_rules,
     plural,
     read_layouts,
+    read_moves,
     refuse_unused,
     rule_options,
 )
@@ -129,10 +131,8 @@ def _position_lines(source: Source, position: Position, scheme: str,
                     reveal: bool) -> list[str]:
     lines = [(f"{source.title}, after {plural(position.moves_played, 'move')}"
              f"{'' if position.status is Status.IN_PLAY else ': ' + position.status.value}")]
-    lines += tableau_lines(position.deal, position.removed, reveal or position.rules.open)
-    top = "empty" if position.waste is None else position.waste.pretty
-    lines += ["", (f"Waste: {top}    Stock: {position.stock_left} cards left    "
-                  f"{_score_text(position, scheme)}")]
+    lines += position_lines(position, reveal)
+    lines[-1] += f"    {_score_text(position, scheme)}"
     return lines
 
 
@@ -229,10 +229,6 @@ def _hint_json(source: Source, position: Position, scheme: str, fair: bool, h: H
 
 def position_options(f):
     opts = [
-        click.option("--rules", "rule_choice", type=click.Choice(["code", "easy", "classic"]),
-                     default="code", show_default=True,
-                     help="The rule set the moves were played under: the code's letter, "
-                          "easy or classic."),
         click.option("--layout", "layouts", multiple=True, metavar="CARDS",
                      help="A deal typed in (52 cards in `deal --format line` order) instead "
                           "of a code; ?? for a card the player has not seen (fair by nature)."),
@@ -259,19 +255,22 @@ def position_options(f):
               show_default=True,
               help="Completions also solved for the --fair mean best scores; an optimum costs "
                    "about ten winnability searches (0: shares only, fastest).")
-@click.option("--reveal", is_flag=True, help="Show the face-down cards (not with --fair).")
+@click.option("--reveal", is_flag=True,
+              help="Show the face-down cards, in brackets (not with --fair).")
 @rule_options()
 def hint_command(words: tuple[str, ...], rule_choice: str, layouts: tuple[str, ...],
                  layout_file: Path | None, seed: int | None, as_json: bool, fair: bool,
                  samples: int, score_samples: int, reveal: bool, scoring: str, **opts) -> None:
     """Hint a game in progress: CODE, then the MOVES played so far.
 
-    MOVES are in replay's tokens (cards, d/draw, u/undo). Shows the position, whether
+    MOVES are in replay's tokens (cards, d/draw, u/undo); - reads them from standard
+    input. Shows the position (--reveal: face-down cards in brackets), whether
     it is still winnable, the best final score still reachable, every legal move best
     first with what is left after it, and a best line from here. --fair answers from
     only what the player has seen; so does a --layout with ?? cards.
     """
     source, record = read_source(words, layouts, layout_file, rule_choice, opts)
+    record = read_moves(record, stdin_taken=str(layout_file) == STDIN)
     fair = fair or bool(source.unknown)
     if not fair:
         refuse_unused(("samples", "score_samples", "seed"),

@@ -14,9 +14,19 @@ from ..errors import IllegalMoveError, InputError
 from ..game import Game
 from ..messages import LANGUAGES, language_from_env
 from ..moves import Move
-from ..render import deal_picture
+from ..position import Position
+from ..render import deal_picture, position_lines
 from ..rules import Rules
-from .common import EXIT_ILLEGAL, parse_code, peak_mark, pick_rules, plural, rule_options
+from .common import (
+    EXIT_ILLEGAL,
+    Choice,
+    parse_code,
+    peak_mark,
+    pick_rules,
+    plural,
+    read_moves,
+    rule_options,
+)
 from .group import cli
 
 
@@ -35,17 +45,18 @@ def _deal_json(code: str, number: int, rules: Rules, deal: Deal) -> dict:
 
 @cli.command("deal")
 @click.argument("code")
-@click.option("--format", "fmt", type=click.Choice(["text", "line", "json"]), default="text",
+@click.option("--format", "fmt", type=Choice(["text", "line", "json"]), default="text",
               show_default=True,
               help="text: the peaks for people; line: 52 machine tokens (positions 0–27, "
                    "waste, stock in draw order); json: the same as --json.")
 @click.option("--json", "as_json", is_flag=True,
               help="Print the deal as a JSON object: tableau, waste, stock.")
-@click.option("--reveal", is_flag=True, help="Show face-down cards and the stock (text format).")
-@rule_options(with_scoring=False, with_rules=False)
+@click.option("--reveal", is_flag=True,
+              help="Show face-down cards (in brackets) and the stock (text format).")
+@rule_options(with_scoring=False)
 @click.pass_context
 def deal_command(ctx: click.Context, code: str, fmt: str, as_json: bool, reveal: bool,
-                 **opts) -> None:
+                 rule_choice: str, **opts) -> None:
     """Show the layout of a deal: the peaks, the waste and the stock.
 
     CODE is a game code such as TP1-E-AAAAAAB.
@@ -53,7 +64,7 @@ def deal_command(ctx: click.Context, code: str, fmt: str, as_json: bool, reveal:
     if as_json and fmt != "json" and ctx.get_parameter_source("fmt") is not ParameterSource.DEFAULT:
         raise click.UsageError(f"give --json or --format {fmt}, not both")
     gc = parse_code(code)
-    rules = pick_rules("code", gc.rules, opts, gc.joker)[0]
+    rules = pick_rules(rule_choice, gc.rules, opts, gc.joker)[0]
     deal = Deal.from_number(gc.number, rules.joker)
     shown = str(GameCode(gc.number, rules.name, rules.joker))
     if as_json or fmt == "json":
@@ -69,22 +80,23 @@ def deal_command(ctx: click.Context, code: str, fmt: str, as_json: bool, reveal:
 @cli.command("replay")
 @click.argument("code")
 @click.argument("moves", nargs=-1)
-@click.option("--lang", type=click.Choice(LANGUAGES), default=None,
+@click.option("--lang", type=Choice(LANGUAGES), default=None,
               help="Language of the app's messages (default: from LANG, else English).")
 @click.option("--json", "as_json", is_flag=True, help="Print the replay as a JSON object.")
-@rule_options(with_rules=False)
+@rule_options()
 def replay_command(code: str, moves: tuple[str, ...], lang: str | None, as_json: bool,
-                   scoring: str, **opts) -> None:
+                   rule_choice: str, scoring: str, **opts) -> None:
     """Play a recorded game on CODE and score it.
 
     MOVES are cards to remove (Kc or K♣), draw (d) and undo (u); several may share
-    one argument separated by spaces. An illegal move stops the replay (exit code 1).
+    one argument separated by spaces; - reads them from standard input (# starts a
+    comment). An illegal move stops the replay (exit code 1); at the end, the board.
     """
     gc = parse_code(code)
     lang = lang or language_from_env()
-    rules = pick_rules("code", gc.rules, opts, gc.joker)[0]
+    rules = pick_rules(rule_choice, gc.rules, opts, gc.joker)[0]
     game = Game(Deal.from_number(gc.number, rules.joker), rules, lang)
-    tokens = [t for arg in moves for t in arg.replace(",", " ").split()]
+    tokens = [t for arg in read_moves(moves) for t in arg.replace(",", " ").split()]
     steps: list[dict] = []
 
     def scored() -> int:
@@ -123,6 +135,7 @@ def replay_command(code: str, moves: tuple[str, ...], lang: str | None, as_json:
     if as_json:
         click.echo(json.dumps(result(), ensure_ascii=False))
     else:
+        click.echo("\n" + "\n".join(position_lines(Position.of(game))) + "\n")
         scored_text = "" if scoring == "cards-left" else f"{_score_text(scoring, game)}, "
         click.echo(f"{game.status.value.capitalize()}: {scored_text}"
                    f"{plural(game.moves, 'move')}, "
