@@ -293,7 +293,9 @@ def hint_command(words: tuple[str, ...], rule_choice: str, layouts: tuple[str, .
     warm_up(scoring)
     h = rating = None
     if fair:
-        rating = fair_hint(View.of(position, source.unknown), samples, seed, score_samples,
+        known = (frozenset(range(len(source.deal.cards))) - source.unknown
+                 if source.unknown else None)
+        rating = fair_hint(View.of(position, known), samples, seed, score_samples,
                            scheme=scoring)
     else:
         h = hint(position, scoring)
