@@ -3,10 +3,11 @@ standard input (``-``) and bounded reading of input files."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import stat
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import IO
 
@@ -41,6 +42,25 @@ class InputPath(click.Path):
         if value == "":
             self.fail("the path is empty: give a file, or - for standard input", param, ctx)
         return super().convert(value, param, ctx)
+
+
+@contextlib.contextmanager
+def progress_bar(total: int, unit: str) -> Iterator[Callable[[int], None]]:
+    """A progress bar on stderr when it is a terminal; yields ``advance(done)``, which
+    moves the bar to ``done`` of ``total``."""
+    from tqdm import tqdm
+
+    tqdm.monitor_interval = 0  # no monitor thread
+    bar = tqdm(total=total, unit=unit, file=sys.stderr, disable=not sys.stderr.isatty(),
+               dynamic_ncols=True, leave=False)
+
+    def advance(done: int) -> None:
+        bar.update(done - bar.n)
+
+    try:
+        yield advance
+    finally:
+        bar.close()
 
 
 def plural(n: int, word: str, words: str | None = None) -> str:
