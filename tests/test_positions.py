@@ -137,12 +137,22 @@ def test_bellman_and_lines_many(rules: Rules, scheme: str, count: int) -> None:
 
 
 # --- the loop over completions against solve -----------------------------------------
+def known_beyond(position: Position, seed: int) -> frozenset[int]:
+    """What the game shows at ``position`` and, as if seen before an undo, a random
+    half of the other places (face-down tableau cards, the stock not drawn)."""
+    shown = seen_at(position)
+    rng = random.Random(seed)
+    more = [p for p in range(len(position.deal.cards)) if p not in shown and rng.random() < 0.5]
+    return shown | frozenset(more)
+
+
 def completions_against_solve(position: Position, scheme: str, n: int, scored: int,
-                              seed: int) -> int:
-    """Run the compiled loop on ``n`` random completions of the position's view and
-    compare every answer with ``solve`` on the completed deal. Returns the number of
-    (completion, move) pairs compared."""
-    view = View.of(position)
+                              seed: int, known: frozenset[int] | None = None) -> int:
+    """Run the compiled loop on ``n`` random completions of the view of a player who
+    knows the places ``known`` (None: what the position shows) and compare every answer
+    with ``solve`` on the completed deal. Returns the number of (completion, move)
+    pairs compared."""
+    view = View.of(position, known)
     canonical = view.canonical()
     legal = canonical.legal_moves()
     rng = random.Random(seed)
@@ -157,13 +167,13 @@ def completions_against_solve(position: Position, scheme: str, n: int, scored: i
     scores = np.full((n, len(legal)), -1, dtype=np.int64)
     completion_kernels._solve_completions(
         board(), cards_at(canonical), rule_masks(position.rules),
-        np.array(view.hidden_positions, dtype=np.int64), fills, codes, scored,
+        np.array(view.fill_places, dtype=np.int64), fills, codes, scored,
         completion_kernels.SCHEME_CODES[scheme], base, scratch(), np.empty(64, dtype=np.int64),
         wins, scores)
     compared = 0
     for i, fill in enumerate(fillings):
         here = view.completion(fill)
-        assert View.of(here) == view
+        assert View.of(here, known) == view
         assert wins[i, len(legal)] == solve(here, optimal=False).winnable
         for j, move in enumerate(legal):
             after = here.play(move)
@@ -180,6 +190,9 @@ def test_completions_agree_with_solve(rules: Rules, scheme: str, count: int) -> 
     for seed in range(count):
         position = random_position(seed + 50, rules)
         compared += completions_against_solve(position, scheme, 8, 3, seed)
+        # A player who saw more before undos: the known face-down and stock cards stay.
+        compared += completions_against_solve(position, scheme, 4, 2, seed,
+                                              known_beyond(position, seed))
     assert compared > 0
 
 
@@ -189,6 +202,7 @@ def test_completions_agree_with_solve_many(rules: Rules, scheme: str, count: int
     for seed in range(count):
         position = random_position(seed + 5000, rules)
         completions_against_solve(position, scheme, 12, 4, seed)
+        completions_against_solve(position, scheme, 6, 2, seed, known_beyond(position, seed))
 
 
 # --- fair answers see only what the player has seen ------------------------------------

@@ -47,15 +47,15 @@ def _after(board, cards, move):
 
 
 @njit(cache=True)
-def _solve_completions(board, cards, rules, hidden, fills, moves, scored, scheme, base,
+def _solve_completions(board, cards, rules, places, fills, moves, scored, scheme, base,
                        scratch, path, wins, scores):
     """For completion i and move j: is a win left after the move, and (for the first
     ``scored`` completions) the best final score after it under ``scheme`` (APP,
     CARDS_LEFT: cards left at the end, ORIGINAL: ``base[j]``, the original score after
     move j, plus the most points still to earn).
 
-    ``hidden``: the face-down tableau positions; ``fills[i]``: the ranks completion i
-    puts there, in that order, then on the stock from ``cards.drawn`` on. Fills
+    ``places``: the places of the unseen cards, a tableau position or TABLEAU + i for
+    stock card i; ``fills[i]``: the ranks completion i puts there, in that order. Fills
     ``wins[i, j]`` (0/1, with column m for the position itself) and ``scores[i, j]``,
     arrays the caller makes, and returns the states visited. (Arrays made here and
     returned would be handed to Python by a call back into it, where a Ctrl-C pending
@@ -63,7 +63,7 @@ def _solve_completions(board, cards, rules, hidden, fills, moves, scored, scheme
     """
     n = fills.shape[0]
     m = moves.shape[0]
-    k = hidden.shape[0]
+    k = places.shape[0]
     tableau = cards.tableau.copy()
     stock = cards.stock.copy()
     stock_len = stock.shape[0]
@@ -71,9 +71,10 @@ def _solve_completions(board, cards, rules, hidden, fills, moves, scored, scheme
     states = 0
     for i in range(n):
         for t in range(k):
-            tableau[hidden[t]] = fills[i, t]
-        for t in range(stock_len - cards.drawn):
-            stock[cards.drawn + t] = fills[i, k + t]
+            if places[t] < TABLEAU:
+                tableau[places[t]] = fills[i, t]
+            else:
+                stock[places[t] - TABLEAU] = fills[i, t]
         here = Cards(tableau, stock, cards.config, cards.drawn, cards.waste, cards.run)
         # The position itself first: when it is lost every move is, at no further cost;
         # when it is won, the line found is the first move's, unmarked for it.

@@ -139,6 +139,12 @@ class Deal:
     def deal_id(self) -> str | None:
         return None if self.number is None else deal_id(self.number)
 
+    @staticmethod
+    def stock_start(rules: Rules) -> int:
+        """The place of the line where the stock of ``rules`` begins: after the waste,
+        or at the waste card's place when the waste starts empty."""
+        return WASTE_INDEX if rules.empty_waste else WASTE_INDEX + 1
+
     def face_up_at_start(self, position: int) -> bool:
         """Only the bottom row is face up when the deal starts."""
         return bool(BOTTOM_MASK >> position & 1)

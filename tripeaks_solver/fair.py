@@ -20,7 +20,7 @@ import numpy as np
 
 from . import completion_kernels, kernels
 from .cards import DECK_SIZE, Card
-from .dealing import WASTE_INDEX, Deal
+from .dealing import Deal
 from .errors import InputError
 from .geometry import TABLEAU_SIZE
 from .moves import Move
@@ -37,68 +37,64 @@ def seen_at(position: Position) -> frozenset[int]:
     """The places of the deal's line (0–27 tableau, 28 waste, 29… stock) whose cards the
     player has seen at ``position``: removed or face-up tableau cards, the starting
     waste, the stock cards drawn."""
-    rules = position.rules
-    offset = WASTE_INDEX if rules.empty_waste else WASTE_INDEX + 1
-    places = {p for p in range(TABLEAU_SIZE) if position.removed >> p & 1 or position.face_up(p)}
-    places |= {offset + i for i in range(position.drawn)}
-    if not rules.empty_waste:
-        places.add(WASTE_INDEX)
-    return frozenset(places)
+    return position.visible_places()
 
 
 @dataclass(frozen=True)
 class View:
-    """What the player has seen at a position.
+    """What the player knows at a position.
 
-    ``tableau[p]``: the card at position p where the player has seen it (face up now,
-    or removed), None where it is face down. ``stock_seen``: the stock cards drawn so
-    far, in order (the opening stock of ``rules``). ``unseen``: every other card,
-    sorted. ``record``: the moves that stand.
+    ``tableau[p]``: the card at position p where the player knows it (face up now,
+    removed, or seen before an undo turned it face down again), None elsewhere.
+    ``stock``: the opening stock of ``rules`` in draw order, None where not known.
+    ``unseen``: every other card, sorted. ``record``: the moves that stand.
     """
 
     rules: Rules
     tableau: tuple[Card | None, ...]
     waste_start: Card | None
-    stock_seen: tuple[Card, ...]
-    stock_size: int
+    stock: tuple[Card | None, ...]
     unseen: tuple[Card, ...]
     record: tuple[Move, ...]
 
     @classmethod
-    def of(cls, position: Position, unknown: frozenset[int] = frozenset()) -> View:
-        """The view of ``position``. ``unknown``: places of the deal's line (0–27
-        tableau, 28 waste, 29… stock) the player does not know even if the game would
-        show them (the ?? of a typed-in layout); InputError if one of them is a card
-        the player must see to play on."""
+    def of(cls, position: Position, known: frozenset[int] | None = None) -> View:
+        """The view of ``position`` for a player who knows the cards at the places
+        ``known`` of the deal's line (0–27 tableau, 28 waste, the stock after it);
+        None: those the game has shown on the way to it. InputError when the game shows
+        a card at a place not in ``known`` (a ?? the player must name)."""
         deal, rules = position.deal, position.rules
-        waste, stock = deal.opening(rules)
-        seen_places = seen_at(position)
-        blind = sorted(seen_places & unknown)
+        shown = seen_at(position)
+        if known is None:
+            known = shown
+        blind = sorted(shown - known)
         if blind:
             raise InputError(f"place {blind[0] + 1} of the layout is ?? but the player "
                              "sees that card at this position: name it")
-        tableau = tuple(deal.tableau[p] if p in seen_places else None
-                        for p in range(TABLEAU_SIZE))
-        stock_seen = tuple(stock[:position.drawn])
-        seen = {int(c) for c in tableau if c is not None} | {int(c) for c in stock_seen}
+        waste, stock = deal.opening(rules)
+        first = deal.stock_start(rules)
+        tableau = tuple(deal.tableau[p] if p in known else None for p in range(TABLEAU_SIZE))
+        stock_known = tuple(c if first + i in known else None for i, c in enumerate(stock))
+        seen = {int(c) for c in tableau + stock_known if c is not None}
         if waste is not None:
             seen.add(int(waste))
         deck = DECK_SIZE + 1 if rules.joker else DECK_SIZE
         unseen = tuple(Card(c) for c in range(deck) if c not in seen)
-        return cls(rules, tableau, waste, stock_seen, len(stock), unseen, position.record)
+        return cls(rules, tableau, waste, stock_known, unseen, position.record)
 
     @property
-    def hidden_positions(self) -> list[int]:
-        """The face-down tableau positions, in order."""
-        return [p for p, c in enumerate(self.tableau) if c is None]
+    def fill_places(self) -> list[int]:
+        """The places the unseen cards fill, in the order of :meth:`completion`: the
+        unknown tableau positions, then TABLEAU_SIZE + i for each unknown stock card i."""
+        return ([p for p, c in enumerate(self.tableau) if c is None]
+                + [TABLEAU_SIZE + i for i, c in enumerate(self.stock) if c is None])
 
     def completion(self, fill: list[Card] | tuple[Card, ...]) -> Position:
-        """The position in the deal that puts ``fill`` on the unseen places: the
-        face-down tableau positions in order, then the stock not yet drawn."""
+        """The position in the deal that puts ``fill`` on the unseen places, in the
+        order of :attr:`fill_places`."""
         it = iter(fill)
         tableau = [next(it) if c is None else c for c in self.tableau]
-        stock = list(self.stock_seen) + [next(it) for _ in range(self.stock_size
-                                                                   - len(self.stock_seen))]
+        stock = [next(it) if c is None else c for c in self.stock]
         if self.waste_start is None:  # empty waste: the waste card heads the stock
             cards = tableau + stock
         else:
@@ -205,14 +201,14 @@ def fair_hint(view: View, samples: int = 1000, seed: int | None = None,
     # What a move scores under the original scheme does not depend on unseen cards.
     base = np.array([position.play(m).score_under("original") if scheme == "original" else 0
                      for m in legal], dtype=np.int64)
-    hidden = np.array(view.hidden_positions, dtype=np.int64)
+    places = np.array(view.fill_places, dtype=np.int64)
     path = np.empty(kernels.MAX_DEPTH, dtype=np.int64)
     scored = min(score_samples, len(fills))
     n = len(fills)
     wins = np.zeros((n, len(codes) + 1), dtype=np.int64)
     scores = np.zeros((n, len(codes)), dtype=np.int64)
     completion_kernels._solve_completions(
-        board(), cards_at(position), rule_masks(view.rules), hidden, fills, codes, scored,
+        board(), cards_at(position), rule_masks(view.rules), places, fills, codes, scored,
         completion_kernels.SCHEME_CODES[scheme], base, scratch(), path, wins, scores)
     rated = []
     for j, move in enumerate(legal):

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from enum import Enum
 
 from .cards import WILD_RANK, Card
-from .dealing import Deal
+from .dealing import WASTE_INDEX, Deal
 from .errors import IllegalMoveError
 from .geometry import COVERED_BY, FULL_MASK, PEAK_MASKS, TABLEAU_SIZE, peaks_cleared
 from .messages import check_language, message
@@ -94,6 +94,17 @@ class Game:
     def is_face_up(self, position: int) -> bool:
         """Uncovered cards are face up; with open peaks every card is."""
         return not self.is_removed(position) and (self.rules.open or self.is_uncovered(position))
+
+    def visible_places(self) -> frozenset[int]:
+        """The places of the deal's line (0–27 tableau, 28 waste, the stock after it)
+        whose cards the game has shown on the way here: the removed and face-up tableau
+        cards, the starting waste card, the stock cards drawn."""
+        shown = {p for p in range(TABLEAU_SIZE) if self.is_removed(p) or self.is_face_up(p)}
+        first = self.deal.stock_start(self.rules)
+        shown.update(range(first, first + self.stock_index))
+        if not self.rules.empty_waste:
+            shown.add(WASTE_INDEX)
+        return frozenset(shown)
 
     def follows_waste(self, card: Card) -> bool:
         """May ``card`` go on the waste top (anything goes on an empty waste)?"""

@@ -1,26 +1,36 @@
-"""Layouts typed in: 52 tokens in line order, ``??`` for cards the player cannot see.
+"""What is known of a deal: its places in line order, each a card or unknown (``??``).
 
 Line order is that of ``deal --format line``: tableau positions 0–27, the waste, then
-the stock in draw order. The cards named nowhere fill the ``??`` places.
+the stock in draw order (53 places with the joker). A layout typed in is one; so is
+what a player knows of a game played elsewhere, which grows with every card a move
+shows (:meth:`Layout.learn`). The cards named nowhere fill the ``??`` places.
 """
 
 from __future__ import annotations
 
 import math
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 from .cards import DECK_SIZE, Card
 from .dealing import Deal
 from .errors import InputError
+from .geometry import ROW_OF, ROWS, TABLEAU_SIZE
 
 UNKNOWN = "??"
 
 
 @dataclass(frozen=True)
 class Layout:
-    """52 places in line order, each a Card or None (unknown)."""
+    """The places of a deal in line order, each a Card or None (unknown)."""
 
     places: tuple[Card | None, ...]
+
+    @classmethod
+    def of_deal(cls, deal: Deal, known: Iterable[int]) -> Layout:
+        """What is known of ``deal`` when only the places ``known`` have been seen."""
+        shown = set(known)
+        return cls(tuple(c if i in shown else None for i, c in enumerate(deal.cards)))
 
     @classmethod
     def parse(cls, text: str) -> Layout:
@@ -54,10 +64,44 @@ class Layout:
         return [i for i, c in enumerate(self.places) if c is None]
 
     @property
+    def known_places(self) -> frozenset[int]:
+        return frozenset(i for i, c in enumerate(self.places) if c is not None)
+
+    @property
+    def complete(self) -> bool:
+        return None not in self.places
+
+    @property
     def missing_cards(self) -> list[Card]:
         """The cards named nowhere, which fill the unknown places."""
         named = {int(c) for c in self.places if c is not None}
-        return [Card(i) for i in range(DECK_SIZE) if i not in named]
+        return [Card(i) for i in range(len(self.places)) if i not in named]
+
+    def where(self, card: int) -> int | None:
+        """The place of ``card``, None when it is known nowhere."""
+        try:
+            return self.places.index(card)
+        except ValueError:
+            return None
+
+    def learn(self, place: int, card: Card,
+              name: Callable[[int], str] = lambda p: place_name(p)) -> Layout:
+        """The layout with ``card`` known at ``place``; InputError when that contradicts
+        what is known (another card there, or this card known elsewhere). ``name``
+        names a place in the messages."""
+        there = self.places[place]
+        if there == card:
+            return self
+        if there is not None:
+            raise InputError(f"{name(place)} is {there.pretty}, not {card.pretty}")
+        elsewhere = self.where(card)
+        if elsewhere is not None:
+            raise InputError(f"{card.pretty} is known already ({name(elsewhere)})")
+        return Layout(self.places[:place] + (card,) + self.places[place + 1:])
+
+    def filled(self) -> Deal:
+        """One deal with this knowledge: the missing cards, sorted, in the unknown places."""
+        return self.deal(self.missing_cards)
 
     @property
     def completions(self) -> int:
@@ -70,6 +114,20 @@ class Layout:
 
     def line(self) -> str:
         return " ".join(UNKNOWN if c is None else c.token for c in self.places)
+
+
+ORDINALS = ("1st", "2nd", "3rd") + tuple(f"{n}th" for n in range(4, 11))
+
+
+def place_name(place: int, empty_waste: bool = False) -> str:
+    """A place of the line as a player finds it: ``row 3, 4th card from the left``,
+    ``the waste card``, ``stock card 5`` (the 5th drawn). Under the empty-waste rule
+    place 28, the waste card's, heads the stock."""
+    if place < TABLEAU_SIZE:
+        row = ROW_OF[place]
+        return f"row {row + 1}, {ORDINALS[place - ROWS[row][0]]} card from the left"
+    drawn = place - TABLEAU_SIZE + (1 if empty_waste else 0)
+    return "the waste card" if drawn == 0 else f"stock card {drawn}"
 
 
 def parse_layout_file(text: str) -> list[tuple[int, Layout]]:

@@ -50,37 +50,49 @@ from .solver import rule_masks, solve
 
 @dataclass(frozen=True)
 class Seen:
-    """What a player has seen at a position, as the playout kernels read it.
+    """What a player knows at a position, as the playout kernels read it.
 
-    ``vis[p]``: rank of tableau position p face up, -1 face down, -2 removed;
-    ``unseen``: ranks of every card not seen yet (face down or in the stock), sorted.
+    ``vis[p]``: rank of tableau position p face up, -1 face down, -2 removed (what the
+    policies see); ``known_tab`` and ``known_stock``: the ranks the player knows (face
+    down ones seen before an undo too), -1 elsewhere (what completions keep);
+    ``unseen``: ranks of every card not known, sorted.
     """
 
     vis: np.ndarray
+    known_tab: np.ndarray
+    known_stock: np.ndarray
     removed: int
     drawn: int
     waste: int
     run: int
     original: int
-    stock_len: int
     unseen: np.ndarray
     places: dict = field(default_factory=dict)  # face-up card -> its position
 
     @classmethod
     def of(cls, view: View) -> Seen:
-        """The kernels' form of a :class:`fair.View` (built from seen cards only)."""
+        """The kernels' form of a :class:`fair.View` (built from known cards only)."""
         shown = view.canonical().game()  # any completion shows the same board
         vis = np.full(TABLEAU_SIZE, playout.HIDDEN, dtype=np.int64)
         places: dict[Card, int] = {}
-        for p, card in enumerate(view.tableau):
+        for p in range(TABLEAU_SIZE):
             if shown.is_removed(p):
                 vis[p] = playout.GONE
-            elif card is not None:
+            elif shown.is_face_up(p):
+                card = view.tableau[p]
                 vis[p] = card.rank
                 places[card] = p
+        known_tab = np.array([playout.HIDDEN if c is None else c.rank for c in view.tableau],
+                             dtype=np.int64)
+        known_stock = np.array([playout.HIDDEN if c is None else c.rank for c in view.stock],
+                               dtype=np.int64)
         unseen = np.array(sorted(c.rank for c in view.unseen), dtype=np.int64)
-        return cls(vis, shown.removed, shown.stock_index, playout_waste(shown.waste),
-                   shown.run, shown.original, view.stock_size, unseen, places)
+        return cls(vis, known_tab, known_stock, shown.removed, shown.stock_index,
+                   playout_waste(shown.waste), shown.run, shown.original, unseen, places)
+
+    @property
+    def stock_len(self) -> int:
+        return len(self.known_stock)
 
     def kernel_move(self, move: Move) -> int:
         """A legal move as the kernels name it: a position, or DRAW."""
@@ -152,8 +164,9 @@ class RolloutPlayer(Player):
         """(wins, cards removed, app points, original points) of each candidate, summed."""
         masks = rule_masks(rules)
         out = np.zeros((len(candidates), 4), dtype=np.int64)
-        args = (seen.vis, seen.removed, seen.drawn, seen.waste, seen.run, seen.original,
-                seen.stock_len, seen.unseen, masks.neighbours, rules.draw_when_stuck, rules.open)
+        args = (seen.known_tab, seen.removed, seen.drawn, seen.waste, seen.run, seen.original,
+                seen.known_stock, seen.unseen, masks.neighbours, rules.draw_when_stuck,
+                rules.open)
         playout._rollouts(*args, self.policy, False, candidates, self.samples, seed, out)
         return out
 

@@ -11,8 +11,8 @@ draw order) — but the *policy* part only ever receives what a player sees:
 
 The game loop (``_play``) owns the deal and turns a card face up in ``vis`` only when
 the rules show it. Rollouts (``_rollouts``) never see a deal at all: they build each
-completion from ``vis`` and the multiset of unseen ranks with their own seeded
-generator.
+completion from the ranks the player knows (face up, removed, or seen before an undo)
+and the multiset of unseen ranks with their own seeded generator.
 
 Policies (``RANDOM``, ``GREEDY``, ``UNCOVER``, ``CAREFUL``):
 - random: a uniformly random legal move, the draw included when allowed;
@@ -358,9 +358,10 @@ def _games(tabs, stocks, waste0, neighbours, draw_when_stuck, open_rules, policy
 
 # --- rollouts over completions of the unseen cards --------------------------------------
 @njit(cache=True)
-def _complete(vis, unseen, drawn, stock_len, rng, tab, stock, shuffled):
-    """A uniformly random completion: the unseen ranks shuffled into the face-down places
-    (left to right), then the undrawn stock (in draw order)."""
+def _complete(known_tab, known_stock, unseen, rng, tab, stock, shuffled):
+    """A uniformly random completion: the unseen ranks shuffled into the places not
+    known (``HIDDEN`` in ``known_tab`` and ``known_stock``), tableau left to right, then
+    the stock in draw order."""
     n = unseen.shape[0]
     for i in range(n):
         shuffled[i] = unseen[i]
@@ -369,14 +370,17 @@ def _complete(vis, unseen, drawn, stock_len, rng, tab, stock, shuffled):
         shuffled[i], shuffled[j] = shuffled[j], shuffled[i]
     k = 0
     for p in range(TABLEAU):
-        if vis[p] == HIDDEN:
+        if known_tab[p] == HIDDEN:
             tab[p] = shuffled[k]
             k += 1
         else:
-            tab[p] = max(vis[p], 0)
-    for s in range(drawn, stock_len):
-        stock[s] = shuffled[k]
-        k += 1
+            tab[p] = max(known_tab[p], 0)
+    for s in range(known_stock.shape[0]):
+        if known_stock[s] == HIDDEN:
+            stock[s] = shuffled[k]
+            k += 1
+        else:
+            stock[s] = known_stock[s]
 
 
 @njit(cache=True)
@@ -401,22 +405,25 @@ def _add_end(out, m, removed, drawn, original):
 
 
 @njit(cache=True)
-def _rollouts(vis, removed, drawn, waste, run, original, stock_len, unseen, neighbours,
+def _rollouts(known_tab, removed, drawn, waste, run, original, known_stock, unseen, neighbours,
               draw_when_stuck, open_rules, policy, random_ties, candidates, samples, seed, out):
     """For each candidate move (a position or DRAW) and each of ``samples`` completions
     of the unseen cards (the same completions for every move), play the move and then
     the policy to the end. ``out[m]`` = (wins, cards removed, app points, original
-    points) summed over the completions. Reads no card but ``vis`` and ``unseen``."""
+    points) summed over the completions. ``known_tab`` and ``known_stock``: the ranks
+    the player knows, ``HIDDEN`` elsewhere (``GONE`` will do for a removed card);
+    ``unseen``: the ranks of the other cards. Reads no other card."""
     rng = np.empty(1, dtype=np.uint64)
     rng[0] = np.uint64(seed)
     _next(rng)
+    stock_len = known_stock.shape[0]
     tab = np.zeros(TABLEAU, dtype=np.int64)
     stock = np.zeros(max(stock_len, 1), dtype=np.int64)
     shuffled = np.empty(unseen.shape[0] + 1, dtype=np.int64)
     moves = np.empty(MAX_MOVES, dtype=np.int64)
     out[:, :] = 0
     for _ in range(samples):
-        _complete(vis, unseen, drawn, stock_len, rng, tab, stock, shuffled)
+        _complete(known_tab, known_stock, unseen, rng, tab, stock, shuffled)
         for m in range(candidates.shape[0]):
             r, s, w, u, o = _apply(tab, stock, candidates[m], removed, drawn, waste, run,
                                    original)

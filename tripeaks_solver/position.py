@@ -95,6 +95,11 @@ class Position:
     def moves_played(self) -> int:
         return len(self.record)
 
+    def visible_places(self) -> frozenset[int]:
+        """The places of the deal's line the game has shown: see
+        :meth:`Game.visible_places`."""
+        return self._snapshot.visible_places()
+
     def face_up(self, position: int) -> bool:
         """Is tableau ``position`` still there and face up (or shown by open rules)?"""
         if self.removed >> position & 1:

@@ -66,7 +66,7 @@ def deal_picture(deal: Deal, rules: Rules = EASY, reveal: bool = False) -> str:
     return "\n".join(lines)
 
 
-def position_lines(position: Position, reveal: bool = False) -> list[str]:
+def board_lines(position: Position, reveal: bool = False) -> list[str]:
     """A game in progress: the peaks, then the waste card and the stock left."""
     lines = tableau_lines(position.deal, position.removed, reveal, position.rules.open)
     top = "empty" if position.waste is None else position.waste.pretty

@@ -3,10 +3,11 @@ standard input (``-``) and bounded reading of input files."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import stat
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import IO
 
@@ -80,6 +81,25 @@ class PlayerType(click.ParamType):
         else:
             words = [n for n in PLAYER_NAMES if n.startswith(name)]
         return [CompletionItem(w) for w in words]
+
+
+@contextlib.contextmanager
+def progress_bar(total: int, unit: str) -> Iterator[Callable[[int], None]]:
+    """A progress bar on stderr when it is a terminal; yields ``advance(done)``, which
+    moves the bar to ``done`` of ``total``."""
+    from tqdm import tqdm
+
+    tqdm.monitor_interval = 0  # no monitor thread
+    bar = tqdm(total=total, unit=unit, file=sys.stderr, disable=not sys.stderr.isatty(),
+               dynamic_ncols=True, leave=False)
+
+    def advance(done: int) -> None:
+        bar.update(done - bar.n)
+
+    try:
+        yield advance
+    finally:
+        bar.close()
 
 
 def plural(n: int, word: str, words: str | None = None) -> str:
@@ -208,16 +228,16 @@ def words_of(line: str) -> list[str]:
     return line.split("#", 1)[0].split()
 
 
-def read_moves(words: tuple[str, ...], stdin_taken: bool = False) -> tuple[str, ...]:
-    """A record's words with ``-`` replaced by the moves read from standard input
-    (one or more a line, ``#`` comments allowed). ``stdin_taken``: another option of
-    the command reads standard input already."""
+def expand_stdin(words: tuple[str, ...], stdin_taken: bool = False) -> tuple[str, ...]:
+    """A record's words with ``-`` replaced by the lines of standard input, each with
+    its ``#`` comment left out (one or more moves a line). ``stdin_taken``: another
+    option of the command reads standard input already."""
     if STDIN not in words:
         return words
     if stdin_taken or words.count(STDIN) > 1:
         raise click.UsageError("standard input (-) can be read only once")
     _, text = read_input(STDIN)
-    read = tuple(word for line in text.splitlines() for word in words_of(line))
+    read = tuple(" ".join(words_of(line)) for line in text.splitlines())
     at = words.index(STDIN)
     return words[:at] + read + words[at + 1:]
 

@@ -15,16 +15,16 @@ from ..game import Game
 from ..messages import LANGUAGES, language_from_env
 from ..moves import Move
 from ..position import Position
-from ..render import deal_picture, position_lines
+from ..render import board_lines, deal_picture
 from ..rules import Rules
 from .common import (
     EXIT_ILLEGAL,
     Choice,
+    expand_stdin,
     parse_code,
     peak_mark,
     pick_rules,
     plural,
-    read_moves,
     rule_options,
 )
 from .group import cli
@@ -96,7 +96,7 @@ def replay_command(code: str, moves: tuple[str, ...], lang: str | None, as_json:
     lang = lang or language_from_env()
     rules = pick_rules(rule_choice, gc.rules, opts, gc.joker)[0]
     game = Game(Deal.from_number(gc.number, rules.joker), rules, lang)
-    tokens = [t for arg in read_moves(moves) for t in arg.replace(",", " ").split()]
+    tokens = [t for arg in expand_stdin(moves) for t in arg.replace(",", " ").split()]
     steps: list[dict] = []
 
     def scored() -> int:
@@ -135,7 +135,7 @@ def replay_command(code: str, moves: tuple[str, ...], lang: str | None, as_json:
     if as_json:
         click.echo(json.dumps(result(), ensure_ascii=False))
     else:
-        click.echo("\n" + "\n".join(position_lines(Position.of(game))) + "\n")
+        click.echo("\n" + "\n".join(board_lines(Position.of(game))) + "\n")
         scored_text = "" if scoring == "cards-left" else f"{_score_text(scoring, game)}, "
         click.echo(f"{game.status.value.capitalize()}: {scored_text}"
                    f"{plural(game.moves, 'move')}, "
