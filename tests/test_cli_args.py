@@ -88,7 +88,7 @@ def complete(capsys, monkeypatch, line: str, shell: str = "bash") -> tuple[int, 
     ("tripeaks-solve --sco", ["plain,--scoring"]),
     ("tripeaks-solve solve --no-o", ["plain,--no-optimal"]),
     ("tripeaks-solve deal TP1-E-AAAAAAD --j", ["plain,--json", "plain,--joker"]),
-    ("tripeaks-solve replay TP1-E-AAAAAAD Js --la", ["plain,--lang"]),
+    ("tripeaks-solve replay TP1-E-AAAAAAD Js --lan", ["plain,--lang"]),
     ("tripeaks-solve --v", ["plain,--version"]),
 ])
 def test_bash_completion_completes_commands_and_options(capsys, monkeypatch, line, want):
@@ -235,7 +235,7 @@ def test_deal_json_is_the_name_format_json_still_works(capsys):
 
 
 @pytest.mark.parametrize(("command", "takes_rules"), [("solve", True), ("deal", False),
-                                                      ("replay", False)])
+                                                      ("replay", True)])
 def test_help_names_rules_only_where_the_command_takes_it(capsys, command, takes_rules):
     code, out, err = run(capsys, command, "--help")
     assert code == 0, err

@@ -154,7 +154,9 @@ COMMANDS = {
                       st.builds(lambda c, m: [*c, *m], st.lists(CODES, min_size=1, max_size=1),
                                 st.lists(MOVES, max_size=8)),
                       {"--lang": st.sampled_from([*LANGUAGES, "fr"]), "--json": None,
-                       **SCORING, **VARIANTS}),
+                       "--rules": st.sampled_from(["code", "easy", "classic", "both", ""]),
+                       "--layout": LAYOUTS, "--layout-file": LAYOUT_FILES, "--seen": SEEN,
+                       "--record": RECORD_FILES, **SCORING, **VARIANTS}),
     "batch": Command(("batch",), st.lists(BOUNDS, max_size=2), {
         "--layout-file": LAYOUT_FILES, "--rules": st.sampled_from(["both", "easy", "x"]),
         "--optimal": None, "--no-optimal": None, "--csv": OUTPUTS, "--resume": None,

@@ -251,7 +251,7 @@ def test_errors(capsys, tmp_path) -> None:
     stock_unknown = line.split()
     stock_unknown[29] = "??"  # the first stock card, shown by the second move
     out = run(capsys, "hint", "--layout", " ".join(stock_unknown), "8h", "d", "4s")
-    assert_one_line_error(out[0], out[2], "move 2 (draw)", "stock card 1", "d:")
+    assert_one_line_error(out[0], out[2], "move 2 (d)", "stock card 1", "d:")
     out = run(capsys, "hint", "--layout", line, "--joker")
     assert_one_line_error(out[0], out[2], "joker")
     empty = tmp_path / "none.txt"

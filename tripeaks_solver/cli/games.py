@@ -155,10 +155,10 @@ def play_game(typed: Typed, lang: str | None = None, on_error=None) -> ObservedG
         try:
             game.play(step)
         except InputError as exc:
-            raise InputError(f"move {number} ({step.token}): {exc}") from None
+            raise InputError(f"move {number} ({step.said}): {exc}") from None
         except IllegalMoveError as exc:
             if on_error is not None:
                 on_error(game, str(exc), number)
-            click.echo(f"move {number} ({step.token}): {exc}", err=True)
+            click.echo(f"move {number} ({step.said}): {exc}", err=True)
             sys.exit(EXIT_ILLEGAL)
     return game
