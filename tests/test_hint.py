@@ -279,10 +279,10 @@ from test_cli_generated import (
     LAYOUTS,
     MOVES,
     RECORD_FILES,
-    SEEN,
     SAMPLES,
     SCORING,
     SEEDS,
+    SEEN,
     SETTINGS,
     VARIANTS,
     Command,
@@ -295,7 +295,7 @@ from test_cli_generated import STDIN as STDIN_BYTES
 POSITION_OPTIONS = {
     "--rules": st.sampled_from(["code", "easy", "classic", "both", ""]),
     "--layout": LAYOUTS, "--layout-file": LAYOUT_FILES, "--seed": SEEDS, "--json": None,
-    "--seen": SEEN, "--record": RECORD_FILES,
+    "--seen": SEEN, "--record": RECORD_FILES, "--lang": st.sampled_from(["en", "vi", "sk", "fr"]),
     "--fair": None, "--samples": SAMPLES, **SCORING, **VARIANTS,
 }
 RECORDS = st.builds(lambda c, m: [*c, *m], st.lists(CODES, max_size=1),

@@ -11,6 +11,7 @@ from pathlib import Path
 import click
 
 from ..errors import IllegalMoveError, InputError
+from ..messages import LANGUAGES, language_from_env
 from ..observed import Observed, ObservedGame, Start, parse_observed
 from ..records import make_start, parse_record_file
 from ..rules import Rules
@@ -56,7 +57,8 @@ class Typed:
 
 
 def game_options(f):
-    """The options naming a game: --rules, --layout, --layout-file, --seen, --record."""
+    """The options naming a game (--rules, --layout, --layout-file, --seen, --record)
+    and the language of the game's messages (--lang)."""
     opts = [
         click.option("--rules", "rule_choice", type=click.Choice(["code", "easy", "classic"]),
                      default="code", show_default=True,
@@ -74,6 +76,9 @@ def game_options(f):
         click.option("--record", "record_path", type=InputPath(), default=None,
                      help="A game record file (as `coach` writes): its start, rules, "
                           "scoring and moves; MOVES typed after it are played on."),
+        click.option("--lang", type=click.Choice(LANGUAGES), default=None,
+                     help="Language of the app's messages (default: from LANG, else "
+                          "English)."),
     ]
     for opt in reversed(opts):
         f = opt(f)
@@ -145,12 +150,12 @@ def read_moves(words: tuple[str, ...]) -> list[Observed]:
         raise click.UsageError(str(exc)) from None
 
 
-def play_game(typed: Typed, lang: str | None = None, on_error=None) -> ObservedGame:
+def play_game(typed: Typed, lang: str | None, on_error=None) -> ObservedGame:
     """The game after the record. A move that contradicts what is known, or lacks the
     cards it showed, is malformed input (exit 2); an illegal move exits 1 with the
     game's message, after ``on_error(game, message, number)`` (the JSON of the command
     under --json)."""
-    game = ObservedGame(typed.start, lang)
+    game = ObservedGame(typed.start, lang or language_from_env())
     for number, step in enumerate(typed.moves, 1):
         try:
             game.play(step)

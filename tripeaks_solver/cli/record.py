@@ -13,7 +13,7 @@ from ..codes import GameCode
 from ..dealing import Deal
 from ..errors import IllegalMoveError, InputError
 from ..game import Game
-from ..messages import LANGUAGES, language_from_env
+from ..messages import language_from_env
 from ..observed import ObservedGame
 from ..render import deal_picture
 from ..rules import Rules
@@ -71,8 +71,6 @@ def deal_command(ctx: click.Context, code: str, fmt: str, as_json: bool, reveal:
 @cli.command("replay")
 @click.argument("words", nargs=-1, metavar="CODE [MOVES]...")
 @game_options
-@click.option("--lang", type=click.Choice(LANGUAGES), default=None,
-              help="Language of the app's messages (default: from LANG, else English).")
 @click.option("--json", "as_json", is_flag=True, help="Print the replay as a JSON object.")
 @rule_options()
 def replay_command(words: tuple[str, ...], rule_choice: str, layouts: tuple[str, ...],
