@@ -88,7 +88,7 @@ def complete(capsys, monkeypatch, line: str, shell: str = "bash") -> tuple[int, 
     ("tripeaks-solve --sco", ["plain,--scoring"]),
     ("tripeaks-solve solve --no-o", ["plain,--no-optimal"]),
     ("tripeaks-solve deal TP1-E-AAAAAAD --j", ["plain,--json", "plain,--joker"]),
-    ("tripeaks-solve replay TP1-E-AAAAAAD Js --la", ["plain,--lang"]),
+    ("tripeaks-solve replay TP1-E-AAAAAAD Js --lan", ["plain,--lang"]),
     ("tripeaks-solve --v", ["plain,--version"]),
 ])
 def test_bash_completion_completes_commands_and_options(capsys, monkeypatch, line, want):

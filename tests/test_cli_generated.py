@@ -156,7 +156,8 @@ COMMANDS = {
                       st.builds(lambda c, m: [*c, *m], st.lists(CODES, min_size=1, max_size=1),
                                 st.lists(MOVES, max_size=8)),
                       {"--lang": st.sampled_from([*LANGUAGES, "fr"]), "--json": None,
-                       **RULES, **SCORING, **VARIANTS}),
+                       "--layout": LAYOUTS, "--layout-file": LAYOUT_FILES, "--seen": SEEN,
+                       "--record": RECORD_FILES, **RULES, **SCORING, **VARIANTS}),
     "batch": Command(("batch",), st.lists(BOUNDS, max_size=2), {
         "--layout-file": LAYOUT_FILES, "--rules": st.sampled_from(["both", "easy", "x"]),
         "--optimal": None, "--no-optimal": None, "--csv": OUTPUTS, "--resume": None,

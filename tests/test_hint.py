@@ -251,7 +251,7 @@ def test_errors(capsys, tmp_path) -> None:
     stock_unknown = line.split()
     stock_unknown[29] = "??"  # the first stock card, shown by the second move
     out = run(capsys, "hint", "--layout", " ".join(stock_unknown), "8h", "d", "4s")
-    assert_one_line_error(out[0], out[2], "move 2 (draw)", "stock card 1", "d:")
+    assert_one_line_error(out[0], out[2], "move 2 (d)", "stock card 1", "d:")
     out = run(capsys, "hint", "--layout", line, "--joker")
     assert_one_line_error(out[0], out[2], "joker")
     empty = tmp_path / "none.txt"
@@ -279,10 +279,10 @@ from test_cli_generated import (
     LAYOUTS,
     MOVES,
     RECORD_FILES,
-    SEEN,
     SAMPLES,
     SCORING,
     SEEDS,
+    SEEN,
     SETTINGS,
     VARIANTS,
     Command,
@@ -295,7 +295,7 @@ from test_cli_generated import STDIN as STDIN_BYTES
 POSITION_OPTIONS = {
     "--rules": st.sampled_from(["code", "easy", "classic", "both", ""]),
     "--layout": LAYOUTS, "--layout-file": LAYOUT_FILES, "--seed": SEEDS, "--json": None,
-    "--seen": SEEN, "--record": RECORD_FILES,
+    "--seen": SEEN, "--record": RECORD_FILES, "--lang": st.sampled_from(["en", "vi", "sk", "fr"]),
     "--fair": None, "--samples": SAMPLES, **SCORING, **VARIANTS,
 }
 RECORDS = st.builds(lambda c, m: [*c, *m], st.lists(CODES, max_size=1),

@@ -38,6 +38,7 @@ class Observed:
 
     move: Move
     shown: tuple[Card, ...] = ()
+    typed: str = field(default="", compare=False)  # as the user wrote it, for messages
 
     @classmethod
     def parse(cls, text: str) -> Observed:
@@ -45,7 +46,7 @@ class Observed:
         head, colon, tail = text.strip().partition(":")
         move = Move.parse(head)
         if not colon:
-            return cls(move)
+            return cls(move, (), text.strip())
         if move.is_undo:
             raise InputError(f"{text!r}: an undo shows no card")
         words = [w for w in tail.replace(",", " ").split() if w]
@@ -55,7 +56,12 @@ class Observed:
             shown = tuple(Card.parse(w) for w in words)
         except InputError as exc:
             raise InputError(f"{text!r}: {exc}") from None
-        return cls(move, shown)
+        return cls(move, shown, text.strip())
+
+    @property
+    def said(self) -> str:
+        """The move as the user wrote it (its token when made here)."""
+        return self.typed or self.token
 
     @property
     def token(self) -> str:
@@ -236,9 +242,9 @@ class ObservedGame:
             try:
                 observed.play(step)
             except InputError as exc:
-                raise InputError(f"move {number} ({step.token}): {exc}") from None
+                raise InputError(f"move {number} ({step.said}): {exc}") from None
             except IllegalMoveError as exc:
-                raise IllegalMoveError(exc.key, f"move {number} ({step.token}): {exc}") from None
+                raise IllegalMoveError(exc.key, f"move {number} ({step.said}): {exc}") from None
         return observed
 
     # --- what is known -------------------------------------------------------------

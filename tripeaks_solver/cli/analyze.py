@@ -137,7 +137,7 @@ def review_lines(title: str, review: Review, samples: int, seed: int | None) -> 
 @rule_options()
 def analyze_command(words: tuple[str, ...], rule_choice: str, layouts: tuple[str, ...],
                     layout_file: Path | None, seen: str | None, record_path: Path | None,
-                    seed: int | None, as_json: bool, fair: bool, samples: int,
+                    lang: str | None, seed: int | None, as_json: bool, fair: bool, samples: int,
                     plot_path: Path | None, csv_path: Path | None, force: bool, scoring: str,
                     **opts) -> None:
     """Judge a played game: CODE (or --seen, --layout, --record), then the MOVES of its
@@ -165,7 +165,7 @@ def analyze_command(words: tuple[str, ...], rule_choice: str, layouts: tuple[str
             out = _review_json(typed, scoring, fair, samples, seed, None, (message, number))
             click.echo(json.dumps(out, ensure_ascii=False))
 
-    game = play_game(typed, on_error=on_error)  # the record's errors, numbered, first
+    game = play_game(typed, lang, on_error=on_error)  # the record's errors, numbered, first
     fair = fair or not game.exact
     if not fair:
         refuse_unused(("samples", "seed"), "it counts with --fair (or while some card is "

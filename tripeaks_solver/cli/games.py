@@ -11,12 +11,14 @@ from pathlib import Path
 import click
 
 from ..errors import IllegalMoveError, InputError
+from ..messages import LANGUAGES, language_from_env
 from ..observed import Observed, ObservedGame, Start, parse_observed
 from ..records import make_start, parse_record_file
 from ..rules import Rules
 from .common import (
     EXIT_ILLEGAL,
     STDIN,
+    Choice,
     InputPath,
     expand_stdin,
     parse_code,
@@ -57,8 +59,9 @@ class Typed:
 
 
 def game_options(f):
-    """The options naming a game: --layout, --layout-file, --seen, --record (--rules
-    comes with the other rule options, common.rule_options)."""
+    """The options naming a game (--layout, --layout-file, --seen, --record) and the
+    language of the game's messages (--lang); --rules comes with the other rule options
+    (common.rule_options)."""
     opts = [
         click.option("--layout", "layouts", multiple=True, metavar="CARDS",
                      help="A deal typed in (52 cards in `deal --format line` order) instead "
@@ -72,6 +75,9 @@ def game_options(f):
         click.option("--record", "record_path", type=InputPath(), default=None,
                      help="A game record file (as `coach` writes): its start, rules, "
                           "scoring and moves; MOVES typed after it are played on."),
+        click.option("--lang", type=Choice(LANGUAGES), default=None,
+                     help="Language of the app's messages (default: from LANG, else "
+                          "English)."),
     ]
     for opt in reversed(opts):
         f = opt(f)
@@ -137,20 +143,20 @@ def read_moves(words: tuple[str, ...], stdin_taken: bool = False) -> list[Observ
         raise click.UsageError(str(exc)) from None
 
 
-def play_game(typed: Typed, lang: str | None = None, on_error=None) -> ObservedGame:
+def play_game(typed: Typed, lang: str | None, on_error=None) -> ObservedGame:
     """The game after the record. A move that contradicts what is known, or lacks the
     cards it showed, is malformed input (exit 2); an illegal move exits 1 with the
     game's message, after ``on_error(game, message, number)`` (the JSON of the command
     under --json)."""
-    game = ObservedGame(typed.start, lang)
+    game = ObservedGame(typed.start, lang or language_from_env())
     for number, step in enumerate(typed.moves, 1):
         try:
             game.play(step)
         except InputError as exc:
-            raise InputError(f"move {number} ({step.token}): {exc}") from None
+            raise InputError(f"move {number} ({step.said}): {exc}") from None
         except IllegalMoveError as exc:
             if on_error is not None:
                 on_error(game, str(exc), number)
-            click.echo(f"move {number} ({step.token}): {exc}", err=True)
+            click.echo(f"move {number} ({step.said}): {exc}", err=True)
             sys.exit(EXIT_ILLEGAL)
     return game

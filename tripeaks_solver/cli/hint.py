@@ -172,7 +172,7 @@ def new_seed() -> int:
 @rule_options()
 def hint_command(words: tuple[str, ...], rule_choice: str, layouts: tuple[str, ...],
                  layout_file: Path | None, seen: str | None, record_path: Path | None,
-                 seed: int | None, as_json: bool, fair: bool, samples: int, score_samples: int,
+                 lang: str | None, seed: int | None, as_json: bool, fair: bool, samples: int, score_samples: int,
                  reveal: bool, scoring: str, **opts) -> None:
     """Hint a game in progress: CODE (or --seen, --layout, --record), then the MOVES
     played so far.
@@ -195,7 +195,7 @@ def hint_command(words: tuple[str, ...], rule_choice: str, layouts: tuple[str, .
             click.echo(json.dumps({**out, "error": message, "error_move": number},
                                   ensure_ascii=False))
 
-    game = play_game(typed, on_error=on_error)
+    game = play_game(typed, lang, on_error=on_error)
     fair = fair or not game.exact
     if not fair:
         refuse_unused(("samples", "score_samples", "seed"),
