@@ -172,8 +172,10 @@ def test_fair_verdicts() -> None:
         deal, record = random_record(seed, CLASSIC, 40)
         review = analyze(deal, CLASSIC, record, fair=True, samples=30, seed=seed)
         game = Game(deal, CLASSIC)
+        known: frozenset[int] = frozenset()  # what the player has seen survives undo
         for row, move in zip(review.moves, record, strict=True):
-            view = View.of(Position.of(game))
+            known |= game.visible_places()
+            view = View.of(Position.of(game), known)
             game.play(move)
             if move.is_undo:
                 assert row.share_before is row.share_after is row.verdict is None
