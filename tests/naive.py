@@ -60,6 +60,12 @@ the fewest total moves among the ends leaving that few cards, else None);
 visited. ``answers()`` is ``(winnable, min_draws, best_score, best_moves,
 max_removed)``.
 
+The same over won games only (``--must-clear``): ``clear_score`` and ``clear_moves``
+are ``best_score`` and ``best_moves`` with the stuck ends left out (None when no win is
+left), and ``clear_answers()`` is ``answers()`` as a search that counts only wins
+knows them: ``(winnable, min_draws, clear_score, clear_moves, 28)`` on a won game,
+``(False, None, None, None, None)`` otherwise.
+
 Example: the answers from the position a game shows, for a kernel to be checked on::
 
     game = Game(deal, rules); game.play("draw"); game.play("Kc")
@@ -160,9 +166,16 @@ class Answer:
     best_moves: int | None
     max_removed: int
     states: int
+    clear_score: int | None = None
+    clear_moves: int | None = None
 
     def answers(self) -> tuple:
         return self.winnable, self.min_draws, self.best_score, self.best_moves, self.max_removed
+
+    def clear_answers(self) -> tuple:
+        if not self.winnable:
+            return False, None, None, None, None
+        return True, self.min_draws, self.clear_score, self.clear_moves, N_POSITIONS
 
 
 class NaiveGame:
@@ -255,6 +268,7 @@ class NaiveGame:
         min_draws = None
         max_removed = 0
         best_end = None  # app, original: the score; cards-left: (cards left, moves)
+        best_win = None  # the same over the won ends only
         states = 0
         for drawn in range(start.drawn, len(self.stock) + 1):
             for count in range(first_count, N_POSITIONS + 1):
@@ -270,6 +284,8 @@ class NaiveGame:
                         end = (N_POSITIONS - count, score) if cards_left else score
                         if best_end is None or better(end, best_end):
                             best_end = end
+                        if count == N_POSITIONS and (best_win is None or better(end, best_win)):
+                            best_win = end
                         continue
                     for move in moves:
                         after = self._score_after(score, move, removed, run)
@@ -285,12 +301,15 @@ class NaiveGame:
                             later[child] = after
             if stop and min_draws is not None:
                 break
-        if cards_left:
-            best_score, best_moves = best_end
-        else:
-            best_score, best_moves = best_end, None
+        def split(end) -> tuple:  # (score, moves) of an end, None for no end
+            if end is None:
+                return None, None
+            return end if cards_left else (end, None)
+
+        best_score, best_moves = split(best_end)
+        clear_score, clear_moves = split(best_win)
         return Answer(min_draws is not None, min_draws, best_score, best_moves, max_removed,
-                      states)
+                      states, clear_score, clear_moves)
 
 
 def naive_solve(deal: Deal, rules: Rules, scheme: str = "app", start: Position | None = None,

@@ -96,7 +96,7 @@ def kernel_answers(module, position: Position) -> tuple:
     # the first ones are the same.
     bd = module.Board(*solver.board()[:len(module.Board._fields)])
     cards = module.Cards(*solver.cards_at(position))
-    masks = module.RuleMasks(*solver.rule_masks(position.rules))
+    masks = module.RuleMasks(*solver.rule_masks(position.rules)[:len(module.RuleMasks._fields)])
     ws = module.Scratch(*solver.scratch.__wrapped__()[:len(module.Scratch._fields)])
     path = np.empty(kernels.MAX_DEPTH, dtype=np.int64)
     found = module._dfs(bd, cards, masks, len(cards.stock), ws, path)[0]

@@ -38,6 +38,9 @@ The inputs, each field documented once:
 ``RuleMasks`` — what a rule set decides, built by ``rules.py`` in the solver:
     neighbours[k]   mask of the ranks adjacent to rank k (K–A wrap, the wild rank)
     draw_when_stuck drawing only when no card can be removed
+    must_clear      only a won game counts: the score search (``_original_optimal``)
+                    takes no stuck end (``--must-clear``; the others ignore it, their
+                    optimum being a win whenever one is left)
 ``Scratch`` — work space reused from deal to deal (about 10 MB):
     seen            the layer-major state bitset
     low, generation the lowest layer at which each (config << SHIFT | rank) code was
@@ -107,6 +110,7 @@ class Cards(NamedTuple):
 class RuleMasks(NamedTuple):
     neighbours: np.ndarray
     draw_when_stuck: bool
+    must_clear: bool = False
 
 
 class Scratch(NamedTuple):
@@ -989,8 +993,9 @@ def _layer_reach(board, cards, rules, fits, c0, r0, scratch, target_c, target_r)
 @njit(cache=True)
 def _original_optimal(board, cards, rules, scratch, path):
     """The most original points still to be earned from the start position, over
-    complete games (won or stuck). Returns (best_gain, states, line_length) with the
-    line in ``path``.
+    complete games (won or stuck; won only with ``rules.must_clear``). Returns
+    (best_gain, states, line_length) with the line in ``path``; best_gain is NEG and the
+    line empty when no game counts (no win is left under ``must_clear``).
     """
     n_cfg = board.next_id.shape[0]
     stock_len = cards.stock.shape[0]
@@ -1024,7 +1029,8 @@ def _original_optimal(board, cards, rules, scratch, path):
                 m = np.int64(board.removed[c]) - removed0
                 v = v0 + m * (m + 1) // 2 + ORIGINAL_BONUS_AFTER[np.int64(board.peaks[c])]
                 cand = board.available[c] & fits[r]
-                ends = c == board.full_id or (s == stock_len and cand == 0)
+                ends = c == board.full_id or (s == stock_len and cand == 0
+                                              and not rules.must_clear)
                 if ends:
                     if v > best:
                         best = v

@@ -62,6 +62,11 @@ class Solution:
     know the most cards). ``moves`` is a line from the start reaching ``best_score``
     (or any win when not optimal). Under the original scoring the best line may end
     stuck even when a win is left. ``states`` counts the search states visited.
+
+    With ``must_clear`` only won games count: ``best_score`` (and ``best_moves``) is
+    the optimum over the lines that clear the board, ``moves`` a win reaching it; when
+    no win is left there is none, and ``best_score``, ``min_draws`` and ``max_removed``
+    are None and ``moves`` is empty.
     """
 
     deal: Deal
@@ -76,6 +81,7 @@ class Solution:
     scheme: str = "app"
     best_moves: int | None = None
     start: Position | None = None
+    must_clear: bool = False
 
     def summary(self) -> dict:
         """The numbers as a plain dict (the JSON and CSV fields, without code and line)."""
@@ -204,7 +210,8 @@ def _start_of(start: Deal | Game | Position, rules: Rules | None) -> Position:
 
 # --- solving ---------------------------------------------------------------------------
 def solve(start: Deal | Game | Position, rules: Rules | None = None, optimal: bool = True,
-          scheme: str = "app", looser: Solution | None = None) -> Solution:
+          scheme: str = "app", looser: Solution | None = None,
+          must_clear: bool = False) -> Solution:
     """Solve a deal from its opening (``start`` a Deal, ``rules`` default Easy), or a
     game from the position it shows (``start`` a Game or Position, played under its
     own rules).
@@ -216,6 +223,11 @@ def solve(start: Deal | Game | Position, rules: Rules | None = None, optimal: bo
     bonuses. ``optimal=False`` answers winnability only, faster, and still returns a
     winning line when there is one.
 
+    ``must_clear=True`` (with ``optimal``) counts only the lines that clear the board:
+    the optimum among the wins, and no best score when no win is left. Under ``app``
+    and ``cards-left`` that is the usual optimum of a won game; under ``original`` the
+    best line may otherwise end stuck.
+
     ``looser`` may give a solution of the same position under the same rules with the
     K–A wrap added, drawing being free: every line here is a line there, so a win here
     has at least its fewest draws, and none is left when none is left there. When
@@ -225,6 +237,8 @@ def solve(start: Deal | Game | Position, rules: Rules | None = None, optimal: bo
     sweeps at once. The same answers, sooner (``batch --rules both``).
     """
     check_scheme(scheme)
+    if must_clear and not optimal:
+        raise ValueError("must_clear asks for the best score of a win: it needs optimal=True")
     position = _start_of(start, rules)
     floor = _draws_floor(looser, position, optimal)
     began = time.perf_counter()
@@ -237,7 +251,8 @@ def solve(start: Deal | Game | Position, rules: Rules | None = None, optimal: bo
     def solution(winnable, min_draws, best, max_removed, states, length, best_moves=None):
         return Solution(position.deal, position.rules, bool(winnable), min_draws, best,
                         max_removed, int(states), time.perf_counter() - began,
-                        _line(position, path, length), scheme, best_moves, position)
+                        _line(position, path, length), scheme, best_moves, position,
+                        must_clear)
 
     if position.cards_left == 0:  # already won: nothing to search
         so_far = position.score_under(scheme)
@@ -248,20 +263,27 @@ def solve(start: Deal | Game | Position, rules: Rules | None = None, optimal: bo
 
     if not optimal and floor == kernels.NO_WIN:  # lost under looser rules (see looser)
         return solution(False, None, None, None, 0, 0)
-    if not optimal or scheme == "original":
+    if must_clear and floor == kernels.NO_WIN:
+        return solution(False, None, None, None, 0, 0)
+    if not optimal or scheme == "original" or must_clear:
         found, length, states = kernels._dfs(bd, cards, masks, len(cards.stock), ws, path)
     if not optimal:
         return solution(found, None, None, TABLEAU_SIZE if found else None, states,
                         length if found else 0)
+    if must_clear and not found:  # no line clears the board: nothing to optimise
+        return solution(False, None, None, None, states, 0)
 
     if scheme == "original":
-        gain, more, length = kernels._original_optimal(bd, cards, masks, ws, path)
+        gain, more, length = kernels._original_optimal(
+            bd, cards, masks._replace(must_clear=must_clear), ws, path)
         return solution(found, None, int(position.score_under("original")) + int(gain),
                         TABLEAU_SIZE if found else None, states + more, length)
 
     most_removed = scheme == "cards-left"
+    before = states if must_clear else 0  # the win search that proved a win is left
     min_draws, states, max_removed, best_key, length = kernels._optimal(
         bd, cards, masks, most_removed, ws, path, floor)
+    states += before
     winnable = min_draws >= 0
     if most_removed:
         best = 0 if winnable else TABLEAU_SIZE - int(best_key)
@@ -281,7 +303,7 @@ def _draws_floor(looser: Solution | None, position: Position, optimal: bool) -> 
     if (position.rules.draw_when_stuck or looser.rules != position.rules.with_options(wrap=True)
             or (there.deal, there.record) != (position.deal, position.record)
             or (optimal and (looser.scheme not in ("app", "cards-left")
-                             or looser.best_score is None))):
+                             or (looser.winnable and looser.min_draws is None)))):
         raise ValueError("looser must be a solution of the same position under the same "
                          "rules with the K–A wrap, drawing free (an optimal app or "
                          "cards-left one for an optimal solve)")

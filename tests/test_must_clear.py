@@ -1,0 +1,158 @@
+"""``must_clear`` (``--must-clear``): the best score among the lines that clear the board.
+
+- the fast answers against the naive twin (tests/naive.py, which keeps the best won
+  end beside the best end), from openings and mid-game positions, under every scheme
+  and rule option, with and without ``must_clear``;
+- every line found with ``must_clear`` replays on the plain-Python game to a cleared
+  board with exactly the best score;
+- real deals where the best original score ends stuck with a win left, found by
+  benchmarks/must_clear_deals.py, and a lost deal, where no line clears the board.
+
+Default run: a few positions per case; ``-m slow``: many.
+"""
+
+from __future__ import annotations
+
+import pytest
+from helpers import label
+from naive import naive_solve, position_of
+from test_positions import RULE_SETS, SCHEMES, random_position
+
+from tripeaks_solver.dealing import Deal
+from tripeaks_solver.game import Status
+from tripeaks_solver.position import Position
+from tripeaks_solver.rules import CLASSIC, EASY
+from tripeaks_solver.solver import solve
+
+
+def fast_answers(sol) -> tuple:
+    return sol.winnable, sol.min_draws, sol.best_score, sol.best_moves, sol.max_removed
+
+
+def expected(want, scheme: str, must_clear: bool) -> tuple:
+    """The naive answers as ``solve`` gives them: under the original scoring without
+    the fewest draws, and the most cards removed only as 28 on a won game."""
+    won, draws, best, moves, most = want.clear_answers() if must_clear else want.answers()
+    if scheme == "original":
+        draws, most = None, 28 if won else None
+    return won, draws, best, moves, most
+
+
+def clear_line_problems(sol) -> list[str]:
+    """What is wrong with a must_clear solution's line: it must clear the board with
+    exactly the best score, or be empty when no win is left."""
+    where = f"deal {sol.deal.number} {label(sol.rules)} {sol.scheme}"
+    if not sol.winnable:
+        lost_right = sol.moves == () and sol.best_score is None
+        return [] if lost_right else [f"{where}: lost, yet a line or a score"]
+    game = (sol.start or Position(sol.deal, sol.rules)).game()
+    for move in sol.moves:
+        game.play(move)
+    if game.status is not Status.WON:
+        return [f"{where}: the line ends {game.status.value}"]
+    score = game.score_under(sol.scheme)
+    want = (sol.best_score, sol.best_moves) if sol.scheme == "cards-left" else sol.best_score
+    if score != want:
+        return [f"{where}: the line scores {score}, best {want}"]
+    if sol.steps()[-1].score != (0 if sol.scheme == "cards-left" else sol.best_score):
+        return [f"{where}: the last step does not score the best"]
+    return []
+
+
+def check(position: Position, scheme: str) -> list[str]:
+    want = naive_solve(position.deal, position.rules, scheme,
+                       position_of(position.game(), scheme))
+    problems = []
+    for must_clear in (False, True):
+        sol = solve(position, scheme=scheme, must_clear=must_clear)
+        got, wanted = fast_answers(sol), expected(want, scheme, must_clear)
+        if got != wanted:
+            problems.append(f"deal {position.deal.number} {label(position.rules)} "
+                            f"{[m.token for m in position.record]} {scheme} "
+                            f"must_clear={must_clear}: fast {got}, naive {wanted}")
+        if must_clear:
+            problems += clear_line_problems(sol)
+    return problems
+
+
+def cases(count: int) -> list:
+    return [pytest.param(r, s, n, id=f"{label(r)}-{s}") for r in RULE_SETS for s in SCHEMES
+            for n in [max(1, count // 3) if s == "original" else count]]
+
+
+@pytest.mark.parametrize(("rules", "scheme", "count"), cases(1))
+def test_agrees_with_the_naive_twin(rules, scheme: str, count: int) -> None:
+    problems = []
+    for seed in range(count):  # the naive twin takes seconds from an opening: mid-game here
+        problems += check(random_position(seed + 300, rules), scheme)
+    assert not problems, problems[:5]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("rules", "scheme", "count"), cases(24))
+def test_agrees_with_the_naive_twin_many(rules, scheme: str, count: int) -> None:
+    problems = []
+    for seed in range(count):
+        problems += check(Position(Deal.from_number(500 + seed, rules.joker), rules), scheme)
+        problems += check(random_position(seed + 3000, rules, most=30), scheme)
+    assert not problems, problems[:5]
+
+
+# Found by `python benchmarks/must_clear_deals.py 0 1000`: the best original score of
+# each ends stuck although the deal can be won.
+STUCK_BEST = [(48, EASY), (23, CLASSIC)]
+
+
+@pytest.mark.parametrize(("number", "rules"), STUCK_BEST, ids=lambda x: str(x))
+def test_the_best_original_score_may_end_stuck(number: int, rules) -> None:
+    deal = Deal.from_number(number)
+    best = solve(deal, rules, scheme="original")
+    clear = solve(deal, rules, scheme="original", must_clear=True)
+    want = naive_solve(deal, rules, "original")
+    assert best.winnable and clear.winnable and want.winnable
+    assert best.best_score == want.best_score
+    assert clear.best_score == want.clear_score < best.best_score
+    game = Position(deal, rules).game()
+    for move in best.moves:
+        game.play(move)
+    assert game.status is Status.STUCK and game.original == best.best_score
+    assert clear_line_problems(clear) == []
+
+
+@pytest.mark.parametrize("scheme", SCHEMES)
+def test_no_line_clears_a_lost_deal(scheme: str) -> None:
+    deal = Deal.from_number(8)  # lost under Classic (docs/rules.md)
+    sol = solve(deal, CLASSIC, scheme=scheme, must_clear=True)
+    assert fast_answers(sol) == (False, None, None, None, None) and sol.moves == ()
+    assert sol.must_clear and solve(deal, CLASSIC, scheme=scheme).best_score is not None
+
+
+def test_under_app_and_cards_left_a_win_is_already_the_best() -> None:
+    for number in range(10):
+        for rules in (EASY, CLASSIC):
+            for scheme in ("app", "cards-left"):
+                plain = solve(Deal.from_number(number), rules, scheme=scheme)
+                clear = solve(Deal.from_number(number), rules, scheme=scheme, must_clear=True)
+                if plain.winnable:
+                    assert fast_answers(clear) == fast_answers(plain)
+                    assert clear_line_problems(clear) == []
+                else:
+                    assert fast_answers(clear) == (False, None, None, None, None)
+
+
+@pytest.mark.parametrize("scheme", ["app", "cards-left"])
+def test_a_looser_solution_changes_no_answer(scheme: str) -> None:
+    spared = 0
+    for number in range(40):
+        deal = Deal.from_number(number)
+        easy = solve(deal, EASY, scheme=scheme, must_clear=True)
+        bounded = solve(deal, CLASSIC, scheme=scheme, must_clear=True, looser=easy)
+        assert fast_answers(bounded) == fast_answers(
+            solve(deal, CLASSIC, scheme=scheme, must_clear=True))
+        spared += not easy.winnable and bounded.states == 0
+    assert spared > 0  # some deal was lost under Easy and not searched again
+
+
+def test_must_clear_needs_the_optimum() -> None:
+    with pytest.raises(ValueError, match="must_clear"):
+        solve(Deal.from_number(0), EASY, optimal=False, must_clear=True)
