@@ -126,7 +126,7 @@ SOLVE_OPTIONS = {
     "--rules": st.sampled_from([*RULE_CHOICES, "hard", ""]),
     "--layout": LAYOUTS, "--layout-file": LAYOUT_FILES, "--samples": SAMPLES, "--seed": SEEDS,
     "--json": None, "--no-solution": None, "--optimal": None, "--no-optimal": None,
-    "--fast": None, **SCORING, **VARIANTS,
+    "--fast": None, "--must-clear": None, **SCORING, **VARIANTS,
 }
 
 
@@ -165,8 +165,8 @@ COMMANDS = {
         "--engine": st.sampled_from(["local", "ray", ""]), "--scheduler": st.just("x"),
         "--plot": OUTPUTS, "--difficulty": st.sampled_from(["1", "3", "0", "10001", "x"]),
         "--player": st.sampled_from(["greedy", "random", "perfect", "rollout:2", "bogus"]),
-        "--seed": SEEDS, "--progress": None, "--no-progress": None, **SCORING,
-        **VARIANTS}, quiet=False),
+        "--seed": SEEDS, "--progress": None, "--no-progress": None, "--must-clear": None,
+        **SCORING, **VARIANTS}, quiet=False),
     "report": Command(("report",), st.lists(REPORTED, min_size=1, max_size=2),
                       {"--plot": OUTPUTS, "--force": None, "--json": None}),
     "play": Command(("play",), st.lists(CODES, min_size=1, max_size=2), {

@@ -18,9 +18,9 @@ from tripeaks_solver.solver import solve
 README = Path(tripeaks_solver.__file__).resolve().parents[1] / "README.md"
 
 SOLVE_KEYS = ["kind", "source", "code", "deal", "line", "rules", "variant", "scoring",
-              "winnable", "min_draws", "best_score", "best_moves", "max_removed", "states",
+              "must_clear", "winnable", "min_draws", "best_score", "best_moves", "max_removed", "states",
               "seconds", "solution", "completions", "wins", "share", "share_95", "exact"]
-VERDICT_KEYS = ["scoring", "winnable", "min_draws", "best_score", "best_moves", "max_removed",
+VERDICT_KEYS = ["scoring", "must_clear", "winnable", "min_draws", "best_score", "best_moves", "max_removed",
                 "states", "seconds", "solution"]
 SHARE_KEYS = ["completions", "wins", "share", "share_95", "exact"]
 REPLAY_KEYS = ["code", "deal", "layout", "seen", "rules", "variant", "scoring", "status",
@@ -40,9 +40,10 @@ MIXED = ["TP1-E-AAAAAAD", "--layout", Deal.from_number(8).line(),
 
 @pytest.mark.parametrize("extra", [[], ["--no-solution"], ["--no-optimal"],
                                    ["--scoring", "cards-left"], ["--scoring", "original"],
+                                   ["--scoring", "original", "--must-clear"],
                                    ["--empty-waste", "--rules", "classic"]],
                          ids=["app", "no-solution", "no-optimal", "cards-left", "original",
-                              "variant"])
+                              "must-clear", "variant"])
 def test_solve_objects_share_one_shape(capsys, extra):
     code, out, err = run(capsys, *MIXED, "--json", *extra)
     assert code == 0, err
@@ -63,7 +64,12 @@ def test_solve_objects_share_one_shape(capsys, extra):
             assert all(r[k] is None for k in SHARE_KEYS)
             assert isinstance(r["winnable"], bool) and isinstance(r["states"], int)
             assert r["scoring"] == (extra[1] if extra[:1] == ["--scoring"] else "app")
-            assert (r["solution"] is None) == ("--no-solution" in extra)
+            clear = "--must-clear" in extra
+            assert r["must_clear"] is clear
+            # No line clears a lost deal (the layout, deal 8, is lost under Classic).
+            assert (r["solution"] is None) == ("--no-solution" in extra
+                                               or clear and not r["winnable"])
+            assert not clear or r["winnable"] or r["best_score"] is None
         else:
             assert all(r[k] is None for k in VERDICT_KEYS)
             assert r["completions"] == 2 and r["exact"] is True

@@ -44,7 +44,7 @@ RULE_SETS = [
     CLASSIC.with_options(draw_when_stuck=True),
 ]
 SCHEMES = ("app", "original", "cards-left")
-HINT_KEYS = {"code", "layout", "rules", "variant", "scoring", "fair", "moves_played", "status",
+HINT_KEYS = {"code", "layout", "rules", "variant", "scoring", "must_clear", "fair", "moves_played", "status",
              "score", "cards_left", "stock_left", "waste", "winnable", "best_score",
              "best_moves", "line", "moves", "samples", "scored", "exact", "recommended",
              "error", "error_move", "seen", "record", "known", "unknown", "player", "seed"}
@@ -303,6 +303,7 @@ RECORDS = st.builds(lambda c, m: [*c, *m], st.lists(CODES, max_size=1),
 PATHS = st.sampled_from(["<dir>", "/nonexistent/x.out", "", "<good>"])
 POSITION_COMMANDS = {
     "hint": Command(("hint",), RECORDS, {**POSITION_OPTIONS, "--reveal": None,
+                                        "--must-clear": None,
                                         "--score-samples": st.one_of(SAMPLES, st.just("0"))}),
     "analyze": Command(("analyze",), RECORDS, {**POSITION_OPTIONS, "--plot": PATHS,
                                               "--csv": PATHS, "--force": None}),

@@ -13,13 +13,19 @@ Default run: a few positions per case; ``-m slow``: many.
 
 from __future__ import annotations
 
+import json
+import re
+
 import pytest
+from cli_run import assert_one_line_error, run
 from helpers import label
 from naive import naive_solve, position_of
 from test_positions import RULE_SETS, SCHEMES, random_position
 
+from tripeaks_solver.codes import GameCode
 from tripeaks_solver.dealing import Deal
-from tripeaks_solver.game import Status
+from tripeaks_solver.game import Game, Status
+from tripeaks_solver.moves import Move
 from tripeaks_solver.position import Position
 from tripeaks_solver.rules import CLASSIC, EASY
 from tripeaks_solver.solver import solve
@@ -156,3 +162,95 @@ def test_a_looser_solution_changes_no_answer(scheme: str) -> None:
 def test_must_clear_needs_the_optimum() -> None:
     with pytest.raises(ValueError, match="must_clear"):
         solve(Deal.from_number(0), EASY, optimal=False, must_clear=True)
+
+
+# --- the command line ---------------------------------------------------------------------
+def replayed(code: str, rules, tokens: list[str], before: tuple[str, ...] = ()) -> Game:
+    game = Game(Deal.from_number(GameCode.parse(code).number), rules)
+    for token in (*before, *tokens):
+        game.play(token)
+    return game
+
+
+def test_solve_prints_the_best_win_and_its_line(capsys) -> None:
+    code, out, err = run(capsys, "TP1-E-AAAAABW", "--rules", "easy", "--scoring", "original",
+                         "--must-clear")
+    assert code == 0, err
+    want = naive_solve(Deal.from_number(48), EASY, "original")
+    assert f"Easy:    winnable, best original score {want.clear_score} with the board cleared" \
+        in out
+    assert "line to the win" in out
+    scores = re.findall(r"^ *\d+\. .* original score (-?\d+)", out, re.MULTILINE)
+    assert scores and scores[-1] == str(want.clear_score)
+
+
+@pytest.mark.parametrize("scheme", SCHEMES)
+def test_solve_json_lines_clear_the_board(capsys, scheme: str) -> None:
+    codes = ["TP1-E-AAAAABW", "TP1-E-AAAAAAX", "TP1-E-AAAAAAI"]  # deals 48, 23, 8
+    code, out, err = run(capsys, *codes, "--scoring", scheme, "--must-clear", "--json")
+    assert code == 0, err
+    rows = json.loads(out)
+    assert len(rows) == 6 and all(r["must_clear"] is True for r in rows)
+    for r in rows:
+        rules = EASY if r["rules"] == "easy" else CLASSIC
+        want = naive_solve(Deal.from_number(r["deal"]), rules, scheme)
+        assert r["winnable"] == want.winnable
+        if not r["winnable"]:  # deal 8 under Classic
+            assert (r["best_score"], r["solution"], r["max_removed"]) == (None, None, None)
+            continue
+        game = replayed(r["code"], rules, r["solution"])
+        assert game.status is Status.WON
+        assert r["best_score"] == want.clear_score
+        if scheme == "cards-left":
+            assert (game.cards_left, game.moves) == (0, r["best_moves"])
+        else:
+            assert game.score_under(scheme) == r["best_score"]
+    assert any(not r["winnable"] for r in rows)
+
+
+def test_solve_text_says_when_no_line_clears(capsys) -> None:
+    code, out, err = run(capsys, "TP1-C-AAAAAAI", "--scoring", "original", "--must-clear")
+    assert code == 0, err
+    assert "Classic: not winnable: no line clears the board" in out
+    assert "line to" not in out
+
+
+def test_hint_json_with_must_clear(capsys) -> None:
+    before = ("draw", "draw")
+    code, out, err = run(capsys, "hint", "TP1-E-AAAAABW", *before, "--scoring", "original",
+                         "--must-clear", "--json")
+    assert code == 0, err
+    data = json.loads(out)
+    assert data["must_clear"] is True and data["winnable"] is True
+    game = replayed("TP1-E-AAAAABW", EASY, data["line"], before)
+    assert game.status is Status.WON and game.original == data["best_score"]
+    position = Position.of(replayed("TP1-E-AAAAABW", EASY, [], before))
+    for m in data["moves"]:  # each move's best win, from the naive twin after the move
+        after = naive_solve(position.deal, EASY, "original",
+                            position_of(position.play(Move.parse(m["move"])).game(), "original"))
+        assert (m["winnable"], m["best_score"]) == (after.winnable, after.clear_score)
+        assert (m["mark"] == "??") == (not after.winnable)
+    best = [m["best_score"] for m in data["moves"] if m["best_score"] is not None]
+    assert best and data["best_score"] == max(best) == data["moves"][0]["best_score"]
+
+
+def test_hint_text_says_when_no_line_clears(capsys) -> None:
+    code, out, err = run(capsys, "hint", "TP1-C-AAAAAAI", "--scoring", "original",
+                         "--must-clear")
+    assert code == 0, err
+    assert "not winnable: no line clears the board" in out
+    assert "best none (no win left)" in out
+
+
+@pytest.mark.parametrize("args", [["solve", "TP1-E-AAAAAAA", "--no-optimal", "--must-clear"],
+                                  ["hint", "TP1-E-AAAAAAA", "--fair", "--must-clear"],
+                                  ["solve", "--layout", " ".join(["??"] * 52), "--must-clear"]])
+def test_must_clear_where_it_means_nothing_is_refused(capsys, args) -> None:
+    code, _, err = run(capsys, *args)
+    assert_one_line_error(code, err, "--must-clear")
+
+
+@pytest.mark.parametrize("command", ["solve", "hint", "batch"])
+def test_help_explains_must_clear(capsys, command: str) -> None:
+    code, out, _ = run(capsys, command, "--help")
+    assert code == 0 and "--must-clear" in out and "clear the board" in " ".join(out.split())

@@ -27,21 +27,20 @@ from .scoring import check_scheme
 from .solver import Solution, solve
 
 
-def _value(sol: Solution) -> tuple[int, int]:
+def _value(sol: Solution) -> tuple[int, int, int]:
     """A solution's optimum as one comparable key, higher is better under every scheme."""
-    if sol.scheme == "cards-left":
-        return -sol.best_score, -(sol.best_moves or 0)
-    return sol.best_score, 0
+    return _key(sol.best_score, sol.best_moves, sol.scheme)
 
 
 @dataclass(frozen=True)
 class MoveValue:
     """One legal move, exactly: is a win still left after it, and the best final score
-    (under cards-left: fewest cards left, in ``best_moves`` moves) still reachable."""
+    (under cards-left: fewest cards left, in ``best_moves`` moves) still reachable (of a
+    win with ``must_clear``: None when no win is left)."""
 
     move: Move
     winnable: bool
-    best_score: int
+    best_score: int | None
     best_moves: int | None
     throws_win: bool  # a win was left before the move and none is after it
     loses_points: bool  # the best final score after it is worse than before it
@@ -66,8 +65,12 @@ class Hint:
         return self.solution.winnable
 
     @property
-    def best_score(self) -> int:
+    def best_score(self) -> int | None:
         return self.solution.best_score
+
+    @property
+    def must_clear(self) -> bool:
+        return self.solution.must_clear
 
     @property
     def line(self) -> tuple[Move, ...]:
@@ -78,32 +81,36 @@ def _position(start: Game | Position) -> Position:
     return start if isinstance(start, Position) else Position.of(start)
 
 
-def hint(start: Game | Position, scheme: str = "app") -> Hint:
-    """Every legal move of the position with what is still reachable after it."""
+def hint(start: Game | Position, scheme: str = "app", must_clear: bool = False) -> Hint:
+    """Every legal move of the position with what is still reachable after it (with
+    ``must_clear``, by the lines that clear the board only)."""
     check_scheme(scheme)
     position = _position(start)
-    here = solve(position, scheme=scheme)
+    here = solve(position, scheme=scheme, must_clear=must_clear)
     rated = []
     for move in position.legal_moves():
-        after = solve(position.play(move), scheme=scheme)
+        after = solve(position.play(move), scheme=scheme, must_clear=must_clear)
         rated.append(MoveValue(move, after.winnable, after.best_score, after.best_moves,
                                here.winnable and not after.winnable,
                                _value(after) < _value(here)))
     # Best first by the scheme's own objective (under app and cards-left a win is always
     # best; the best original score may lie on a line that ends stuck), then winnable.
-    order = sorted(range(len(rated)), key=lambda j: (_neg(_key(rated[j], scheme)),
-                                                      not rated[j].winnable, j))
+    order = sorted(range(len(rated)), key=lambda j: (
+        _neg(_key(rated[j].best_score, rated[j].best_moves, scheme)), not rated[j].winnable, j))
     return Hint(position, scheme, here, tuple(rated[j] for j in order))
 
 
-def _key(value: MoveValue, scheme: str) -> tuple[int, int]:
+def _key(best: int | None, moves: int | None, scheme: str) -> tuple[int, int, int]:
+    # No best score (must_clear, no win left) comes below every score.
+    if best is None:
+        return 0, 0, 0
     if scheme == "cards-left":
-        return -value.best_score, -(value.best_moves or 0)
-    return value.best_score, 0
+        return 1, -best, -(moves or 0)
+    return 1, best, 0
 
 
-def _neg(key: tuple[int, int]) -> tuple[int, int]:
-    return -key[0], -key[1]
+def _neg(key: tuple[int, ...]) -> tuple[int, ...]:
+    return tuple(-k for k in key)
 
 
 MAX_PLAYER_SAMPLES = 100_000  # the most a fair:N player takes
@@ -247,7 +254,7 @@ def analyze_game(start: Start, record: Iterable[Observed | Move | str], scheme: 
         winnable_before = winnable_after = best_before = best_after = lost = mark = None
         if exact:
             here = solve(position, scheme=scheme)
-            lost = _value(sol_before)[0] - _value(here)[0]
+            lost = _value(sol_before)[1] - _value(here)[1]  # analyze never asks must_clear
             mark = ""
             if not move.is_undo:
                 if sol_before.winnable and not here.winnable:

@@ -263,6 +263,14 @@ _RULE_WORDS = {"code": "code (the game code's letter; Easy for a layout)",
                "both": "both (Easy, then Classic)"}
 
 
+must_clear_option = click.option(
+    "--must-clear", is_flag=True,
+    help="Count only the lines that clear the board: the best score among the wins, and "
+         "none when no win is left. It changes the best score only under --scoring "
+         "original, whose best line may otherwise end stuck with a win left.")
+"""``--must-clear`` of solve, hint and batch (into the parameter ``must_clear``)."""
+
+
 def rule_options(with_scoring: bool = True, choices: tuple[str, ...] = ONE_RULE_SET,
                  default: str = "code"):
     """The rule options of every command that plays a deal, as one decorator: --rules

@@ -14,7 +14,7 @@ from ..game import Status
 from ..observed import ObservedGame
 from ..position import Position
 from ..render import board_lines
-from .common import SEED, plural, refuse_unused, rule_options
+from .common import SEED, must_clear_option, plural, refuse_unused, rule_options
 from .games import Typed, game_options, play_game, read_game
 from .group import cli
 
@@ -31,7 +31,9 @@ def _score_text(position: Position, scheme: str) -> str:
     return f"{SCORE_LABEL[scheme].capitalize()}: {position.score_under(scheme)}"
 
 
-def _best_text(best: int, scheme: str, moves: int | None = None) -> str:
+def _best_text(best: int | None, scheme: str, moves: int | None = None) -> str:
+    if best is None:  # must_clear, and no win is left
+        return "none (no win left)"
     if scheme == "cards-left":
         return f"{best} left" + (f" in {plural(moves, 'move')}" if moves is not None else "")
     return f"{best}"
@@ -57,7 +59,11 @@ def _exact_lines(h: Hint) -> list[str]:
     draws = ""
     if scheme == "app" and sol.min_draws is not None:
         draws = f" ({plural(sol.min_draws, 'draw')} in all)"
-    lines = ["", f"Exact (every card known): {word}, {label} {best}{draws}"]
+    verdict = f"{word}, {label} {best}{draws}"
+    if h.must_clear:  # every best below is that of a line clearing the board
+        verdict = (f"{word}, {label} {best} with the board cleared" if h.winnable
+                   else f"{word}: no line clears the board")
+    lines = ["", f"Exact (every card known): {verdict}"]
     if not h.moves:
         return lines + ["No move left: the game is over."]
     lines.append("Moves, best first (?? throws the win away, ? loses points):")
@@ -67,7 +73,7 @@ def _exact_lines(h: Hint) -> list[str]:
         lines.append(f"  {m.move.pretty:<6} {state:<13} best {best:<16} {m.mark}".rstrip())
     steps = sol.steps()
     if steps:
-        goal = "win" if sol.winnable and scheme != "original" else "best end"
+        goal = "win" if sol.winnable and (scheme != "original" or h.must_clear) else "best end"
         lines += ["", f"Best line from here to the {goal}, {plural(len(steps), 'move')}:"]
         label = SCORE_LABEL[scheme]
         for step in steps:
@@ -106,7 +112,7 @@ def _fair_lines(advice: FairAdvice, scheme: str, seed_given: bool) -> list[str]:
 
 
 def _hint_json(typed: Typed, game: ObservedGame, position: Position, scheme: str, fair: bool,
-               h: Hint | None, advice: FairAdvice | None) -> dict:
+               h: Hint | None, advice: FairAdvice | None, must_clear: bool = False) -> dict:
     """The one shape of hint's JSON (exact, fair, or stopped at an illegal move)."""
     start = typed.start
     layout = None
@@ -115,7 +121,7 @@ def _hint_json(typed: Typed, game: ObservedGame, position: Position, scheme: str
     out = {"code": typed.code, "layout": layout,
            "seen": start.text if start.kind == "seen" else None,
            "rules": position.rules.name, "variant": position.rules.variant,
-           "scoring": scheme, "fair": fair, "record": game.tokens,
+           "scoring": scheme, "must_clear": must_clear, "fair": fair, "record": game.tokens,
            "moves_played": position.moves_played, "status": position.status.value,
            "score": position.cards_left if scheme == "cards-left" else
            position.score_under(scheme), "cards_left": position.cards_left,
@@ -169,11 +175,13 @@ def new_seed() -> int:
                    "about ten winnability searches (0: shares only, fastest).")
 @click.option("--reveal", is_flag=True,
               help="Show the face-down cards, in brackets (not with --fair).")
+@must_clear_option
 @rule_options()
 def hint_command(words: tuple[str, ...], rule_choice: str, layouts: tuple[str, ...],
                  layout_file: Path | None, seen: str | None, record_path: Path | None,
-                 lang: str | None, seed: int | None, as_json: bool, fair: bool, samples: int, score_samples: int,
-                 reveal: bool, scoring: str, **opts) -> None:
+                 lang: str | None, seed: int | None, as_json: bool, fair: bool, samples: int,
+                 score_samples: int, reveal: bool, must_clear: bool, scoring: str,
+                 **opts) -> None:
     """Hint a game in progress: CODE (or --seen, --layout, --record), then the MOVES
     played so far.
 
@@ -191,7 +199,8 @@ def hint_command(words: tuple[str, ...], rule_choice: str, layouts: tuple[str, .
 
     def on_error(game: ObservedGame, message: str, number: int) -> None:
         if as_json:
-            out = _hint_json(typed, game, game.position(), scoring, fair, None, None)
+            out = _hint_json(typed, game, game.position(), scoring, fair, None, None,
+                             must_clear)
             click.echo(json.dumps({**out, "error": message, "error_move": number},
                                   ensure_ascii=False))
 
@@ -200,6 +209,9 @@ def hint_command(words: tuple[str, ...], rule_choice: str, layouts: tuple[str, .
     if not fair:
         refuse_unused(("samples", "score_samples", "seed"),
                       "it counts with --fair (or while some card is unknown)")
+    if fair and must_clear:
+        raise click.UsageError("--must-clear is for the exact hint: not with --fair (nor while "
+                               "some card is unknown)")
     if fair and reveal:
         raise click.UsageError("--reveal shows cards the player has not seen: not with --fair "
                                "(nor while some card is unknown)")
@@ -216,10 +228,10 @@ def hint_command(words: tuple[str, ...], rule_choice: str, layouts: tuple[str, .
         advice = fair_advice(View.of(position, game.known_places), samples, seed,
                              score_samples, scoring)
     else:
-        h = hint(position, scoring)
+        h = hint(position, scoring, must_clear)
     if as_json:
-        click.echo(json.dumps(_hint_json(typed, game, position, scoring, fair, h, advice),
-                              ensure_ascii=False))
+        click.echo(json.dumps(_hint_json(typed, game, position, scoring, fair, h, advice,
+                                         must_clear), ensure_ascii=False))
         return
     lines = position_lines(typed.title(game), position, scoring, reveal)
     lines += _exact_lines(h) if h is not None else _fair_lines(advice, scoring, seed_given)

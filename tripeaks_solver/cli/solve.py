@@ -18,6 +18,7 @@ from .common import (
     SEED,
     STDIN,
     InputPath,
+    must_clear_option,
     parse_code,
     peak_mark,
     pick_rules,
@@ -37,7 +38,7 @@ MAX_SAMPLES = 1_000_000  # about an hour of solving; beyond, a typo rather than 
 
 # The keys of every object of `solve --json`, in order (README "## JSON output").
 SOLVE_KEYS = ("kind", "source", "code", "deal", "line", "rules", "variant", "scoring",
-              "winnable", "min_draws", "best_score", "best_moves", "max_removed", "states",
+              "must_clear", "winnable", "min_draws", "best_score", "best_moves", "max_removed", "states",
               "seconds", "solution", "completions", "wins", "share", "share_95", "exact")
 
 
@@ -53,13 +54,16 @@ class _Job:
 
 
 def _verdict(sol: Solution) -> str:
+    if sol.must_clear and not sol.winnable:
+        return "not winnable: no line clears the board"
     if sol.scheme == "cards-left" and sol.best_score is not None:
         left = (f"{plural(sol.best_score, 'card')} left in "
                 f"{plural(sol.best_moves or 0, 'move')}")
         return f"winnable, {left}" if sol.winnable else f"not winnable, at best {left}"
     if sol.scheme == "original" and sol.best_score is not None:
         word = "winnable" if sol.winnable else "not winnable"
-        return f"{word}, best original score {sol.best_score}"
+        cleared = " with the board cleared" if sol.must_clear else ""
+        return f"{word}, best original score {sol.best_score}{cleared}"
     if sol.winnable:
         if sol.min_draws is None:
             return "winnable"
@@ -81,10 +85,11 @@ def _row(job: _Job, rules: Rules, **fields) -> dict:
 
 def solution_json(job: _Job, sol: Solution, with_line: bool) -> dict:
     """A solved deal: ``kind`` "deal"; the share fields are null."""
-    return _row(job, sol.rules, kind="deal", scoring=sol.scheme, winnable=sol.winnable,
-                min_draws=sol.min_draws, best_score=sol.best_score, best_moves=sol.best_moves,
+    return _row(job, sol.rules, kind="deal", scoring=sol.scheme, must_clear=sol.must_clear,
+                winnable=sol.winnable, min_draws=sol.min_draws, best_score=sol.best_score, best_moves=sol.best_moves,
                 max_removed=sol.max_removed, states=sol.states, seconds=round(sol.seconds, 6),
-                solution=sol.tokens if with_line else None)
+                solution=sol.tokens if with_line and (sol.winnable or not sol.must_clear)
+                else None)
 
 
 def share_json(job: _Job, share: WinShare) -> dict:
@@ -99,7 +104,7 @@ def share_json(job: _Job, share: WinShare) -> dict:
 def _print_line(sol: Solution) -> None:
     if not sol.moves:
         return
-    goal = "win" if sol.winnable and sol.scheme != "original" else "best end"
+    goal = "win" if sol.winnable and (sol.scheme != "original" or sol.must_clear) else "best end"
     click.echo(f"\n{sol.rules} line to the {goal}, {plural(len(sol.moves), 'move')}:")
     label = {"app": "score", "original": "original score", "cards-left": "cards left"}[sol.scheme]
     for step in sol.steps():
@@ -165,10 +170,12 @@ def _jobs(codes: tuple[str, ...], typed: list[tuple[str, Layout]], rule_choice: 
               help="Find the best score (of --scoring) and fewest draws, or winnability "
                    "only (faster).")
 @click.option("--fast", is_flag=True, hidden=True, help="The old name of --no-optimal.")
+@must_clear_option
 @rule_options(choices=RULE_CHOICES, default="both")
 def solve_command(codes: tuple[str, ...], rule_choice: str, layouts: tuple[str, ...],
                   layout_file: Path | None, samples: int, seed: int | None, as_json: bool,
-                  no_solution: bool, optimal: bool, fast: bool, scoring: str, **opts) -> None:
+                  no_solution: bool, optimal: bool, fast: bool, must_clear: bool, scoring: str,
+                  **opts) -> None:
     """Solve deals: winnable under Easy and Classic, best score, a line reaching it.
 
     CODES are game codes such as TP1-E-AAAAAAD; - reads codes from standard input
@@ -180,6 +187,9 @@ def solve_command(codes: tuple[str, ...], rule_choice: str, layouts: tuple[str, 
     if not optimal and scoring != "app":
         raise click.UsageError(f"--no-optimal answers winnability only, without a score: "
                                f"it cannot take --scoring {scoring}")
+    if not optimal and must_clear:
+        raise click.UsageError("--no-optimal answers winnability only, without a score: "
+                               "it cannot take --must-clear")
     if codes.count(STDIN) + (layout_file is not None and str(layout_file) == STDIN) > 1:
         raise click.UsageError("standard input (-) can be read only once")
     typed = read_layouts(layouts, layout_file)
@@ -190,6 +200,8 @@ def solve_command(codes: tuple[str, ...], rule_choice: str, layouts: tuple[str, 
         raise click.UsageError("give a game code (e.g. TP1-E-AAAAAAD), --layout or --layout-file")
     if all(job.deal is not None for job in jobs):  # no layout with ?? cards
         refuse_unused(("samples", "seed"), "it counts for a layout with ?? cards")
+    if all(job.deal is None for job in jobs):
+        refuse_unused(("must_clear",), "a layout with ?? cards gets win shares, not scores")
     from ..jit import compile_notice  # the kernels load from here on
     from ..solver import warm_up
 
@@ -203,7 +215,7 @@ def solve_command(codes: tuple[str, ...], rule_choice: str, layouts: tuple[str, 
             if job.deal is None:
                 out += _solve_layout(job, samples, seed, as_json)
             else:
-                out += _solve_deal(job, optimal, scoring, no_solution, as_json)
+                out += _solve_deal(job, optimal, scoring, no_solution, as_json, must_clear)
     if as_json:
         click.echo(json.dumps(out, indent=2, ensure_ascii=False))
 
@@ -230,11 +242,12 @@ def _solve_layout(job: _Job, samples: int, seed: int | None, as_json: bool) -> l
 
 
 def _solve_deal(job: _Job, optimal: bool, scoring: str, no_solution: bool,
-                as_json: bool) -> list[dict]:
+                as_json: bool, must_clear: bool = False) -> list[dict]:
     from ..solver import solve
 
     assert job.deal is not None
-    sols = [solve(job.deal, r, optimal=optimal, scheme=scoring) for r in job.rule_sets]
+    sols = [solve(job.deal, r, optimal=optimal, scheme=scoring, must_clear=must_clear)
+            for r in job.rule_sets]
     if as_json:
         return [solution_json(job, s, not no_solution) for s in sols]
     click.echo(f"{job.code}  (deal {job.number})" if job.code else job.source)
