@@ -211,7 +211,7 @@ NONE = type(None)
 # ("kind": "deal") has these types, its share fields null.
 JSON_TYPES = {
     "kind": str, "source": str, "code": str, "deal": int, "line": NONE, "rules": str,
-    "variant": str, "scoring": str, "winnable": bool, "min_draws": (int, NONE),
+    "variant": str, "scoring": str, "must_clear": bool, "winnable": bool, "min_draws": (int, NONE),
     "best_score": int, "best_moves": NONE, "max_removed": int, "states": int,
     "seconds": (int, float), "solution": list, "completions": NONE, "wins": NONE,
     "share": NONE, "share_95": NONE, "exact": NONE,

@@ -22,6 +22,7 @@ from helpers import label
 from naive import naive_solve, position_of
 from test_positions import RULE_SETS, SCHEMES, random_position
 
+from tripeaks_solver.batch.rows import CSV_HEADER, Row
 from tripeaks_solver.codes import GameCode
 from tripeaks_solver.dealing import Deal
 from tripeaks_solver.game import Game, Status
@@ -254,3 +255,61 @@ def test_must_clear_where_it_means_nothing_is_refused(capsys, args) -> None:
 def test_help_explains_must_clear(capsys, command: str) -> None:
     code, out, _ = run(capsys, command, "--help")
     assert code == 0 and "--must-clear" in out and "clear the board" in " ".join(out.split())
+
+
+# --- batch ----------------------------------------------------------------------------------
+def test_batch_must_clear_rows_are_the_solvers(capsys, tmp_path) -> None:
+    path = tmp_path / "clear.csv"
+    code, out, err = run(capsys, "batch", "20", "26", "--scoring", "original", "--must-clear",
+                         "--csv", str(path), "--jobs", "1", "--json")
+    assert code == 0, err
+    assert json.loads(out)["must_clear"] is True
+    lines = path.read_text().splitlines()
+    assert lines[0] == ",".join(CSV_HEADER) + ",must_clear"
+    rows = [Row.from_csv_fields(line.split(","), ("must_clear",)) for line in lines[1:]]
+    assert len(rows) == 12 and all(r.must_clear for r in rows)
+    changed = 0
+    for row in rows:
+        rules = EASY if row.rules == "easy" else CLASSIC
+        sol = solve(Deal.from_number(row.deal), rules, scheme="original", must_clear=True)
+        assert row.answer() == (sol.winnable, sol.min_draws, sol.best_score, sol.max_removed)
+        assert row.csv_line() == lines[rows.index(row) + 1] + "\n"
+        changed += row.winnable and row.best_score != solve(
+            Deal.from_number(row.deal), rules, scheme="original").best_score
+    assert changed >= 1  # deal 23 under Classic: its best original score ends stuck
+    code, out, err = run(capsys, "report", str(path), "--json")
+    assert code == 0, err
+    assert json.loads(out)["must_clear"] is True and json.loads(out)["rows"] == 12
+
+
+def test_batch_resume_keeps_must_clear_apart(capsys, tmp_path) -> None:
+    path = tmp_path / "clear.csv"
+    assert run(capsys, "batch", "8", "10", "--must-clear", "--csv", str(path), "--jobs",
+               "1")[0] == 0
+    before = path.read_bytes()
+    code, _, err = run(capsys, "batch", "8", "12", "--csv", str(path), "--resume", "--jobs", "1")
+    assert_one_line_error(code, err, "--must-clear")
+    assert path.read_bytes() == before  # the refused run changed nothing
+    code, _, err = run(capsys, "batch", "8", "12", "--must-clear", "--csv", str(path),
+                       "--resume", "--jobs", "1")
+    assert code == 0, err
+    assert path.read_text().count("\n") == 1 + 2 * 4
+
+
+def test_batch_without_must_clear_has_no_such_column(capsys, tmp_path) -> None:
+    path = tmp_path / "plain.csv"
+    code, out, err = run(capsys, "batch", "8", "10", "--csv", str(path), "--jobs", "1",
+                         "--json")
+    assert code == 0, err
+    assert path.read_text().splitlines()[0] == ",".join(CSV_HEADER)
+    assert json.loads(out)["must_clear"] is False
+
+
+def test_a_must_clear_row_that_no_run_writes_is_refused() -> None:
+    good = "TP1-C-AAAAAAI,8,classic,,app,false,,,,10,0.1,,true"
+    assert not Row.from_csv_fields(good.split(","), ("must_clear",)).winnable
+    for bad in ("TP1-C-AAAAAAI,8,classic,,app,false,,600,,10,0.1,,true",  # a lost best
+                "TP1-C-AAAAAAI,8,classic,,app,false,,,20,10,0.1,,true",  # cards removed
+                "TP1-C-AAAAAAI,8,classic,,app,false,,,,10,0.1,,yes"):
+        with pytest.raises(ValueError):
+            Row.from_csv_fields(bad.split(","), ("must_clear",))

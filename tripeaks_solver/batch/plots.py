@@ -145,7 +145,8 @@ def figure(summary: Summary, source: str | None = None):
     source = source or f"deals {summary.deals.start:,} … {summary.deals.stop - 1:,}"
     rules = " and ".join(n.capitalize() for n in names)
     fig.suptitle(f"{source}: {rules} rules, variant {summary.variant or 'none'}, "
-                 f"{summary.scoring} scoring" + ("" if summary.optimal else ", no optimum"),
+                 f"{summary.scoring} scoring" + ("" if summary.optimal else ", no optimum")
+                 + (", wins only" if summary.must_clear else ""),
                  fontsize=13)
     for col, (word, xlabel, per_rules, fixed) in enumerate(panels):
         values = [v for c in per_rules.values() for v, k in c.items() if k]
@@ -161,7 +162,9 @@ def figure(summary: Summary, source: str | None = None):
             if per_rules[name]:
                 _bars(ax, per_rules[name], width, _WON if word == "won" else _LOST)
             else:
-                ax.text(0.5, 0.5, f"no {word} deals", transform=ax.transAxes,
+                empty = ("no best score: no line clears the board (--must-clear)"
+                         if count and summary.must_clear else f"no {word} deals")
+                ax.text(0.5, 0.5, empty, transform=ax.transAxes,
                         ha="center", va="center", color="grey")
             ax.set_xlim(left, right)
             ax.xaxis.set_major_locator(MaxNLocator(integer=True))

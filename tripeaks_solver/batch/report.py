@@ -34,13 +34,14 @@ def _first_pass(path: Path) -> tuple[int, range, tuple[str, ...], tuple, bool]:
     with open_regular(path, "the CSV", "csv") as f:
         reader = CsvReader(f, str(path))
         for number, row in reader.rows():
-            mine = (row.optimal, row.variant, row.scoring, bool(row.line), row.extras)
+            mine = (row.optimal, row.variant, row.scoring, bool(row.line), row.extras,
+                    row.must_clear)
             if settings is None:
                 settings = mine
             elif mine != settings:
                 raise BatchError(f"{path} line {number} was solved with other settings "
-                                 "(optimal scores, variant, scoring, deals typed in, "
-                                 "difficulty, players or seed) than "
+                                 "(optimal scores, variant, scoring, --must-clear, deals "
+                                 "typed in, difficulty, players or seed) than "
                                  "line 2: one report covers one kind of run", "mismatch", "csv")
             rows += 1
             lo = row.deal if lo is None else min(lo, row.deal)
@@ -54,8 +55,9 @@ def _first_pass(path: Path) -> tuple[int, range, tuple[str, ...], tuple, bool]:
 
 def read_report(path: Path) -> Report:
     """Read the batch CSV at ``path`` (twice: its range first, then its counts)."""
-    rows, deals, names, (optimal, variant, scoring, typed, extras), torn = _first_pass(path)
-    summary = Summary(deals, names, optimal, variant, scoring, extras)
+    rows, deals, names, settings, torn = _first_pass(path)
+    optimal, variant, scoring, typed, extras, must_clear = settings
+    summary = Summary(deals, names, optimal, variant, scoring, extras, must_clear)
     with open_regular(path, "the CSV", "csv") as f:
         reader = CsvReader(f, str(path))
         for number, row in reader.rows():

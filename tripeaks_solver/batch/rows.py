@@ -24,6 +24,9 @@ from .extras import Extras, RowExtras, layout_of
 
 CSV_HEADER = ("code", "deal", "rules", "variant", "scoring", "winnable", "min_draws",
               "best_score", "max_removed", "states", "seconds", "line")
+MUST_CLEAR_COLUMNS = ("must_clear",)
+"""After ``line``, before the columns of --difficulty and --player: only in a file of
+``batch --must-clear``, where every row holds ``true``."""
 ANSWER_FIELDS = ("winnable", "min_draws", "best_score", "max_removed")
 
 # Strict number syntax: int() would also take " 5", "5_0" and "+5", float() "nan" and "inf".
@@ -42,6 +45,8 @@ class Row:
     non-default rule options (``Rules.variant``); ``best_score`` is the optimum of the
     ``scoring`` scheme. A deal typed in (``batch --layout-file``) has no code: its
     ``line`` holds its cards and ``deal`` its place in the file (0 for the first layout).
+    With ``must_clear`` (``batch --must-clear``) ``best_score`` is that of the best win,
+    and a lost deal has no ``best_score`` nor ``max_removed``.
     """
 
     deal: int
@@ -56,13 +61,14 @@ class Row:
     scoring: str = "app"
     line: str = ""
     extra: RowExtras | None = None  # the columns of --difficulty and --player (extras.py)
+    must_clear: bool = False
 
     @classmethod
     def from_solution(cls, number: int, sol: Solution, typed: bool = False,
                       extra: RowExtras | None = None) -> Row:
         return cls(number, sol.rules.name, sol.winnable, sol.min_draws, sol.best_score,
                    sol.max_removed, sol.states, sol.seconds, sol.rules.variant, sol.scheme,
-                   sol.deal.line() if typed else "", extra)
+                   sol.deal.line() if typed else "", extra, sol.must_clear)
 
     @property
     def extras(self) -> Extras:
@@ -81,8 +87,9 @@ class Row:
 
     @property
     def optimal(self) -> bool:
-        """Was this row solved for the optimum (a best score is always known then)?"""
-        return self.best_score is not None
+        """Was this row solved for the optimum (a best score is always known then, but
+        under must_clear on a lost deal)?"""
+        return self.best_score is not None or self.must_clear
 
     def answer(self) -> tuple:
         """The columns that depend only on the deal and the rules."""
@@ -95,15 +102,16 @@ class Row:
         return [self.code, str(self.deal), self.rules, self.variant, self.scoring,
                 "true" if self.winnable else "false", opt(self.min_draws),
                 opt(self.best_score), opt(self.max_removed), str(self.states),
-                f"{self.seconds:.6f}", self.line] + ([] if self.extra is None else
-                                                      self.extra.fields())
+                f"{self.seconds:.6f}", self.line] + ["true"] * self.must_clear + (
+                    [] if self.extra is None else self.extra.fields())
 
     def csv_line(self) -> str:
         return ",".join(self.csv_fields()) + "\n"  # no field ever needs quoting
 
     @classmethod
     def from_csv_fields(cls, fields: list[str], added: tuple[str, ...] = ()) -> Row:
-        """Read a CSV line back (``added``: the header's columns after ``line``);
+        """Read a CSV line back (``added``: the header's columns after ``line``:
+        MUST_CLEAR_COLUMNS, then those of --difficulty and --player);
         ValueError says what is wrong with it, including answers that no run can
         produce (see :func:`check_answers`)."""
         width = len(CSV_HEADER) + len(added)
@@ -111,9 +119,15 @@ class Row:
             raise ValueError(f"{len(fields)} fields, expected {width}")
         (code, deal, rules, variant, scoring, winnable, min_draws, best_score, max_removed,
          states, seconds, line) = fields[:len(CSV_HEADER)]
+        rest = fields[len(CSV_HEADER):]
+        must_clear = added[:1] == MUST_CLEAR_COLUMNS
+        if must_clear:
+            if rest[0] != "true":
+                raise ValueError(f"must_clear is {rest[0][:20]!r}, expected true")
+            added, rest = added[1:], rest[1:]
         extra = None
         if added:
-            extra = RowExtras.parse(fields[len(CSV_HEADER):], *layout_of(added))
+            extra = RowExtras.parse(rest, *layout_of(added))
         if rules not in RULE_SETS:
             raise ValueError(f"unknown rules {rules!r}")
         if variant and not set(variant.split("+")) <= set(VARIANT_OPTIONS):
@@ -127,7 +141,7 @@ class Row:
         row = cls(_int(deal, "deal"), rules, winnable == "true",
                   _int(min_draws, "min_draws", True), _int(best_score, "best_score", True),
                   _int(max_removed, "max_removed", True), _int(states, "states"),
-                  float(seconds), variant, scoring, line, extra)
+                  float(seconds), variant, scoring, line, extra, must_clear)
         if not 0 <= row.deal < DEAL_COUNT:
             raise ValueError(f"deal {row.deal} is outside 0 … {DEAL_COUNT - 1}")
         if code != row.code:
@@ -159,6 +173,10 @@ def check_answers(row: Row) -> None:
         raise ValueError(f"states is {row.states}, a count")
     most_draws = stock_size(row.variant)
     won, optimal, scheme = row.winnable, row.best_score is not None, row.scoring
+    if row.must_clear and won != optimal:
+        raise ValueError("a must_clear row has a best_score exactly when the deal is won")
+    if row.must_clear and not won and row.max_removed is not None:
+        raise ValueError("a must_clear row of a lost deal has a max_removed")
     draws_known = won and optimal and scheme != "original"
     if (row.min_draws is not None) != draws_known:
         raise ValueError("min_draws is given on a lost deal, without a best score or under "
@@ -197,4 +215,5 @@ def check_answers(row: Row) -> None:
             raise ValueError(f"best_score {best} is outside {lo} … {hi}, the original scores")
 
 
-__all__ = ["ANSWER_FIELDS", "CSV_HEADER", "Row", "check_answers", "stock_size"]
+__all__ = ["ANSWER_FIELDS", "CSV_HEADER", "MUST_CLEAR_COLUMNS", "Row", "check_answers",
+           "stock_size"]

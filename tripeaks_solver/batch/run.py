@@ -23,7 +23,7 @@ from .errors import BatchError
 from .extras import MAX_GAMES, PLAIN, Extras, compute_extras
 from .files import LockedFile, open_output
 from .plots import render_png
-from .rows import Row
+from .rows import MUST_CLEAR_COLUMNS, Row
 from .summary import Summary
 
 _SOLVE_LOCK = threading.Lock()
@@ -31,12 +31,13 @@ WorkItem = tuple[int, tuple[str, ...], tuple[int, ...] | None]
 
 
 def solve_chunk(items: list[WorkItem], optimal: bool, template: Rules = EASY,
-                scoring: str = "app", extras: Extras = PLAIN) -> list[Row]:
+                scoring: str = "app", extras: Extras = PLAIN,
+                must_clear: bool = False) -> list[Row]:
     """Solve a chunk of work: ``items`` are (deal number, rule names, cards) in order,
     where cards (52 card indices) are given for a deal typed in, else None; the rule
     options other than the K–A wrap come from ``template``. ``extras`` adds the
     difficulty and the players' games to each row (after the exact solve, whose
-    verdicts they reuse).
+    verdicts they reuse). ``must_clear``: the best scores of wins only (see ``solve``).
 
     Runs in worker processes and Dask tasks. The solver keeps one scratch workspace per
     process, so a chunk holds a process-wide lock: threads of one process (a Dask
@@ -57,7 +58,8 @@ def solve_chunk(items: list[WorkItem], optimal: bool, template: Rules = EASY,
             for name in names:
                 rules = rules_of[name]
                 sol = solve(deal, rules, optimal, scoring,
-                            looser=easy if share and not rules.wrap else None)
+                            looser=easy if share and not rules.wrap else None,
+                            must_clear=must_clear)
                 if rules.wrap:
                     easy = sol
                 out.append(Row.from_solution(number, sol, typed=cards is not None))
@@ -132,11 +134,17 @@ class BatchSpec:
     csv_stream: TextIO | None = None
     source: str | None = None
     extras: Extras = PLAIN  # --difficulty and --player
+    must_clear: bool = False  # the best scores of wins only
+
+    def columns(self) -> tuple[str, ...]:
+        """The CSV's columns after ``line``."""
+        return MUST_CLEAR_COLUMNS * self.must_clear + self.extras.columns()
 
     def solver(self) -> Callable[[list[WorkItem]], list[Row]]:
         """The function that solves one chunk as asked (picklable, for workers)."""
         return functools.partial(solve_chunk, optimal=self.optimal, template=self.template,
-                                 scoring=self.scoring, extras=self.extras)
+                                 scoring=self.scoring, extras=self.extras,
+                                 must_clear=self.must_clear)
 
     def check(self) -> None:
         """Raise ValueError for a spec no run can carry out (in the library's words)."""
@@ -150,6 +158,8 @@ class BatchSpec:
             raise ValueError(f"unknown scoring {self.scoring!r}")
         if self.scoring != "app" and not self.optimal:
             raise ValueError(f"the {self.scoring} scoring needs optimal scores")
+        if self.must_clear and not self.optimal:
+            raise ValueError("must_clear asks for best scores: it needs optimal scores")
         if self.resume and self.csv_path is None:
             raise ValueError("resuming needs a CSV file to continue")
         if self.csv_path is not None and self.csv_stream is not None:
@@ -177,7 +187,7 @@ class BatchRun:
         spec.check()
         self.spec = spec
         self.summary = Summary(spec.deals, spec.rules, spec.optimal, spec.template.variant,
-                               spec.scoring, spec.extras)
+                               spec.scoring, spec.extras, spec.must_clear)
         self.kept_rows = 0  # complete rows of a resumed file
         self.kept_in_range = 0  # those of this range and rule sets
         self.torn = False
@@ -189,8 +199,7 @@ class BatchRun:
                 self._plot = open_output(spec.plot_path, "the plot", "plot", spec.force)
             if spec.csv_path is not None or spec.csv_stream is not None:
                 mode = "resume" if spec.resume else "replace" if spec.force else "new"
-                self._csv = CsvOutput(spec.csv_path, mode, spec.csv_stream,
-                                      spec.extras.columns())
+                self._csv = CsvOutput(spec.csv_path, mode, spec.csv_stream, spec.columns())
                 if spec.resume:
                     self._read_back()
         except BaseException:
@@ -212,6 +221,11 @@ class BatchRun:
                 raise BatchError(f"{where} holds a row solved {made} optimal scores "
                                  f"({row.code or row.line[:20]}), unlike this run",
                                  "mismatch", "csv", optimal=row.optimal)
+            if row.must_clear != spec.must_clear:
+                made = "with" if row.must_clear else "without"
+                raise BatchError(f"{where} holds a row solved {made} --must-clear, unlike this "
+                                 "run: resume it with the same options, or use another file",
+                                 "mismatch", "csv")
             if row.extras != spec.extras:
                 raise BatchError(f"{where} was made with {_options(row.extras)}, unlike this "
                                  f"run ({_options(spec.extras)}): resume it with the same "
@@ -235,7 +249,7 @@ class BatchRun:
                 self.kept_in_range += row.rules in spec.rules
             self.kept_rows += 1
         self.torn = reader.torn
-        if reader.header and reader.added != spec.extras.columns():
+        if reader.header and reader.added != spec.columns():
             have = ",".join(reader.added) or "none"
             raise BatchError(f"{name} has the added columns {have}, unlike this run "
                              f"({_options(spec.extras)}): resume it with the same options, "

@@ -132,13 +132,15 @@ class Summary:
     """
 
     def __init__(self, deals: range, rules: tuple[str, ...], optimal: bool,
-                 variant: str = "", scoring: str = "app", extras: Extras = PLAIN) -> None:
+                 variant: str = "", scoring: str = "app", extras: Extras = PLAIN,
+                 must_clear: bool = False) -> None:
         self.deals = deals
         self.extras = extras
         self.rules = rules
         self.optimal = optimal
         self.variant = variant
         self.scoring = scoring
+        self.must_clear = must_clear
         self.tally = {name: RuleTally() for name in rules}
         self.flags = DealFlags(deals)
 
@@ -200,6 +202,7 @@ class Summary:
             "optimal": self.optimal,
             "variant": self.variant,
             "scoring": self.scoring,
+            "must_clear": self.must_clear,
             # Both rule sets always, null for one not asked for (one shape for every run).
             "rules": {name: self.tally[name].as_dict(self.optimal, self.scoring)
                       | self.tally[name].extras_dict(self.extras)

@@ -25,6 +25,7 @@ from .common import (
     check_plot_flag,
     complete_layouts,
     install_hint,
+    must_clear_option,
     pick_rules,
     refuse_unused,
     rule_options,
@@ -92,18 +93,20 @@ def advise(exc: BatchError, resuming: bool = True) -> BatchError:
               help="Seed of --difficulty and --player: deal n's games use seed + n.")
 @click.option("--progress/--no-progress", default=None,
               help="Show a progress bar on stderr [default: when stderr is a terminal].")
+@must_clear_option
 @rule_options(choices=("both", "easy", "classic"), default="both")
 def batch_command(start: str | None, stop: str | None, layout_file: str | None,
                   rule_choice: str, optimal: bool, csv_name: str | None,
                   resume: bool, force: bool, as_json: bool, jobs: int | None, engine: str,
                   scheduler: str | None, plot_path: Path | None, games: int | None,
                   players: tuple[str, ...], seed: int, progress: bool | None,
-                  scoring: str, **opts) -> None:
+                  must_clear: bool, scoring: str, **opts) -> None:
     """Solve deals START … STOP-1 and summarise: win rates, best scores, draws.
 
     START and STOP are deal numbers or 7-letter deal ids (AAAAAAA is deal 0); the
     range is half-open. Rows come in deal order, Easy before Classic, whatever --jobs.
     With --layout-file the deals are those typed in the file, in its order.
+    With --must-clear the CSV gains a must_clear column after line.
     """
     from ..codes import parse_range
 
@@ -111,6 +114,9 @@ def batch_command(start: str | None, stop: str | None, layout_file: str | None,
     csv_path = None if csv_name is None or to_stdout else Path(csv_name)
     _check_flags(jobs, engine, scheduler, resume, csv_name, as_json, plot_path, optimal,
                  scoring, csv_path)
+    if must_clear and not optimal:
+        raise click.UsageError("--must-clear asks for best scores: --no-optimal finds "
+                               "winnability only")
     if force and csv_path is None and plot_path is None:
         raise click.UsageError("--force overwrites the --csv or --plot file: give one")
     if games is None and not players:
@@ -138,7 +144,7 @@ def batch_command(start: str | None, stop: str | None, layout_file: str | None,
 
     spec = BatchSpec(deals, names, optimal, csv_path, resume, force, jobs or default_jobs(),
                      engine, scheduler, plot_path, rule_sets[0], scoring, layouts,
-                     sys.stdout if to_stdout else None, source, extras)
+                     sys.stdout if to_stdout else None, source, extras, must_clear)
     try:
         summary = _run(spec, progress)
     except BatchError as exc:
@@ -252,6 +258,8 @@ def batch_text(s: dict, where: str | None = None) -> str:
     how = "optimal scores" if s["optimal"] else "winnability only (--no-optimal)"
     if s["optimal"] and s["scoring"] != "app":
         how += f" under the {s['scoring']} scoring"
+    if s.get("must_clear"):
+        how += ", wins only (--must-clear)"
     if s["variant"]:
         how += f", variant {s['variant']}"
     where = where or (f"Layouts of {s['layout_file']}" if s.get("layout_file")
