@@ -130,8 +130,8 @@ def test_perfect_wins_exactly_the_winnable(capsys):
         assert p["exact_win_rate"] == t["win_rate"] and p["winnable_lost"] == 0
 
 
-SUMMARY_KEYS = {"start", "stop", "deals", "optimal", "variant", "scoring", "rules", "cross",
-                "difficulty_games", "players", "seed", "layout_file"}
+SUMMARY_KEYS = {"start", "stop", "deals", "optimal", "variant", "scoring", "must_clear",
+                "rules", "cross", "difficulty_games", "players", "seed", "layout_file"}
 RULE_KEYS = {"deals", "wins", "win_rate", "win_rate_95", "best_score_mean",
              "best_score_median", "min_draws", "ratings", "players"}
 
@@ -152,6 +152,7 @@ def test_plain_batch_csv_unchanged_json_keys_the_same(tmp_path, capsys):
 @pytest.mark.parametrize("args", [
     ["--rules", "easy"], ["--rules", "classic", "--no-optimal"], ["--scoring", "original"],
     ["--player", "greedy", "--difficulty", "5", "--rules", "easy"],
+    ["--must-clear", "--scoring", "original", "--player", "greedy"],
 ], ids=lambda a: " ".join(a))
 def test_batch_json_has_every_key_whatever_the_options(capsys, args):
     code, out, err = batch(capsys, "0", "3", "--jobs", "1", "--json", *args)

@@ -105,6 +105,15 @@ def test_agrees_with_the_naive_twin_many(rules, scheme: str, count: int) -> None
     assert not problems, problems[:5]
 
 
+@pytest.mark.nojit
+def test_late_positions_agree_with_the_naive_twin() -> None:
+    # Few cards left: quick enough for CI's run of the kernels as plain Python.
+    problems = []
+    for seed in (12, 13):  # Classic positions with 19 and 18 cards left, a win left in one
+        problems += check(random_position(seed, CLASSIC, most=60), "original")
+    assert not problems, problems
+
+
 # Found by `python benchmarks/must_clear_deals.py 0 1000`: the best original score of
 # each ends stuck although the deal can be won.
 STUCK_BEST = [(48, EASY), (23, CLASSIC)]
@@ -294,6 +303,23 @@ def test_batch_resume_keeps_must_clear_apart(capsys, tmp_path) -> None:
                        "--resume", "--jobs", "1")
     assert code == 0, err
     assert path.read_text().count("\n") == 1 + 2 * 4
+
+
+def test_batch_must_clear_with_added_columns_reads_back(capsys, tmp_path) -> None:
+    path = tmp_path / "both.csv"
+    args = ["8", "10", "--must-clear", "--difficulty", "2", "--player", "greedy", "--jobs", "1",
+            "--csv", str(path)]
+    assert run(capsys, "batch", *args)[0] == 0
+    header = path.read_text().splitlines()[0].split(",")
+    assert header[len(CSV_HEADER):] == ["must_clear", "seed", "difficulty", "rating",
+                                        "difficulty_games", "player", "player_won",
+                                        "player_score", "player_moves"]
+    code, out, err = run(capsys, "report", str(path), "--json")
+    assert code == 0, err
+    assert json.loads(out)["must_clear"] is True and json.loads(out)["rows"] == 4
+    code, _, err = run(capsys, "batch", *args[:2], "--difficulty", "2", "--player", "greedy",
+                       "--jobs", "1", "--csv", str(path), "--resume")
+    assert_one_line_error(code, err, "--must-clear")
 
 
 def test_batch_without_must_clear_has_no_such_column(capsys, tmp_path) -> None:
