@@ -3,6 +3,7 @@ plain-Python game with undo; a plan never depends on a card the player has not s
 
 from __future__ import annotations
 
+import json
 import random
 
 import pytest
@@ -48,7 +49,7 @@ def situation(rng: random.Random) -> tuple:
     return rules, deal, base, stack, Layout.of_deal(deal, known)
 
 
-@pytest.mark.parametrize("seed", range(4))
+@pytest.mark.parametrize("seed", [pytest.param(0, marks=pytest.mark.nojit), 1, 2, 3])
 def test_next_step_equals_its_slow_twin(seed: int) -> None:
     rng = random.Random(seed)
     steps = 0
@@ -205,3 +206,74 @@ def test_a_plan_is_blind_to_unseen_cards(rules: Rules) -> None:
         other = moved_unseen(deal, hidden, rng)
         theirs = plan_peek(other, rules, knowledge).excursions[:len(half)]
         assert theirs == half  # the next step's undos too: it reads only what they show
+
+
+# --- the command ----------------------------------------------------------------------
+PEEK_KEYS = {"code", "deal", "layout", "rules", "variant", "scoring", "undo_limit",
+             "excursions", "actions", "moves", "undos", "revealed", "by_elimination",
+             "unreachable", "complete", "best_score", "best_line"}
+
+
+@pytest.mark.parametrize(("args", "rules", "number", "played"), [
+    (["TP1-E-AAAAAAD"], EASY, 3, []),
+    (["TP1-C-AAAAABQ", "--scoring", "original"], CLASSIC, 42, []),
+    (["TP1-E-AAAAAAD", "8h", "d", "4s"], EASY, 3, ["8h", "d", "4s"]),
+])
+def test_peek_command_json_replays(capsys, args: list[str], rules: Rules, number: int,
+                                   played: list[str]) -> None:
+    """Every excursion of the JSON plan replays on the plain game and shows the cards it
+    names; the best line after it reaches the best score printed; the text says the
+    same number of taps."""
+    from cli_run import run
+
+    code, out, err = run(capsys, "peek", *args, "--json")
+    assert code == 0, err
+    data = json.loads(out)
+    assert set(data) == PEEK_KEYS and data["complete"] and not data["unreachable"]
+    deal = Deal.from_number(number)
+    game = Game(deal, rules)
+    for token in played:
+        game.play(token)
+    start = (game.removed, game.stock_index, game.waste, game.score, game.original)
+    seen = set(game.visible_places())
+    for e in data["excursions"]:
+        before = game.visible_places()
+        for token in e["moves"]:
+            game.play(token)
+        new = sorted(game.visible_places() - before - seen)
+        assert new == e["shows"] and e["cards"] == [deal.cards[p].token for p in new]
+        seen |= game.visible_places()
+        for _ in range(e["undos"]):
+            game.play(Move.UNDO)
+    assert (game.removed, game.stock_index, game.waste, game.score, game.original) == start
+    assert data["actions"] == data["moves"] + data["undos"] == sum(
+        len(e["moves"]) + e["undos"] for e in data["excursions"])
+    assert len(seen) + (data["by_elimination"] is not None) == len(deal.cards)
+    for token in data["best_line"]:
+        game.play(token)
+    scheme = data["scoring"]
+    assert data["best_score"] == (game.cards_left if scheme == "cards-left"
+                                  else game.score_under(scheme))
+    code, text, _ = run(capsys, "peek", *args)
+    assert code == 0 and f"{data['actions']} taps" in text
+    assert f"{data['best_score']}, " in text
+
+
+def test_peek_command_errors(capsys) -> None:
+    from cli_run import assert_one_line_error, run
+
+    out = run(capsys, "peek", "--seen", "Jd 4s Ac 8h 4c 2h 8c 6h 8d 8s 9c")
+    assert_one_line_error(out[0], out[2], "coach --peek")
+    line = Deal.from_number(3).line().split()
+    line[3] = line[40] = "??"
+    out = run(capsys, "peek", "--layout", " ".join(line))
+    assert_one_line_error(out[0], out[2], "all known")
+    out = run(capsys, "peek", "TP1-E-AAAAAAD", "--undo-limit", "-1")
+    assert_one_line_error(out[0], out[2], "--undo-limit")
+    out = run(capsys, "peek", "TP1-E-AAAAAAD", "Kc")
+    assert_one_line_error(out[0], out[2], "move 1 (Kc)", exit_code=1)
+    code, out, _ = run(capsys, "peek", "TP1-E-AAAAAAD", "--undo-limit", "0", "--json")
+    data = json.loads(out)
+    assert code == 0 and data["excursions"] == [] and data["actions"] == 0
+    assert not data["complete"] and data["best_score"] is None and data["best_line"] is None
+    assert len(data["unreachable"]) == 41
