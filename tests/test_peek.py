@@ -277,3 +277,6 @@ def test_peek_command_errors(capsys) -> None:
     assert code == 0 and data["excursions"] == [] and data["actions"] == 0
     assert not data["complete"] and data["best_score"] is None and data["best_line"] is None
     assert len(data["unreachable"]) == 41
+    code, out, _ = run(capsys, "peek", "TP1-E-AAAAAAD", "--undo-limit", "3")
+    assert code == 0 and "36 cards stay unknown (16 in the peaks and 20 in the stock)" in out
+    assert out.splitlines()[-3].endswith("undo 3: back to the start")

@@ -54,9 +54,9 @@ def plan_lines(plan: PeekPlan, rules: Rules, base_moves: int) -> list[str]:
                      f"{plan.knowledge.places[p].pretty} ({name_place(p, rules)})")
     if plan.unreachable:
         peaks = sum(p < TABLEAU_SIZE for p in plan.unreachable)
-        where = " and ".join(f"{n} in the {part}" for n, part in (
+        parts = " and ".join(f"{n} in the {part}" for n, part in (
             (peaks, "peaks"), (len(plan.unreachable) - peaks, "stock")) if n)
-        lines.append(f"  {plural(len(plan.unreachable), 'card')} stay unknown ({where}): no line "
+        lines.append(f"  {plural(len(plan.unreachable), 'card')} stay unknown ({parts}): no line "
                      "within the undo limit shows them with the cards known")
     lines.append("")
     width = len(str(len(plan.excursions))) * 2 + 1
