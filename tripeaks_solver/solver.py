@@ -232,9 +232,9 @@ def solve(start: Deal | Game | Position, rules: Rules | None = None, optimal: bo
     K–A wrap added, drawing being free: every line here is a line there, so a win here
     has at least its fewest draws, and none is left when none is left there. When
     that solution is lost, so is this one, and without ``optimal`` no search is made
-    (``states`` is 0). With ``optimal`` it must be an optimal app or cards-left
-    solution: the search for the optimum then stops at a win with its fewest draws, or
-    sweeps at once. The same answers, sooner (``batch --rules both``).
+    (``states`` is 0; with ``optimal`` too under ``must_clear``). With ``optimal`` it
+    must be an optimal app or cards-left solution, or one of a lost position: the
+    search for the optimum then stops at a win with its fewest draws, or sweeps at once. The same answers, sooner (``batch --rules both``).
     """
     check_scheme(scheme)
     if must_clear and not optimal:
@@ -261,9 +261,7 @@ def solve(start: Deal | Game | Position, rules: Rules | None = None, optimal: bo
                         best if optimal else None, TABLEAU_SIZE, 1, 0,
                         position.moves_played if optimal and scheme == "cards-left" else None)
 
-    if not optimal and floor == kernels.NO_WIN:  # lost under looser rules (see looser)
-        return solution(False, None, None, None, 0, 0)
-    if must_clear and floor == kernels.NO_WIN:
+    if (not optimal or must_clear) and floor == kernels.NO_WIN:  # lost under looser rules
         return solution(False, None, None, None, 0, 0)
     if not optimal or scheme == "original" or must_clear:
         found, length, states = kernels._dfs(bd, cards, masks, len(cards.stock), ws, path)
@@ -305,8 +303,8 @@ def _draws_floor(looser: Solution | None, position: Position, optimal: bool) -> 
             or (optimal and (looser.scheme not in ("app", "cards-left")
                              or (looser.winnable and looser.min_draws is None)))):
         raise ValueError("looser must be a solution of the same position under the same "
-                         "rules with the K–A wrap, drawing free (an optimal app or "
-                         "cards-left one for an optimal solve)")
+                         "rules with the K–A wrap, drawing free (for an optimal solve an "
+                         "optimal app or cards-left one, unless it is lost)")
     if not looser.winnable:
         return kernels.NO_WIN
     return int(looser.min_draws) if optimal else 0
