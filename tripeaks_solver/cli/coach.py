@@ -380,7 +380,14 @@ class Session:
         return self.play(step)
 
     def answer(self, text: str) -> str | None:
-        """The cards a pending move turned up, one or more on a line."""
+        """The cards a pending move turned up, one or more on a line (or the move again
+        with them: d:9h)."""
+        try:
+            step = Observed.parse(text)
+            if step.move == self.pending and step.shown and not self.said:
+                return self._answered(step)
+        except InputError:
+            pass
         try:
             cards = [Card.parse(w) for w in text.replace(",", " ").split()]
         except InputError as exc:
@@ -397,8 +404,18 @@ class Session:
         places = self.game.shows(move)
         known = self.game.knowledge.places
         shown = tuple(known[p] if known[p] is not None else next(said) for p in places)
+        return self._answered(Observed(move, shown))
+
+    def _answered(self, step: Observed) -> str | None:
+        """Play the pending move with the cards said; when they cannot be right, ask
+        again."""
+        pending, need = self.pending, self.need
         self.pending, self.need, self.said = None, (), []
-        return self.play(Observed(move, shown))
+        error = self.play(step)
+        if error is not None:
+            self.pending, self.need = pending, need
+            return f"{error}: say {'it' if len(need) == 1 else 'them'} again (q to stop)"
+        return None
 
     def play(self, step: Observed) -> str | None:
         try:
@@ -454,6 +471,10 @@ def coach_command(words: tuple[str, ...], rule_choice: str, layouts: tuple[str, 
     strongest fair player would make. The record is saved after every move to --record
     FILE (by default a new file under your data directory, named at the start);
     coach --record FILE continues a game. Reads one line a move from a pipe too.
+
+    In an app with undo, --peek (or p during the game) first walks you through
+    looking at every card: a few moves to play, the card to say, the moves to undo,
+    in the fewest taps the coach can plan; then it gives the exact best line.
     """
     interactive = sys.stdin is not None and sys.stdin.isatty() and not as_json
     if interactive:
