@@ -160,3 +160,25 @@ def test_a_block_is_read_as_commands_and_outputs(tmp_path):
     assert example.slow and example.where == "x.md:3"
     assert example.steps == [("tripeaks-solve a \n  b", ["one", ""]),
                              ("tripeaks-solve c", ["two"])]
+
+
+def test_cli_md_names_every_command_and_option():
+    """docs/cli.md has a section per command naming each of its options (from the
+    commands themselves), and lists the command in its contents."""
+    from tripeaks_solver.cli import cli
+
+    text = (ROOT / "docs" / "cli.md").read_text(encoding="utf-8")
+    sections = {s.split("\n", 1)[0].strip(): s for s in re.split(r"^## ", text, flags=re.M)[1:]}
+    missing = []
+    for name, command in cli.commands.items():
+        if name not in sections:
+            missing.append(f"## {name}")
+            continue
+        for param in command.params:
+            for opt in (*param.opts, *param.secondary_opts):
+                named = re.search(rf"`{re.escape(opt)}(?![\w-])", sections[name])
+                if opt.startswith("--") and opt != "--help" and not named:
+                    missing.append(f"{name} {opt}")
+        if f"[{name}](#{name})" not in text:
+            missing.append(f"contents: {name}")
+    assert not missing, missing
