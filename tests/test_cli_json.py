@@ -189,15 +189,20 @@ def test_docs_json_documents_every_key(capsys, tmp_path):
         "analyze": [out("analyze", "TP1-E-AAAAAAD", *moves, "--fair", "--seed", "1",
                         "--samples", "10")],
         "play": [out("play", "TP1-E-AAAAAAD")],
+        "peek": [out("peek", "TP1-E-AAAAAAD", "--undo-limit", "3"), out("peek", "TP1-E-AAAAAAB")],
         "batch": [out("batch", "0", "3", "--jobs", "1", "--player", "greedy", "--difficulty",
                       "2", "--csv", str(csv))],
         "report": [out("report", str(csv))],
         "coach": _coach_turns(tmp_path / "1", "--seen", seen_text(Deal.from_number(3), EASY), "--seed", "1",
                               "--samples", "10")
-        + _coach_turns(tmp_path / "2", "TP1-E-AAAAAAD"),
+        + _coach_turns(tmp_path / "2", "TP1-E-AAAAAAD")
+        + _coach_turns(tmp_path / "3", "--seen", seen_text(Deal.from_number(3), EASY), "--peek",
+                       "--seed", "1", "--samples", "10", "--no-analysis"),
     }
     assert set(printed["coach"][-1]) == set(TURN_KEYS)
-    assert printed["coach"][-1]["final"]["analysis"] is not None
+    assert any(turn["final"] and turn["final"]["analysis"] for turn in printed["coach"])
+    assert any(turn["peek"] for turn in printed["coach"])
+    assert printed["peek"][1]["complete"] and printed["peek"][1]["best_line"]
     for command, values in printed.items():
         section = _doc_section(command)
         documented = set(re.findall(r"`([^`\s]+)`", section)) | set(re.findall(r'"([^"]+)"',
