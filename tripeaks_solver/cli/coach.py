@@ -21,7 +21,7 @@ from ..batch.errors import BatchError
 from ..batch.files import LockedFile, write_all
 from ..cards import Card
 from ..errors import IllegalMoveError, InputError
-from ..game import Status
+from ..game import UNDO_LIMIT, Status
 from ..messages import language_from_env
 from ..moves import Move
 from ..observed import (
@@ -37,6 +37,7 @@ from .common import SEED, plural, refuse_unused, rule_options
 from .games import RULE_PARAMS, Typed, game_options, read_game
 from .group import cli
 from .hint import SCORE_LABEL, new_seed, position_lines
+from .peek import undo_limit_option
 
 if TYPE_CHECKING:
     from ..hints import FairAdvice, Hint
@@ -204,7 +205,7 @@ class Session:
     as_json: bool
     interactive: bool
     record: RecordFile
-    undo_limit: int = 100
+    undo_limit: int = UNDO_LIMIT
     peek_base: int | None = None  # peeking: the moves of the record before the peek began
     peek_began: int = 0  # the record's length when the player asked for the peek
     pending: Move | None = None  # a move waiting for the cards it turned up
@@ -451,9 +452,7 @@ def _score(position, scoring: str) -> int:
               help="In an app with undo: first look at every card with moves and undos, "
                    "the fewest taps the coach can plan (p starts or stops it during the "
                    "game), then play the exact best line.")
-@click.option("--undo-limit", type=click.IntRange(0, 10_000), default=100, show_default=True,
-              help="How many moves the app can take back (the TP1 app: 100); a peek never "
-                   "goes deeper.")
+@undo_limit_option
 @click.option("--analysis/--no-analysis", default=True, show_default=True,
               help="Judge the whole game at the end (exactly when every card became known).")
 @rule_options()
