@@ -669,8 +669,9 @@ def _finish(session: Session, analysis: bool) -> None:
     position = game.position()
     status = position.status
     result = {Status.WON: "won", Status.STUCK: "stuck"}.get(status, "stopped")
-    session.say()
-    session.board()
+    if result != "stopped":  # a stopped game's board was the last thing shown
+        session.say()
+        session.board()
     label = SCORE_LABEL[session.scoring]
     session.say(f"Game {result}: {label} {_score(position, session.scoring)}, "
                 f"{plural(game.game.moves, 'move')}")
