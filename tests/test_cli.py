@@ -33,7 +33,7 @@ EXE = shutil.which("tripeaks-solve")
 PEAK_NAMES = ("left", "middle", "right")
 
 
-# --- the scoring rules, written out again (docs/rules.md and README) -------------------------
+# --- the scoring rules, written out again (docs/rules.md) --------------------------------
 
 PEAK_OF = {p: k for k, ps in enumerate(PEAK_POSITIONS) for p in ps}
 
@@ -207,7 +207,7 @@ def test_exit_0_on_a_lost_deal(capsys):
 # --- solve: JSON -----------------------------------------------------------------------
 
 NONE = type(None)
-# Every object of `solve --json` has these keys (README "## JSON output"); a solved deal
+# Every object of `solve --json` has these keys (docs/json.md); a solved deal
 # ("kind": "deal") has these types, its share fields null.
 JSON_TYPES = {
     "kind": str, "source": str, "code": str, "deal": int, "line": NONE, "rules": str,

@@ -1,6 +1,6 @@
 """One JSON shape per command (issue "Hardening", item 16): every object of a command
 has the same keys, in the same order, whatever the input (null where a key does not
-apply), a ``kind`` where kinds differ, and the README's "JSON output" documents them."""
+apply), a ``kind`` where kinds differ, and docs/json.md documents them."""
 
 from __future__ import annotations
 
@@ -10,12 +10,14 @@ from pathlib import Path
 
 import pytest
 from cli_run import run
+from test_observed import seen_text
 
 import tripeaks_solver
 from tripeaks_solver import EASY, Deal, Game
+from tripeaks_solver.cli.coach import TURN_KEYS
 from tripeaks_solver.solver import solve
 
-README = Path(tripeaks_solver.__file__).resolve().parents[1] / "README.md"
+JSON_DOC = Path(tripeaks_solver.__file__).resolve().parents[1] / "docs" / "json.md"
 
 SOLVE_KEYS = ["kind", "source", "code", "deal", "line", "rules", "variant", "scoring",
               "must_clear", "winnable", "min_draws", "best_score", "best_moves", "max_removed", "states",
@@ -138,17 +140,79 @@ def test_deal_one_shape(capsys):
         assert list(json.loads(out)) == DEAL_KEYS
 
 
-def _json_section() -> str:
-    text = README.read_text(encoding="utf-8")
-    return re.search(r"^## JSON output\n(.*?)(?=^## )", text, re.DOTALL | re.MULTILINE)[1]
+def _doc_section(command: str) -> str:
+    """The section of docs/json.md on ``command --json`` (batch and report share one)."""
+    text = JSON_DOC.read_text(encoding="utf-8")
+    sections = re.split(r"^## ", text, flags=re.MULTILINE)[1:]
+    (section,) = [s for s in sections if re.search(rf"`{command} --json`", s.split("\n")[0])]
+    return section
 
 
-def test_readme_documents_every_key():
-    section = _json_section()
-    solve_part = section[section.index("**`solve --json`**"):section.index("**`deal --json`**")]
-    documented = set(re.findall(r"`([a-z_0-9]+)`", solve_part))
-    assert set(SOLVE_KEYS) <= documented, set(SOLVE_KEYS) - documented
-    deal_part = section[section.index("**`deal --json`**"):section.index("**`replay --json`**")]
-    assert all(f'"{k}"' in deal_part for k in DEAL_KEYS)
-    replay_part = section[section.index("**`replay --json`**"):]
-    assert all(f'"{k}"' in replay_part for k in REPLAY_KEYS + STEP_KEYS)
+def _keys(value, data_keys: bool = False) -> set[str]:
+    """Every key of a JSON value, nested ones too, but not the keys that are data (the
+    draw counts of ``min_draws``, the player names of a rule set's ``players``)."""
+    found: set[str] = set()
+    if isinstance(value, dict):
+        for key, item in value.items():
+            if not data_keys:
+                found.add(key)
+            found |= _keys(item, key in ("min_draws", "players") and isinstance(item, dict))
+    elif isinstance(value, list):
+        for item in value:
+            found |= _keys(item)
+    return found
+
+
+def _coach_turns(tmp_path: Path, *args: str) -> list[dict]:
+    from click.testing import CliRunner
+
+    from tripeaks_solver.cli import cli
+
+    tmp_path.mkdir()
+    result = CliRunner().invoke(cli, ["coach", "--json", "--record", str(tmp_path / "g.txt"),
+                                      *args], input="8h\nd\n3s\nq\n")
+    assert result.exit_code == 0, result.output
+    return [json.loads(line) for line in result.stdout.splitlines()]
+
+
+def test_docs_json_documents_every_key(capsys, tmp_path):
+    """Every key the commands print, taken from real outputs (exact and fair, every
+    option that adds keys), is named in its command's section of docs/json.md."""
+    def out(*args: str) -> object:
+        code, text, err = run(capsys, *args, "--json")
+        assert code in (0, 1), err
+        return json.loads(text)
+
+    moves = ["8h", "d", "4s"]
+    csv = tmp_path / "b.csv"
+    printed = {
+        "solve": [out(*MIXED), out(*MIXED, "--scoring", "cards-left")],
+        "deal": [out("deal", "TP1-E-AAAAAAB")],
+        "replay": [out("replay", "TP1-E-AAAAAAB", "Js", "d", "u", "7d")],
+        "hint": [out("hint", "TP1-E-AAAAAAD", *moves),
+                 out("hint", "TP1-E-AAAAAAD", *moves, "--fair", "--seed", "1", "--samples", "20",
+                     "--score-samples", "2")],
+        "analyze": [out("analyze", "TP1-E-AAAAAAD", *moves, "--fair", "--seed", "1",
+                        "--samples", "10")],
+        "play": [out("play", "TP1-E-AAAAAAD")],
+        "peek": [out("peek", "TP1-E-AAAAAAD", "--undo-limit", "3"), out("peek", "TP1-E-AAAAAAB")],
+        "batch": [out("batch", "0", "3", "--jobs", "1", "--player", "greedy", "--difficulty",
+                      "2", "--csv", str(csv))],
+        "report": [out("report", str(csv))],
+        "coach": _coach_turns(tmp_path / "1", "--seen", seen_text(Deal.from_number(3), EASY), "--seed", "1",
+                              "--samples", "10")
+        + _coach_turns(tmp_path / "2", "TP1-E-AAAAAAD")
+        + _coach_turns(tmp_path / "3", "--seen", seen_text(Deal.from_number(3), EASY), "--peek",
+                       "--seed", "1", "--samples", "10", "--no-analysis"),
+    }
+    assert set(printed["coach"][-1]) == set(TURN_KEYS)
+    assert any(turn["final"] and turn["final"]["analysis"] for turn in printed["coach"])
+    assert any(turn["peek"] for turn in printed["coach"])
+    assert printed["peek"][1]["complete"] and printed["peek"][1]["best_line"]
+    for command, values in printed.items():
+        section = _doc_section(command)
+        documented = set(re.findall(r"`([^`\s]+)`", section)) | set(re.findall(r'"([^"]+)"',
+                                                                             section))
+        keys = set().union(*(_keys(v) for v in values))
+        assert keys, command
+        assert keys <= documented, (command, keys - documented)

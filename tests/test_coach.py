@@ -321,3 +321,22 @@ def test_existing_file_is_not_touched(tmp_path: Path) -> None:
                        cwd=ROOT, timeout=60)
     assert r.returncode == 2 and "not a game record" in r.stderr
     assert other.read_text() == "my notes\n"
+
+
+def test_a_question_answered_with_the_whole_move(tmp_path: Path) -> None:
+    """Asked which card a draw showed, ``d:3s`` answers as well as ``3s``; another move
+    is not an answer."""
+    deal = Deal.from_number(3)
+    first = deal.cards[29].token  # the first stock card
+    dialog = Dialog(tmp_path, "--seen", seen_text(deal, EASY), "--no-analysis")
+    turn = dialog.read()
+    assert turn["known"] == 11
+    turn = dialog.send("d")
+    assert turn["need"] is not None
+    turn = dialog.send("8h")  # 8♥ is face up in the peaks: not the card drawn
+    assert turn["need"] is not None and "8♥ is known already" in turn["error"]
+    assert turn["moves_played"] == 0
+    turn = dialog.send(f"d:{first}")
+    assert turn["need"] is None and turn["known"] == 12 and turn["moves_played"] == 1
+    assert dialog.send("q")["final"]["record"] == [f"draw:{first}"]
+    assert dialog.close() == 0

@@ -25,14 +25,14 @@ import numpy as np
 from . import peek_kernels
 from .cards import WILD_RANK, Card
 from .dealing import Deal
-from .game import Game
+from .game import UNDO_LIMIT, Game
 from .geometry import COVER_MASK, FULL_MASK, TABLEAU_SIZE, UNCOVERS
 from .layout import Layout
 from .moves import Move
 from .rules import Rules
 from .solver import rule_masks
 
-DEFAULT_UNDO_LIMIT = 100  # the TP1 app's
+DEFAULT_UNDO_LIMIT = UNDO_LIMIT  # the TP1 app's, as the game keeps it
 
 
 @dataclass(frozen=True)

@@ -82,7 +82,7 @@ def review_lines(title: str, review: Review, samples: int, seed: int | None) -> 
     fairly = f"fairly over {plural(samples, 'completion')} a move, seed {seed}"
     judged = ("exactly" + (f", and {fairly}" if review.fair else "") if review.exact
               else f"{fairly} (some cards were never seen: no exact values)")
-    lines = [f"{title}: {plural(len(review.moves), 'move')} judged {judged} ({label})"]
+    lines = [f"{title}: {plural(len(review.moves), 'move')} judged {judged} ({scheme} scoring)"]
     exact_head = f"{'best before':>11} {'best after':>10} {'lost':>5}  mark" if review.exact \
         else ""
     fair_head = "   share before  after   best   verdict" if review.fair else ""

@@ -21,7 +21,7 @@ from ..batch.errors import BatchError
 from ..batch.files import LockedFile, write_all
 from ..cards import Card
 from ..errors import IllegalMoveError, InputError
-from ..game import Status
+from ..game import UNDO_LIMIT, Status
 from ..messages import language_from_env
 from ..moves import Move
 from ..observed import (
@@ -37,6 +37,7 @@ from .common import SEED, plural, refuse_unused, rule_options
 from .games import RULE_PARAMS, Typed, game_options, read_game
 from .group import cli
 from .hint import SCORE_LABEL, new_seed, position_lines
+from .peek import undo_limit_option
 
 if TYPE_CHECKING:
     from ..hints import FairAdvice, Hint
@@ -204,7 +205,7 @@ class Session:
     as_json: bool
     interactive: bool
     record: RecordFile
-    undo_limit: int = 100
+    undo_limit: int = UNDO_LIMIT
     peek_base: int | None = None  # peeking: the moves of the record before the peek began
     peek_began: int = 0  # the record's length when the player asked for the peek
     pending: Move | None = None  # a move waiting for the cards it turned up
@@ -380,7 +381,14 @@ class Session:
         return self.play(step)
 
     def answer(self, text: str) -> str | None:
-        """The cards a pending move turned up, one or more on a line."""
+        """The cards a pending move turned up, one or more on a line (or the move again
+        with them: d:9h)."""
+        try:
+            step = Observed.parse(text)
+            if step.move == self.pending and step.shown and not self.said:
+                return self._answered(step)
+        except InputError:
+            pass
         try:
             cards = [Card.parse(w) for w in text.replace(",", " ").split()]
         except InputError as exc:
@@ -397,8 +405,18 @@ class Session:
         places = self.game.shows(move)
         known = self.game.knowledge.places
         shown = tuple(known[p] if known[p] is not None else next(said) for p in places)
+        return self._answered(Observed(move, shown))
+
+    def _answered(self, step: Observed) -> str | None:
+        """Play the pending move with the cards said; when they cannot be right, ask
+        again."""
+        pending, need = self.pending, self.need
         self.pending, self.need, self.said = None, (), []
-        return self.play(Observed(move, shown))
+        error = self.play(step)
+        if error is not None:
+            self.pending, self.need = pending, need
+            return f"{error}: say {'it' if len(need) == 1 else 'them'} again (q to stop)"
+        return None
 
     def play(self, step: Observed) -> str | None:
         try:
@@ -434,9 +452,7 @@ def _score(position, scoring: str) -> int:
               help="In an app with undo: first look at every card with moves and undos, "
                    "the fewest taps the coach can plan (p starts or stops it during the "
                    "game), then play the exact best line.")
-@click.option("--undo-limit", type=click.IntRange(0, 10_000), default=100, show_default=True,
-              help="How many moves the app can take back (the TP1 app: 100); a peek never "
-                   "goes deeper.")
+@undo_limit_option
 @click.option("--analysis/--no-analysis", default=True, show_default=True,
               help="Judge the whole game at the end (exactly when every card became known).")
 @rule_options()
@@ -454,6 +470,10 @@ def coach_command(words: tuple[str, ...], rule_choice: str, layouts: tuple[str, 
     strongest fair player would make. The record is saved after every move to --record
     FILE (by default a new file under your data directory, named at the start);
     coach --record FILE continues a game. Reads one line a move from a pipe too.
+
+    In an app with undo, --peek (or p during the game) first walks you through
+    looking at every card: a few moves to play, the card to say, the moves to undo,
+    in the fewest taps the coach can plan; then it gives the exact best line.
     """
     interactive = sys.stdin is not None and sys.stdin.isatty() and not as_json
     if interactive:
@@ -649,8 +669,9 @@ def _finish(session: Session, analysis: bool) -> None:
     position = game.position()
     status = position.status
     result = {Status.WON: "won", Status.STUCK: "stuck"}.get(status, "stopped")
-    session.say()
-    session.board()
+    if result != "stopped":  # a stopped game's board was the last thing shown
+        session.say()
+        session.board()
     label = SCORE_LABEL[session.scoring]
     session.say(f"Game {result}: {label} {_score(position, session.scoring)}, "
                 f"{plural(game.game.moves, 'move')}")

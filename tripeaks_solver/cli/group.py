@@ -58,6 +58,9 @@ def cli() -> None:
     """Exact TriPeaks solitaire answers.
 
     \b
+    tripeaks-solve coach                   play along with a game in an app, advised
+    tripeaks-solve coach --peek            the same, looking at every card first (undo)
+    tripeaks-solve peek CODE               the taps that show every card, simulated
     tripeaks-solve TP1-E-AAAAAAD           solve a deal under Easy and Classic rules
     tripeaks-solve - < codes.txt           solve the codes read from standard input
     tripeaks-solve --layout "9c Kd ?? ..." solve a deal typed in (?? = unseen card)

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 import click
 
 from ..errors import InputError
+from ..game import UNDO_LIMIT
 from ..geometry import TABLEAU_SIZE
 from ..layout import Layout
 from ..moves import Move
@@ -23,10 +24,17 @@ if TYPE_CHECKING:
     from ..peek import Excursion, PeekPlan
     from ..rules import Rules
 
-DEFAULT_UNDO_LIMIT = 100  # the TP1 app's: peek.DEFAULT_UNDO_LIMIT, without importing it here
 JSON_KEYS = ("code", "deal", "layout", "rules", "variant", "scoring", "undo_limit",
              "excursions", "actions", "moves", "undos", "revealed", "by_elimination",
              "unreachable", "complete", "best_score", "best_line")
+
+
+def undo_limit_option(f):
+    """--undo-limit: how deep a peek may go (``peek`` and ``coach``)."""
+    return click.option(
+        "--undo-limit", type=click.IntRange(0, 10_000), default=UNDO_LIMIT, show_default=True,
+        help="How many moves the app can take back (the TP1 app: 100; 0: no undo, nothing "
+             "to peek). A peek never goes deeper than this.")(f)
 
 
 def excursion_text(excursion: Excursion, undos_before: int, knowledge: Layout,
@@ -110,10 +118,7 @@ def _json(typed: Typed, plan: PeekPlan, undo_limit: int, best) -> dict:
 @cli.command("peek", short_help="Plan the fewest taps that show every card (apps with undo).")
 @click.argument("words", nargs=-1, metavar="CODE [MOVES]...")
 @game_options
-@click.option("--undo-limit", type=click.IntRange(0, 10_000), default=DEFAULT_UNDO_LIMIT,
-              show_default=True,
-              help="How many moves the app can take back (the TP1 app: 100; 0: no undo, "
-                   "nothing to plan). A plan never goes deeper than this.")
+@undo_limit_option
 @click.option("--json", "as_json", is_flag=True, help="Print the plan as a JSON object.")
 @rule_options()
 def peek_command(words: tuple[str, ...], rule_choice: str, layouts: tuple[str, ...],

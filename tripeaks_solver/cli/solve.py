@@ -36,7 +36,7 @@ if TYPE_CHECKING:
 
 MAX_SAMPLES = 1_000_000  # about an hour of solving; beyond, a typo rather than a wish
 
-# The keys of every object of `solve --json`, in order (README "## JSON output").
+# The keys of every object of `solve --json`, in order (docs/json.md).
 SOLVE_KEYS = ("kind", "source", "code", "deal", "line", "rules", "variant", "scoring",
               "must_clear", "winnable", "min_draws", "best_score", "best_moves", "max_removed", "states",
               "seconds", "solution", "completions", "wins", "share", "share_95", "exact")
