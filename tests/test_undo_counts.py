@@ -80,7 +80,7 @@ def test_a_finished_game_counts_its_undone_moves():
 
 # --- item 2: the example -----------------------------------------------------------
 def test_analyze_marks_a_move_that_costs_a_move_under_cards_left():
-    record = "8h d 4s d 8c d d 6h d 8d d 4c".split()
+    record = ["8h", "d", "4s", "d", "8c", "d", "d", "6h", "d", "8d", "d", "4c"]
     deal = Deal.from_number(3)
     before = Position.after(deal, EASY, record[:-1])
     rated = next(m for m in hint(before, "cards-left").moves if m.move.token == "4c")
