@@ -98,7 +98,9 @@ def test_ctrl_c_while_modules_load_is_interrupted(module, action):
     prelude = INTERRUPT_AT_IMPORT.format(module=module, action=ACTIONS[action])
     code, _out, err = tool("hint", "TP1-E-AAAAAAD", "8h", prelude=prelude)
     assert "Traceback" not in err, err
-    assert (code, err) == (130, "tripeaks-solve: interrupted\n")
+    # all three load before any command runs
+    assert (code, err) == (130, ("tripeaks-solve: interrupted before the command started: "
+                                "nothing was written\n"))
 
 
 @pytest.mark.parametrize("after", ["tripeaks_solver.console", "click", "numba",
@@ -126,4 +128,5 @@ def test_a_real_ctrl_c_while_modules_load(after):
     said += [line for line in proc.stderr if not line.startswith("import time:")]
     assert proc.wait(timeout=60) == 130, said
     # (click ends the line of the terminal's ^C first, once a command runs)
-    assert [line for line in said if line != "\n"] == ["tripeaks-solve: interrupted\n"]
+    said = [line for line in said if line != "\n"]
+    assert len(said) == 1 and said[0].startswith("tripeaks-solve: interrupted"), said

@@ -30,15 +30,18 @@ if signal.getsignal(signal.SIGINT) is signal.default_int_handler:
     signal.signal(signal.SIGINT, _note)
 
 
-def interrupted() -> NoReturn:
-    """Say so, and exit with code 130."""
-    sys.stderr.write("tripeaks-solve: interrupted\n")
+def interrupted(starting: bool = False) -> NoReturn:
+    """Say so (``starting``: before any command ran, so nothing was written), and exit
+    with code 130."""
+    said = " before the command started: nothing was written" if starting else ""
+    sys.stderr.write(f"tripeaks-solve: interrupted{said}\n")
     sys.stderr.flush()
     sys.exit(EXIT_INTERRUPTED)
 
 
 def main() -> None:
     """Run the command line (``cli.main``), a Ctrl-C at any moment ending it cleanly."""
+    run = None
     try:
         if signal.getsignal(signal.SIGINT) in (_note, signal.default_int_handler):
             signal.signal(signal.SIGINT, _on_interrupt)
@@ -48,8 +51,8 @@ def main() -> None:
 
         run()
     except KeyboardInterrupt:
-        interrupted()
+        interrupted(starting=run is None)
     except Exception:
         if _caught:
-            interrupted()
+            interrupted(starting=run is None)
         raise
