@@ -17,6 +17,7 @@ import click
 from ..batch.engines import MAX_JOBS, dask_available
 from ..batch.errors import BatchError
 from .common import (
+    MAX_SEED,
     SEED,
     Choice,
     InputPath,
@@ -133,7 +134,7 @@ def batch_command(start: str | None, stop: str | None, layout_file: str | None,
     typed_from = "standard input" if layout_file == "-" else layout_file
     source = None if layout_file is None else f"layouts of {typed_from}"
     try:  # a stop while the modules load (the first second) says so too
-        extras = _extras(games, players, seed)  # the players load the kernels: after checks
+        extras = _extras(games, players, seed, deals)  # loads the kernels: after checks
         from ..batch.engines import default_jobs
         from ..batch.run import BatchSpec
     except (KeyboardInterrupt, SystemExit):
@@ -152,8 +153,15 @@ def batch_command(start: str | None, stop: str | None, layout_file: str | None,
     click.echo(text, err=to_stdout)  # stdout holds the rows with --csv -
 
 
-def _extras(games: int | None, players: tuple[str, ...], seed: int):
-    """The --difficulty, --player (their labels, checked as typed) and --seed options."""
+def _extras(games: int | None, players: tuple[str, ...], seed: int, deals: range):
+    """The --difficulty, --player (their labels, checked as typed) and --seed options;
+    deal n's players play with seed + n, a seed that ``play --seed`` takes too."""
+    last = deals.stop - 1
+    if players and deals and seed + last > MAX_SEED:
+        raise click.BadParameter(
+            f"deal {last}'s games would have the seed {seed + last}, above "
+            f"{MAX_SEED}, the largest play --seed takes: give at most {MAX_SEED - last}",
+            param_hint="--seed")
     from ..batch.extras import MAX_GAMES, Extras
 
     if games is not None and not 1 <= games <= MAX_GAMES:
