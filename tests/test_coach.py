@@ -24,8 +24,8 @@ from tripeaks_solver.rules import CLASSIC, EASY, Rules
 
 ROOT = Path(__file__).resolve().parent.parent
 TURN_KEYS = ["moves_played", "status", "score", "stock_left", "cards_left", "waste", "known",
-             "unknown", "exact", "recommended", "player", "seed", "moves", "need", "error",
-             "record_file", "final"]
+             "unknown", "exact", "recommended", "player", "seed", "moves", "need", "peek",
+             "error", "record_file", "final"]
 
 
 class Dialog:
@@ -165,6 +165,55 @@ def check_game(tmp: Path, number: int, rules: Rules) -> bool:
     return True
 
 
+def walk_peek(tmp: Path, deal: Deal, rules: Rules, start: list[str]) -> tuple:
+    """Follow the coach's peek to its end, then its exact moves to the end of the game,
+    saying every card a move shows (as a player reading the app would)."""
+    dialog = Dialog(tmp, *start, "--peek", "--samples", "30", "--seed", "4", "--no-analysis")
+    game = Game(deal, rules)
+    turn = dialog.read()
+    taps = 0
+    while turn["peek"] is not None:
+        peek = turn["peek"]
+        assert turn["recommended"] is None and turn["error"] is None
+        if peek["undos"]:
+            game.play(Move.UNDO)
+            turn = dialog.send("u")
+        else:
+            assert peek["moves"], peek  # a step always has moves after its undos
+            turn = dialog.send(said(game, Move.parse(peek["moves"][0])))
+        taps += 1
+        assert turn["score"] == game.score
+    assert game.stock_index == 0 and game.removed == 0  # back where it began
+    assert turn["exact"] is True and turn["unknown"] == 0
+    while turn["final"] is None:
+        turn = dialog.send(said(game, Move.parse(turn["recommended"])))
+    assert dialog.close() == 0
+    return taps, game, turn["final"]
+
+
+@pytest.mark.parametrize(("number", "rules", "fair_code"), [(3, EASY, False), (5, CLASSIC, True)])
+def test_peek_then_the_best_line(tmp_path: Path, number: int, rules: Rules,
+                                 fair_code: bool) -> None:
+    """The coach walks the peek command's plan tap for tap, then plays the exact best
+    line: the final score is the deal's best score, and the record replays to it."""
+    from tripeaks_solver.layout import Layout
+    from tripeaks_solver.peek import plan_peek
+    from tripeaks_solver.solver import solve
+
+    deal = Deal.from_number(number)
+    start = (["--layout", deal.line(), "--fair", "--rules", rules.name] if fair_code
+             else ["--seen", seen_text(deal, rules), "--rules", rules.name])
+    taps, game, final = walk_peek(tmp_path, deal, rules, start)
+    plan = plan_peek(deal, rules, Layout.of_deal(deal, Game(deal, rules).visible_places()))
+    assert plan.complete and taps == plan.actions
+    best = solve(deal, rules).best_score
+    assert final["score"] == game.score == best
+    replayed = Game(deal, rules)
+    for token in final["record"]:
+        replayed.play(token.split(":")[0])
+    assert replayed.score == best
+
+
 def test_code_with_fair_is_blind(tmp_path: Path) -> None:
     deal = Deal.from_number(2)
     a, _, final = drive(tmp_path / "a", deal, EASY, ["--layout", deal.line(), "--fair"], 0)
@@ -272,3 +321,22 @@ def test_existing_file_is_not_touched(tmp_path: Path) -> None:
                        cwd=ROOT, timeout=60)
     assert r.returncode == 2 and "not a game record" in r.stderr
     assert other.read_text() == "my notes\n"
+
+
+def test_a_question_answered_with_the_whole_move(tmp_path: Path) -> None:
+    """Asked which card a draw showed, ``d:3s`` answers as well as ``3s``; another move
+    is not an answer."""
+    deal = Deal.from_number(3)
+    first = deal.cards[29].token  # the first stock card
+    dialog = Dialog(tmp_path, "--seen", seen_text(deal, EASY), "--no-analysis")
+    turn = dialog.read()
+    assert turn["known"] == 11
+    turn = dialog.send("d")
+    assert turn["need"] is not None
+    turn = dialog.send("8h")  # 8♥ is face up in the peaks: not the card drawn
+    assert turn["need"] is not None and "8♥ is known already" in turn["error"]
+    assert turn["moves_played"] == 0
+    turn = dialog.send(f"d:{first}")
+    assert turn["need"] is None and turn["known"] == 12 and turn["moves_played"] == 1
+    assert dialog.send("q")["final"]["record"] == [f"draw:{first}"]
+    assert dialog.close() == 0

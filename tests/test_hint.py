@@ -245,11 +245,11 @@ def test_errors(capsys, tmp_path) -> None:
     out = run(capsys, "hint", "--layout", line, "--layout", line)
     assert_one_line_error(out[0], out[2], "one deal")
     bottom_unknown = line.split()
-    bottom_unknown[20] = "??"
+    bottom_unknown[20] = bottom_unknown[5] = "??"  # two: one alone follows by elimination
     out = run(capsys, "hint", "--layout", " ".join(bottom_unknown))
     assert_one_line_error(out[0], out[2], "place 21", "??")
     stock_unknown = line.split()
-    stock_unknown[29] = "??"  # the first stock card, shown by the second move
+    stock_unknown[29] = stock_unknown[40] = "??"  # 29 is shown by the second move
     out = run(capsys, "hint", "--layout", " ".join(stock_unknown), "8h", "d", "4s")
     assert_one_line_error(out[0], out[2], "move 2 (d)", "stock card 1", "d:")
     out = run(capsys, "hint", "--layout", line, "--joker")

@@ -44,6 +44,12 @@ PEAK_POSITIONS: tuple[tuple[int, ...], ...] = (
 )
 """The cards each peak counts for the +100 bonus (the bottom row splits 3 / 3 / 4)."""
 
+COVER_MASK = tuple(sum(1 << q for q in qs) for qs in COVERED_BY)
+"""``COVER_MASK[p]``: the mask of the positions covering ``p``."""
+UNCOVERS: tuple[tuple[int, ...], ...] = tuple(
+    tuple(q for q in range(TABLEAU_SIZE) if p in COVERED_BY[q]) for p in range(TABLEAU_SIZE))
+"""``UNCOVERS[p]``: the positions that ``p`` covers (removing it may turn them up)."""
+
 PEAK_OF = tuple(next(k for k, ps in enumerate(PEAK_POSITIONS) if p in ps) for p in range(28))
 ROW_OF = tuple(next(r for r, (a, b) in enumerate(ROWS) if a <= p < b) for p in range(28))
 PEAK_MASKS = tuple(sum(1 << p for p in ps) for ps in PEAK_POSITIONS)

@@ -217,6 +217,15 @@ class NeedsObservation(InputError):
 
 
 # --- the game --------------------------------------------------------------------------
+def _eliminate(knowledge: Layout) -> Layout:
+    """``knowledge`` with its one unknown place learnt, when only one is left: it holds
+    the one card seen nowhere."""
+    unknown = knowledge.unknown_places
+    if len(unknown) != 1:
+        return knowledge
+    return knowledge.learn(unknown[0], knowledge.missing_cards[0])
+
+
 @dataclass
 class ObservedGame:
     """A game played elsewhere: what the player knows, where the game stands, and the
@@ -229,7 +238,7 @@ class ObservedGame:
     record: list[Observed] = field(init=False, default_factory=list)
 
     def __post_init__(self) -> None:
-        self.knowledge = self.start.knowledge
+        self.knowledge = _eliminate(self.start.knowledge)
         self.game = Game(self._deal_to_play(), self.start.rules, self.lang)
 
     @classmethod
@@ -347,6 +356,7 @@ class ObservedGame:
                 raise NeedsObservation(
                     f"say the card{'s' if len(shown) > 1 else ''} it turned up "
                     f"({names(shown, rules)}), e.g. {example}", unknown)
+        knowledge = _eliminate(knowledge)
         if truth is None and knowledge is not self.knowledge:
             # A card learnt: the game again, on the deal that now agrees with it.
             trial = Game(knowledge.filled(), rules, self.lang)

@@ -20,7 +20,7 @@ import click
 
 from ..console import interrupted
 from ..errors import InputError
-from . import analyze, batch, coach, hint, play, record, report, solve  # noqa: F401  (each registers commands)
+from . import analyze, batch, coach, hint, peek, play, record, report, solve  # noqa: F401  (each registers commands)
 from .common import EXIT_INPUT
 from .group import cli
 from .output import fit_streams

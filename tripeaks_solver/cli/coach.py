@@ -21,7 +21,7 @@ from ..batch.errors import BatchError
 from ..batch.files import LockedFile, write_all
 from ..cards import Card
 from ..errors import IllegalMoveError, InputError
-from ..game import Status
+from ..game import UNDO_LIMIT, Status
 from ..messages import language_from_env
 from ..moves import Move
 from ..observed import (
@@ -37,22 +37,27 @@ from .common import SEED, plural, refuse_unused, rule_options
 from .games import RULE_PARAMS, Typed, game_options, read_game
 from .group import cli
 from .hint import SCORE_LABEL, new_seed, position_lines
+from .peek import undo_limit_option
 
 if TYPE_CHECKING:
     from ..hints import FairAdvice, Hint
+    from ..peek import Step as PeekStep
+    from ..rules import Rules
 
 COMMANDS = {"q": "quit", "quit": "quit", "exit": "quit", "?": "help", "h": "help",
-            "help": "help", "b": "board", "board": "board", "r": "record", "record": "record"}
+            "help": "help", "b": "board", "board": "board", "r": "record", "record": "record",
+            "p": "peek", "peek": "peek"}
 HELP = """\
 Type what you did in the app, one move a line:
   8h         you removed 8♥ (if it turned up a card, say it: 8h:Ks, or answer the question)
   d          you drew a card (d:9h says what it showed)
   u          you took back the last move (the cards you saw stay known)
-Commands: ? this help, b the board again, r the record so far, q stop (Ctrl-D too).
+Commands: ? this help, b the board again, r the record so far, p peek (start or stop
+looking at the cards with moves and undos, in an app with undo), q stop (Ctrl-D too).
 The record is saved after every move; coach --record FILE continues it."""
 TURN_KEYS = ("moves_played", "status", "score", "stock_left", "cards_left", "waste", "known",
-             "unknown", "exact", "recommended", "player", "seed", "moves", "need", "error",
-             "record_file", "final")
+             "unknown", "exact", "recommended", "player", "seed", "moves", "need", "peek",
+             "error", "record_file", "final")
 
 
 def data_dir() -> Path:
@@ -145,6 +150,49 @@ class RecordFile:
             self.file = None
 
 
+@dataclass(frozen=True)
+class PeekTurn:
+    """Where a peek stands: the next step (None when no line shows another card), the
+    moves to take back to where it began, the taps so far, the cards still unknown."""
+
+    step: PeekStep | None
+    back: int
+    taps: int
+    unknown: int
+
+    @property
+    def finished(self) -> bool:
+        return self.step is None and not self.back
+
+    def text(self, rules: Rules) -> str:
+        if self.step is None:
+            why = ("every card is known" if not self.unknown else
+                   f"no line shows the other {plural(self.unknown, 'card')} with the cards known")
+            return f"Peek: {why}; undo {self.back} to go back to where the peek began."
+        step = self.step
+        moves = " ".join(m.pretty for m in step.moves)
+        todo = f"undo {step.undos}, then {moves}" if step.undos else moves
+        if step.moves == (Move.DRAW,) and not step.undos:
+            return "Peek: draw, and say the card."
+        shown = " and ".join(name_place(p, rules) for p in step.shows)
+        return f"Peek: {todo}, and say the card that turns up ({shown})."
+
+    def done_text(self) -> str:
+        taps = plural(self.taps, "tap")
+        if not self.unknown:
+            return f"Peek done in {taps}: every card is known."
+        return (f"Peek done in {taps}: {plural(self.unknown, 'card')} stay unknown (no line "
+                "within the undo limit shows them with the cards known).")
+
+    def json(self, rules: Rules) -> dict:
+        step = self.step
+        return {"undos": self.back if step is None else step.undos,
+                "moves": [] if step is None else [m.token for m in step.moves],
+                "shows": [] if step is None else [{"place": p, "name": name_place(p, rules)}
+                                                  for p in step.shows],
+                "back": self.back, "taps": self.taps, "unknown": self.unknown}
+
+
 @dataclass
 class Session:
     """The state of one coach session and its input and output."""
@@ -157,6 +205,9 @@ class Session:
     as_json: bool
     interactive: bool
     record: RecordFile
+    undo_limit: int = UNDO_LIMIT
+    peek_base: int | None = None  # peeking: the moves of the record before the peek began
+    peek_began: int = 0  # the record's length when the player asked for the peek
     pending: Move | None = None  # a move waiting for the cards it turned up
     need: tuple[int, ...] = ()
     said: list[Card] = field(default_factory=list)
@@ -167,7 +218,8 @@ class Session:
             click.echo(text)
 
     def turn(self, error: str | None = None, final: dict | None = None,
-             advice: tuple[Hint | None, FairAdvice | None] | None = None) -> None:
+             advice: tuple[Hint | None, FairAdvice | None] | None = None,
+             peek: PeekTurn | None = None) -> None:
         """One JSON object (under --json): where the game stands and the advice."""
         if not self.as_json:
             return
@@ -197,6 +249,7 @@ class Session:
                "seed": None if player in (None, "exact") else self.seed, "moves": moves,
                "need": [{"place": p, "name": name_place(p, self.game.rules)}
                         for p in self.need] or None,
+               "peek": None if peek is None else peek.json(self.game.rules),
                "error": error, "record_file": str(self.record.path), "final": final}
         assert tuple(out) == TURN_KEYS
         click.echo(json.dumps(out, ensure_ascii=False))
@@ -214,9 +267,9 @@ class Session:
 
     # --- advice ---------------------------------------------------------------------
     def exact(self) -> bool:
-        """Is the advice exact: the whole deal known (a code, or every card seen), and
-        not --fair?"""
-        return self.game.exact and not self.fair
+        """Is the advice exact: every card seen, or the whole deal known (a code, a full
+        layout) and not --fair?"""
+        return self.game.knowledge.complete or self.game.exact and not self.fair
 
     def known(self) -> int:
         """The places of the deal the advice may read: all of them when it is exact."""
@@ -250,6 +303,43 @@ class Session:
         shares = "   ".join(f"{m.move.pretty} {100 * m.share:.0f}%" for m in fa.rating.moves)
         self.say(f"  still winnable after: {shares}  (of "
                  f"{plural(fa.rating.samples, 'completion')} of the unseen cards)")
+
+    # --- peek -----------------------------------------------------------------------
+    def toggle_peek(self) -> str | None:
+        """Start a peek here, or stop the one going on: a message when there is none to
+        start."""
+        if self.peek_base is not None:
+            self.peek_base = None
+            self.say("Peek stopped.")
+            return None
+        if self.exact():
+            return "every card is known already: nothing to peek"
+        if not self.undo_limit:
+            return "the app cannot undo (--undo-limit 0): nothing to peek"
+        self.peek_base = self.peek_began = len(self.game.record)
+        return None
+
+    def peek_turn(self) -> PeekTurn:
+        """The next step of the peek, from what the player knows and the moves played
+        since it began that are still on the board."""
+        from ..peek import next_step
+
+        moves = self.game.moves
+        stack: list[Move] = []
+        for i in range(self.peek_base, len(moves)):
+            if not moves[i].is_undo:
+                stack.append(moves[i])
+            elif stack:
+                stack.pop()
+            else:  # taken back past where the peek began: it begins here now
+                self.peek_base = i + 1
+        knowledge = self.game.knowledge
+        step = None
+        if not knowledge.complete:
+            step = next_step(knowledge, self.game.rules, moves[:self.peek_base], stack,
+                             self.undo_limit)
+        return PeekTurn(step, len(stack), len(moves) - self.peek_began,
+                        len(knowledge.unknown_places))
 
     # --- input ----------------------------------------------------------------------
     def ask(self, prompt: str) -> str | None:
@@ -291,7 +381,14 @@ class Session:
         return self.play(step)
 
     def answer(self, text: str) -> str | None:
-        """The cards a pending move turned up, one or more on a line."""
+        """The cards a pending move turned up, one or more on a line (or the move again
+        with them: d:9h)."""
+        try:
+            step = Observed.parse(text)
+            if step.move == self.pending and step.shown and not self.said:
+                return self._answered(step)
+        except InputError:
+            pass
         try:
             cards = [Card.parse(w) for w in text.replace(",", " ").split()]
         except InputError as exc:
@@ -308,8 +405,18 @@ class Session:
         places = self.game.shows(move)
         known = self.game.knowledge.places
         shown = tuple(known[p] if known[p] is not None else next(said) for p in places)
+        return self._answered(Observed(move, shown))
+
+    def _answered(self, step: Observed) -> str | None:
+        """Play the pending move with the cards said; when they cannot be right, ask
+        again."""
+        pending, need = self.pending, self.need
         self.pending, self.need, self.said = None, (), []
-        return self.play(Observed(move, shown))
+        error = self.play(step)
+        if error is not None:
+            self.pending, self.need = pending, need
+            return f"{error}: say {'it' if len(need) == 1 else 'them'} again (q to stop)"
+        return None
 
     def play(self, step: Observed) -> str | None:
         try:
@@ -341,13 +448,19 @@ def _score(position, scoring: str) -> int:
                    "--seed S on the same record recommends the same moves.")
 @click.option("--json", "as_json", is_flag=True,
               help="One JSON object per turn (for scripts reading standard output).")
+@click.option("--peek", is_flag=True,
+              help="In an app with undo: first look at every card with moves and undos, "
+                   "the fewest taps the coach can plan (p starts or stops it during the "
+                   "game), then play the exact best line.")
+@undo_limit_option
 @click.option("--analysis/--no-analysis", default=True, show_default=True,
               help="Judge the whole game at the end (exactly when every card became known).")
 @rule_options()
 def coach_command(words: tuple[str, ...], rule_choice: str, layouts: tuple[str, ...],
                   layout_file: Path | None, seen: str | None, record_path: Path | None,
                   lang: str | None, fair: bool, samples: int, seed: int | None,
-                  as_json: bool, analysis: bool, scoring: str, **opts) -> None:
+                  as_json: bool, peek: bool, undo_limit: int, analysis: bool, scoring: str,
+                  **opts) -> None:
     """Follow a game played in an app, move by move, with advice.
 
     Start it with what you see: --seen "the 10 face-up cards left to right, then the
@@ -357,6 +470,10 @@ def coach_command(words: tuple[str, ...], rule_choice: str, layouts: tuple[str, 
     strongest fair player would make. The record is saved after every move to --record
     FILE (by default a new file under your data directory, named at the start);
     coach --record FILE continues a game. Reads one line a move from a pipe too.
+
+    In an app with undo, --peek (or p during the game) first walks you through
+    looking at every card: a few moves to play, the card to say, the moves to undo,
+    in the fewest taps the coach can plan; then it gives the exact best line.
     """
     interactive = sys.stdin is not None and sys.stdin.isatty() and not as_json
     if interactive:
@@ -414,8 +531,8 @@ def coach_command(words: tuple[str, ...], rule_choice: str, layouts: tuple[str, 
             record_file.cut_torn_tail(text)
         seed = new_seed() if seed is None else seed
         session = Session(game, typed.scoring, samples, seed, fair, as_json, interactive,
-                          record_file)
-        _run(session, continued=existing, analysis=analysis)
+                          record_file, undo_limit)
+        _run(session, continued=existing, analysis=analysis, peek=peek)
     finally:
         record_file.close()
 
@@ -460,7 +577,7 @@ def _ask_start(rule_choice: str, scoring: str, opts: dict, interactive: bool,
             click.echo(f"  {message}")
 
 
-def _run(session: Session, continued: bool, analysis: bool) -> None:
+def _run(session: Session, continued: bool, analysis: bool, peek: bool) -> None:
     game = session.game
     where = "Continuing" if continued else "Recording to"
     session.say(f"{where} {session.record.path}  (coach --record FILE continues it)")
@@ -468,11 +585,27 @@ def _run(session: Session, continued: bool, analysis: bool) -> None:
         session.say(f"Advice: the fair:{session.samples} player, seed {session.seed} "
                     "(? for help, q to stop)")
     show = True
-    error = None
+    error = session.toggle_peek() if peek else None
+    if error is not None:
+        session.say(f"  --peek: {error}")
     advised: dict[int, tuple] = {}  # the advice of the position after n moves of the record
     while True:
         advice = (None, None)
-        if session.pending is None and game.game.status is Status.IN_PLAY:
+        peek = None
+        if session.pending is None and session.peek_base is not None:
+            peek = session.peek_turn()
+            if peek.finished:
+                session.say()
+                session.say(peek.done_text())
+                session.peek_base, peek = None, None
+        in_play = game.game.status is Status.IN_PLAY
+        if session.pending is None and peek is not None:
+            # a peek may pass a stuck end: undo takes it back
+            if show:
+                session.say()
+                session.board()
+                session.say(peek.text(game.rules))
+        elif session.pending is None and in_play:
             if show:
                 session.say()
                 session.board()
@@ -489,7 +622,7 @@ def _run(session: Session, continued: bool, analysis: bool) -> None:
                 session.say("(advice interrupted)")
         elif session.pending is None:
             break  # won or stuck
-        session.turn(error=error, advice=advice)
+        session.turn(error=error, advice=advice, peek=peek)
         while True:
             try:
                 line = session.ask(session.prompt())
@@ -512,6 +645,11 @@ def _run(session: Session, continued: bool, analysis: bool) -> None:
         if result == "help":
             session.say(HELP)
             show = False
+        elif result == "peek":
+            error = session.toggle_peek()
+            if error is not None:
+                session.say(f"  {error}")
+                show = False
         elif result == "board":
             show = True
         elif result == "record":

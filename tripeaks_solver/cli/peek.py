@@ -1,0 +1,176 @@
+"""``peek``: the plan of taps (moves and undos) that shows every card of a deal in an app
+with undo, simulated on a deal whose cards are known, then the best line."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import click
+
+from ..errors import InputError
+from ..game import UNDO_LIMIT
+from ..geometry import TABLEAU_SIZE
+from ..layout import Layout
+from ..moves import Move
+from ..observed import ObservedGame, name_place
+from .common import plural, rule_options
+from .games import Typed, game_options, play_game, read_game
+from .group import cli
+from .hint import SCORE_LABEL
+
+if TYPE_CHECKING:
+    from ..peek import Excursion, PeekPlan
+    from ..rules import Rules
+
+JSON_KEYS = ("code", "deal", "layout", "rules", "variant", "scoring", "undo_limit",
+             "excursions", "actions", "moves", "undos", "revealed", "by_elimination",
+             "unreachable", "complete", "best_score", "best_line")
+
+
+def undo_limit_option(f):
+    """--undo-limit: how deep a peek may go (``peek`` and ``coach``)."""
+    return click.option(
+        "--undo-limit", type=click.IntRange(0, 10_000), default=UNDO_LIMIT, show_default=True,
+        help="How many moves the app can take back (the TP1 app: 100; 0: no undo, nothing "
+             "to peek). A peek never goes deeper than this.")(f)
+
+
+def excursion_text(excursion: Excursion, undos_before: int, knowledge: Layout,
+                   rules: Rules) -> str:
+    """``undo 3, then 8♥ 7♣: shows Q♦ (row 3, 4th card from the left)``."""
+    parts = []
+    if undos_before:
+        parts.append(f"undo {undos_before}")
+    parts.append(" ".join(m.pretty for m in excursion.moves))
+    said = ", ".join(f"{knowledge.places[p].pretty} ({name_place(p, rules)})"
+                     for p in excursion.shows)
+    return f"{', then '.join(parts)}: shows {said}"
+
+
+def plan_lines(plan: PeekPlan, rules: Rules, base_moves: int) -> list[str]:
+    """The plan as a player reads it: a summary, then one numbered line an excursion."""
+    where = "the start" if not base_moves else f"after move {base_moves}"
+    moves = sum(len(e.moves) for e in plan.excursions)
+    undos = plan.actions - moves
+    lines = [(f"Peek plan from {where}: {plural(plan.actions, 'tap')} ({plural(moves, 'move')}, "
+             f"{plural(undos, 'undo')}) show {plural(len(plan.revealed), 'card')}")]
+    if plan.by_elimination is not None:
+        p = plan.by_elimination
+        lines.append(f"  and the last unknown card follows by elimination: "
+                     f"{plan.knowledge.places[p].pretty} ({name_place(p, rules)})")
+    if plan.unreachable:
+        peaks = sum(p < TABLEAU_SIZE for p in plan.unreachable)
+        parts = " and ".join(f"{n} in the {part}" for n, part in (
+            (peaks, "peaks"), (len(plan.unreachable) - peaks, "stock")) if n)
+        lines.append(f"  {plural(len(plan.unreachable), 'card')} stay unknown ({parts}): no line "
+                     "within the undo limit shows them with the cards known")
+    lines.append("")
+    width = len(str(len(plan.excursions))) * 2 + 1
+    undos_before = 0
+    excursions = plan.excursions
+    i = 0
+    while i < len(excursions):
+        # a run of single draws, one after the other: one line
+        j = i
+        while j < len(excursions) and excursions[j].moves == (Move.DRAW,) and (
+                j == i and not undos_before or j > i and not excursions[j - 1].undos):
+            j += 1
+        if j - i > 1:
+            cards = " ".join(plan.knowledge.places[e.shows[0]].pretty for e in excursions[i:j])
+            first, last = (name_place(excursions[k].shows[0], rules).split()[-1]
+                           for k in (i, j - 1))
+            lines.append(f"  {f'{i + 1}-{j}':>{width}}  draw {j - i} times: shows {cards} "
+                         f"(stock cards {first} to {last})")
+            undos_before = excursions[j - 1].undos
+            i = j
+            continue
+        lines.append(f"  {i + 1:>{width}}  "
+                     + excursion_text(excursions[i], undos_before, plan.knowledge, rules))
+        undos_before = excursions[i].undos
+        i += 1
+    if excursions:
+        lines.append(f"  {'':>{width}}  undo {undos_before}: back to {where}")
+    return lines
+
+
+def _json(typed: Typed, plan: PeekPlan, undo_limit: int, best) -> dict:
+    start, rules = typed.start, typed.start.rules
+    moves = sum(len(e.moves) for e in plan.excursions)
+    out = {"code": typed.code, "deal": typed.number,
+           "layout": start.text if start.kind == "layout" else None,
+           "rules": rules.name, "variant": rules.variant, "scoring": typed.scoring,
+           "undo_limit": undo_limit,
+           "excursions": [{"moves": [m.token for m in e.moves], "undos": e.undos,
+                           "shows": list(e.shows),
+                           "cards": [plan.knowledge.places[p].token for p in e.shows]}
+                          for e in plan.excursions],
+           "actions": plan.actions, "moves": moves, "undos": plan.actions - moves,
+           "revealed": list(plan.revealed), "by_elimination": plan.by_elimination,
+           "unreachable": list(plan.unreachable), "complete": plan.complete,
+           "best_score": None if best is None else best.best_score,
+           "best_line": None if best is None else best.tokens}
+    assert tuple(out) == JSON_KEYS
+    return out
+
+
+@cli.command("peek", short_help="Plan the fewest taps that show every card (apps with undo).")
+@click.argument("words", nargs=-1, metavar="CODE [MOVES]...")
+@game_options
+@undo_limit_option
+@click.option("--json", "as_json", is_flag=True, help="Print the plan as a JSON object.")
+@rule_options()
+def peek_command(words: tuple[str, ...], rule_choice: str, layouts: tuple[str, ...],
+                 layout_file: Path | None, seen: str | None, record_path: Path | None,
+                 lang: str | None, undo_limit: int, as_json: bool, scoring: str,
+                 **opts) -> None:
+    """Plan a peek: the taps that show every card, then the best line.
+
+    In an app with undo a player can look and take back: draw and undo, play a few
+    cards to see what turns up and undo them. The plan goes one excursion at a time
+    (a few moves, the last of which shows a card not seen yet, then as many undos as
+    the next excursion needs), each chosen with only the cards seen by then, and
+    counts the taps (moves + undos). The last unknown card follows by elimination.
+    When every card is known, the best line from where the peek began.
+
+    The plan is simulated on a deal whose cards are all known here: a CODE, or a full
+    --layout (MOVES after it say where the peek begins). In a game whose cards you do
+    not know, `coach --peek` guides you through the same plan as you go.
+    """
+    typed = read_game(words, layouts, layout_file, seen, record_path, rule_choice, scoring,
+                      opts)
+    game = play_game(typed, lang)
+    deal = game.deal
+    if deal is None:
+        raise InputError("peek simulates the plan on a deal whose cards are all known (a code "
+                         "or a full --layout); in a game you are playing, coach --peek "
+                         "guides you as you go")
+    from ..peek import plan_peek
+    from ..solver import solve
+
+    rules = typed.start.rules
+    knowledge = Layout.of_deal(deal, game.known_places)
+    plan = plan_peek(deal, rules, knowledge, game.moves, undo_limit)
+    best = solve(game.position(), scheme=typed.scoring) if plan.complete else None
+    if as_json:
+        click.echo(json.dumps(_json(typed, plan, undo_limit, best), ensure_ascii=False))
+        return
+    click.echo(typed.title())
+    if not undo_limit:
+        click.echo("No undo (--undo-limit 0): nothing to plan; the cards show as you play.")
+        return
+    _print_plan(game, plan, rules, typed.scoring, best)
+
+
+def _print_plan(game: ObservedGame, plan: PeekPlan, rules: Rules, scoring: str, best) -> None:
+    for line in plan_lines(plan, rules, len(game.record)):
+        click.echo(line)
+    if best is None:
+        click.echo("\nSome cards stay unknown: play on with the fair advice of hint or coach.")
+        return
+    label = "best" if scoring == "cards-left" else f"best {SCORE_LABEL[scoring]}"
+    click.echo(f"\nThen every card is known: {label} {best.best_score}, "
+               f"{'winnable' if best.winnable else 'no win'}:")
+    click.echo("  " + (" ".join(m.pretty for m in best.moves)
+                       or "(no move left)"))
