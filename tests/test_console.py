@@ -103,7 +103,7 @@ def test_ctrl_c_while_modules_load_is_interrupted(module, action):
                                 "nothing was written\n"))
 
 
-@pytest.mark.parametrize("after", ["tripeaks_solver.console", "click", "numba",
+@pytest.mark.parametrize("after", ["click", "numba",
                                    "numpy", "tripeaks_solver.cli.group", "tripeaks_solver.cli",
                                    "tripeaks_solver.solver"])
 def test_a_real_ctrl_c_while_modules_load(after):

@@ -3,7 +3,9 @@
 It imports nothing before it can catch a Ctrl-C, so that one that comes while the
 modules load (numpy, click, the commands: the first fraction of a second) ends as any
 other does: ``interrupted`` on stderr and exit code 130, never a traceback. (numpy turns
-a Ctrl-C inside its own import into an ImportError: a Ctrl-C seen is a Ctrl-C.)
+a Ctrl-C inside its own import into an ImportError: a Ctrl-C seen is a Ctrl-C.) Only
+the interpreter's own start and the few statements of the script that calls
+:func:`main` are outside it.
 """
 
 from __future__ import annotations
@@ -16,18 +18,9 @@ EXIT_INTERRUPTED = 130
 _caught: list[int] = []
 
 
-def _note(signum: int, frame: object) -> None:
-    _caught.append(signum)
-
-
 def _on_interrupt(signum: int, frame: object) -> None:
     _caught.append(signum)
     signal.default_int_handler(signum, frame)  # KeyboardInterrupt, as by default
-
-
-# From here to main's ``try`` a Ctrl-C is only noted (main raises it once inside).
-if signal.getsignal(signal.SIGINT) is signal.default_int_handler:
-    signal.signal(signal.SIGINT, _note)
 
 
 def interrupted(starting: bool = False) -> NoReturn:
@@ -43,16 +36,17 @@ def main() -> None:
     """Run the command line (``cli.main``), a Ctrl-C at any moment ending it cleanly."""
     run = None
     try:
-        if signal.getsignal(signal.SIGINT) in (_note, signal.default_int_handler):
+        # Raises as by default, and notes it: numpy makes an ImportError of a Ctrl-C
+        # inside its import. (Nothing at this module's import: a library user's Ctrl-C
+        # is left as it was.)
+        if signal.getsignal(signal.SIGINT) is signal.default_int_handler:
             signal.signal(signal.SIGINT, _on_interrupt)
-        if _caught:
-            raise KeyboardInterrupt
         from .cli import main as run
 
         run()
     except KeyboardInterrupt:
         interrupted(starting=run is None)
-    except Exception:
+    except ImportError:
         if _caught:
             interrupted(starting=run is None)
         raise
