@@ -316,3 +316,32 @@ def test_layout_file_games_seeded_by_place(tmp_path, capsys):
         game = play(deal, "greedy", CLASSIC, seed=3 + place)
         assert (row.extra.difficulty, row.extra.rating) == (d.value, d.rating)
         assert row.extra.plays[0].score == game.score
+
+
+# Issue 31, item 10: every row's seed is one `play --seed` takes, up to the top of the range.
+TOP_SEED = (1 << 62) - 1  # the largest `play --seed` takes, as its --help range says
+
+
+def test_seeds_at_the_top_of_the_range_are_plays(capsys, tmp_path):
+    path = tmp_path / "top.csv"
+    base = TOP_SEED - 2  # deal 2 gets the very top
+    code, _, err = run(capsys, "batch", "0", "3", "--rules", "easy", "--player", "greedy",
+                       "--seed", str(base), "--jobs", "1", "--csv", str(path))
+    assert code == 0, err
+    for row in read_existing(path).rows:
+        played = json.loads(run(capsys, "play", row.code, "--player", "greedy", "--seed",
+                                str(base + row.deal), "--json")[1])
+        cell = row.extra.plays[0]
+        assert (cell.won, cell.score, cell.moves) == (played["won"], played["score"],
+                                                      len(played["moves"]))
+
+
+@pytest.mark.parametrize("args", [("0", "3"), ("5", "8")])
+def test_a_seed_past_the_top_is_refused(capsys, tmp_path, args):
+    last = int(args[1]) - 1
+    path = tmp_path / "never.csv"
+    code, _, err = run(capsys, "batch", *args, "--player", "greedy", "--seed",
+                       str(TOP_SEED - last + 1), "--csv", str(path))
+    assert_one_line_error(code, err, "--seed", str(TOP_SEED - last))
+    assert not path.exists()
+    assert run(capsys, "play", "TP1-E-AAAAAAB", "--seed", str(TOP_SEED + 1))[0] == 2

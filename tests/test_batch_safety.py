@@ -491,3 +491,52 @@ def test_plot_and_csv_that_are_one_file_by_two_names(capsys, tmp_path):
                        "--force")
     assert_one_line_error(code, err, "--plot and --csv name the same file")
     assert rows.read_text() == "kept\n"
+
+
+# Issue 31, item 8: a stop while the batch loads its modules (about 0.3–0.7 s in).
+@pytest.mark.parametrize("where", ["_extras", "tqdm"])
+def test_a_stop_while_the_modules_load_says_the_new_file_was_not_kept(capsys, tmp_path,
+                                                                       monkeypatch, where):
+    import builtins
+
+    from tripeaks_solver.cli import batch as batch_cli
+
+    if where == "_extras":
+        def stopped(*args):
+            raise KeyboardInterrupt
+        monkeypatch.setattr(batch_cli, "_extras", stopped)
+    else:  # the import in _run, after the checks and the spec
+        real_import = builtins.__import__
+
+        def importing(name, *args, **kw):
+            if name == "tqdm":
+                raise KeyboardInterrupt
+            return real_import(name, *args, **kw)
+        monkeypatch.setattr(builtins, "__import__", importing)
+    path = tmp_path / "rows.csv"
+    code, _, err = run(capsys, "batch", "0", "3", "--csv", str(path))
+    assert code == 130, err
+    assert f"stopped before any row was finished; {path} was not kept" in err
+    assert not path.exists()
+
+
+def test_a_real_stop_while_the_batch_loads(tmp_path):
+    """SIGINT as soon as ``-X importtime`` reports the batch's extras module (loaded by
+    the command, after its checks): the loads after it are under way when it lands.
+    (Through the console entry point, as ``tripeaks-solve`` runs.)"""
+    path = tmp_path / "rows.csv"
+    console = "import sys\nfrom tripeaks_solver.console import main\nsys.exit(main())\n"
+    proc = subprocess.Popen([sys.executable, "-X", "importtime", "-c", console, "batch", "0",
+                             "300", "--jobs", "1", "--csv", str(path)], env=_env(),
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    said = []
+    for line in proc.stderr:
+        if not line.startswith("import time:"):
+            said.append(line)
+        elif line.split("|")[-1].strip() == "tripeaks_solver.batch.extras":
+            proc.send_signal(signal.SIGINT)
+            break
+    said += [line for line in proc.stderr if not line.startswith("import time:")]
+    assert proc.wait(timeout=60) == 130, said
+    assert f"tripeaks-solve: stopped before any row was finished; {path} was not kept\n" in said
+    assert not path.exists()

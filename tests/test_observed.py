@@ -298,3 +298,22 @@ def test_errors_leave_the_game_as_it_was() -> None:
 @given(st.integers(0, 300), st.sampled_from(RULES), st.integers(0, 10**6))
 def test_generated_records_follow_the_deal(number: int, rules: Rules, seed: int) -> None:
     check_follows(number, rules, seed, 40)
+
+
+@pytest.mark.parametrize("number", [3, 11, 40])
+def test_every_first_move_on_a_layout_with_unseen_cards(capsys, number):
+    """Issue 31, item 3, for every card of three deals, the places not seen at the start
+    ?? : a card not seen gets one answer, whatever the deal holds there; a card seen
+    gets the answer the whole deal gives (it depends only on the cards seen)."""
+    tokens = Deal.from_number(number).line().split()
+    hidden = {t for i, t in enumerate(tokens) if i < 18 or i >= 29}
+    masked = " ".join("??" if t in hidden else t for t in tokens)
+    whole = " ".join(tokens)
+    for card in tokens:
+        code, _, err = run(capsys, "replay", "--layout", masked, card, "--lang", "en")
+        if card in hidden:
+            assert (code, err) == (1, (f"move 1 ({card}): No such card is face up in the "
+                                      "peaks\n"))
+        else:
+            assert (code, err) == run(capsys, "replay", "--layout", whole, card, "--lang",
+                                      "en")[::2]

@@ -181,3 +181,53 @@ def test_plot_counts_are_whole_numbers():
     assert "variant joker, cards-left scoring" in fig.get_suptitle()
     heights = sorted(p.get_height() for p in lost.patches)
     assert heights == [2]  # both lost deals left 3 cards
+
+
+# Issue 31, item 4: report refuses what batch --resume refuses, row by row.
+@pytest.fixture(scope="module")
+def typed(tmp_path_factory) -> tuple[Path, Path]:
+    from tripeaks_solver.cli import main
+    from tripeaks_solver.dealing import Deal
+
+    where = tmp_path_factory.mktemp("typed")
+    layouts = where / "layouts.txt"
+    layouts.write_text("".join(Deal.from_number(n).line() + "\n" for n in (7, 8)))
+    csv = where / "rows.csv"
+    try:
+        main(["batch", "--layout-file", str(layouts), "--jobs", "1", "--csv", str(csv)])
+    except SystemExit as exc:
+        assert exc.code in (0, None)
+    return layouts, csv
+
+
+def _with_line(lines: list[str], at: int, cards: str) -> list[str]:
+    fields = lines[at].rstrip("\n").split(",")
+    fields[CSV_HEADER.index("line")] = cards
+    return lines[:at] + [",".join(fields) + "\n"] + lines[at + 1:]
+
+
+@pytest.mark.parametrize(("cards", "needle"), [
+    ("hello world", "line is not a deal"),
+    ("7d  9c", "line is not a deal"),
+    ("lower", "not a batch row"),  # the deal's own cards, in lower case: not as written
+    ("other", "other cards"),  # layout 0's rows disagree on its cards
+])
+def test_report_refuses_a_line_resume_refuses(typed, capsys, tmp_path, cards, needle):
+    layouts, csv = typed
+    lines = csv.read_text().splitlines(keepends=True)
+    line_of = lines[1].rstrip("\n").split(",")[CSV_HEADER.index("line")]
+    if cards == "lower":
+        cards = line_of.lower()
+    elif cards == "other":
+        cards = lines[3].rstrip("\n").split(",")[CSV_HEADER.index("line")]
+    bad = tmp_path / "bad.csv"
+    bad.write_text("".join(_with_line(lines, 1, cards)))
+    before = bad.read_bytes()
+    code, _, err = run(capsys, "batch", "--layout-file", str(layouts), "--jobs", "1",
+                       "--csv", str(bad), "--resume")
+    assert_one_line_error(code, err, str(bad))  # resume refuses it...
+    assert bad.read_bytes() == before
+    code, out, err = run(capsys, "report", str(bad))
+    assert_one_line_error(code, err, str(bad), needle)  # ...and so does report
+    assert out == ""
+    assert run(capsys, "report", str(csv))[0] == 0  # the file as batch wrote it is fine

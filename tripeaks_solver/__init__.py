@@ -4,12 +4,15 @@ The model (cards, codes, dealing, geometry, rules, game) is plain Python; the so
 runs numba kernels over integer tables and returns :class:`Solution` objects.
 """
 
-from .cards import Card, parse_card, parse_cards
-from .codes import GameCode, deal_id, parse_deal_id
-from .dealing import Deal
-from .errors import IllegalMoveError, InputError, TriPeaksError
-from .game import Game, Status
-from .rules import CLASSIC, EASY, Rules
+from importlib import import_module
+
+# Loaded on first use (PEP 562): the console entry point (console.py) must start
+# before numpy, so that a Ctrl-C while the modules load is caught there.
+_HOMES = {"Card": "cards", "parse_card": "cards", "parse_cards": "cards",
+          "GameCode": "codes", "deal_id": "codes", "parse_deal_id": "codes",
+          "Deal": "dealing", "IllegalMoveError": "errors", "InputError": "errors",
+          "TriPeaksError": "errors", "Game": "game", "Status": "game", "CLASSIC": "rules",
+          "EASY": "rules", "Rules": "rules"}
 
 __all__ = [
     "CLASSIC",
@@ -29,3 +32,12 @@ __all__ = [
     "parse_deal_id",
 ]
 __version__ = "0.1.0"
+
+
+def __getattr__(name: str) -> object:
+    home = _HOMES.get(name)
+    if home is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(import_module(f".{home}", __name__), name)
+    globals()[name] = value
+    return value

@@ -1,6 +1,6 @@
 """``python -m tripeaks_solver …``: the ``tripeaks-solve`` command."""
 
-from .cli import main
+from .console import main
 
 if __name__ == "__main__":
     main()

@@ -47,7 +47,8 @@ class View:
     ``tableau[p]``: the card at position p where the player knows it (face up now,
     removed, or seen before an undo turned it face down again), None elsewhere.
     ``stock``: the opening stock of ``rules`` in draw order, None where not known.
-    ``unseen``: every other card, sorted. ``record``: the moves that stand.
+    ``unseen``: every other card, sorted. ``record``: the moves that stand; ``undone``:
+    the moves taken back (the move counter keeps them).
     """
 
     rules: Rules
@@ -56,6 +57,7 @@ class View:
     stock: tuple[Card | None, ...]
     unseen: tuple[Card, ...]
     record: tuple[Move, ...]
+    undone: int = 0
 
     @classmethod
     def of(cls, position: Position, known: frozenset[int] | None = None) -> View:
@@ -80,7 +82,8 @@ class View:
             seen.add(int(waste))
         deck = DECK_SIZE + 1 if rules.joker else DECK_SIZE
         unseen = tuple(Card(c) for c in range(deck) if c not in seen)
-        return cls(rules, tableau, waste, stock_known, unseen, position.record)
+        return cls(rules, tableau, waste, stock_known, unseen, position.record,
+                   position.undone)
 
     @property
     def fill_places(self) -> list[int]:
@@ -99,7 +102,7 @@ class View:
             cards = tableau + stock
         else:
             cards = tableau + [self.waste_start] + stock
-        return Position(Deal(tuple(cards)), self.rules, self.record)
+        return Position(Deal(tuple(cards)), self.rules, self.record, self.undone)
 
     def canonical(self) -> Position:
         """One completion, the same for every deal with this view (the legal moves,

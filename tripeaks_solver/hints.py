@@ -23,13 +23,25 @@ from .observed import Observed, ObservedGame, Start
 from .players import make_player
 from .position import Position
 from .rules import Rules
-from .scoring import check_scheme
+from .scoring import check_scheme, objective
 from .solver import Solution, solve
 
 
-def _value(sol: Solution) -> tuple[int, int, int]:
-    """A solution's optimum as one comparable key, higher is better under every scheme."""
-    return _key(sol.best_score, sol.best_moves, sol.scheme)
+def _value(sol: Solution) -> tuple[int, ...]:
+    """A solution's optimum as one comparable key (:func:`scoring.objective`)."""
+    return _rank(sol.scheme, sol.best_score, sol.best_moves)
+
+
+def _rank(scheme: str, best: int | None, moves: int | None) -> tuple[int, ...]:
+    # No best score at all (must_clear, no win left) comes below every score.
+    return (0,) if best is None else (1, *objective(scheme, best, moves))
+
+
+def _loses(before: Solution, after: Solution) -> bool:
+    """Is the best result still reachable worse after a move than before it? One
+    verdict for hint's ``?`` and analyze's: under cards-left, more cards left, or as
+    many in more moves."""
+    return _value(after) < _value(before)
 
 
 @dataclass(frozen=True)
@@ -91,26 +103,15 @@ def hint(start: Game | Position, scheme: str = "app", must_clear: bool = False) 
     for move in position.legal_moves():
         after = solve(position.play(move), scheme=scheme, must_clear=must_clear)
         rated.append(MoveValue(move, after.winnable, after.best_score, after.best_moves,
-                               here.winnable and not after.winnable,
-                               _value(after) < _value(here)))
+                               here.winnable and not after.winnable, _loses(here, after)))
     # Best first by the scheme's own objective (under app and cards-left a win is always
     # best; the best original score may lie on a line that ends stuck), then winnable.
-    order = sorted(range(len(rated)), key=lambda j: (
-        _neg(_key(rated[j].best_score, rated[j].best_moves, scheme)), not rated[j].winnable, j))
+    def key(j: int) -> tuple:
+        mine = _rank(scheme, rated[j].best_score, rated[j].best_moves)
+        return tuple(-k for k in mine), not rated[j].winnable, j
+
+    order = sorted(range(len(rated)), key=key)
     return Hint(position, scheme, here, tuple(rated[j] for j in order))
-
-
-def _key(best: int | None, moves: int | None, scheme: str) -> tuple[int, int, int]:
-    # No best score (must_clear, no win left) comes below every score.
-    if best is None:
-        return 0, 0, 0
-    if scheme == "cards-left":
-        return 1, -best, -(moves or 0)
-    return 1, best, 0
-
-
-def _neg(key: tuple[int, ...]) -> tuple[int, ...]:
-    return tuple(-k for k in key)
 
 
 MAX_PLAYER_SAMPLES = 100_000  # the most a fair:N player takes
@@ -125,8 +126,11 @@ class MoveReview:
     """One move of a record, judged exactly (and fairly when asked).
 
     ``lost``: best final score before minus after (cards-left: cards more left);
-    ``mark``: ``??`` the move threw the win away, ``?`` it lost points, ``!`` it was the
-    only move of several that kept the win, else empty (undos are never marked). ``share_before``
+    ``best_moves_before`` and ``best_moves_after``: under cards-left, the moves of the
+    best result (None otherwise); ``mark``: ``??`` the move threw the win away, ``?``
+    the best result still reachable got worse (as hint's ``?``: under cards-left more
+    cards left, or as many in more moves), ``!`` it was the only move of several that
+    kept the win, else empty (undos are never marked). ``share_before``
     and ``share_after``: the share of completions of the unseen cards still winnable
     before and after the move, as the player could know it; ``verdict`` for a ``??``
     move: ``mistake`` when the fair view also rated it below the best move, ``bad luck``
@@ -145,6 +149,8 @@ class MoveReview:
     share_after: float | None = None
     verdict: str | None = None
     share_best: float | None = None
+    best_moves_before: int | None = None
+    best_moves_after: int | None = None
 
 
 @dataclass(frozen=True)
@@ -175,13 +181,15 @@ class Review:
         """One plain dict per move, the fields of :data:`ROW_FIELDS` (JSON and CSV)."""
         return [{"number": r.number, "move": r.move.token,
                  "winnable_before": r.winnable_before, "winnable_after": r.winnable_after,
-                 "best_before": r.best_before, "best_after": r.best_after, "lost": r.lost,
+                 "best_before": r.best_before, "best_after": r.best_after,
+                 "best_moves_before": r.best_moves_before,
+                 "best_moves_after": r.best_moves_after, "lost": r.lost,
                  "mark": r.mark, "share_before": r.share_before, "share_after": r.share_after,
                  "share_best": r.share_best, "verdict": r.verdict} for r in self.moves]
 
 
 ROW_FIELDS = ("number", "move", "winnable_before", "winnable_after", "best_before",
-              "best_after", "lost", "mark", "share_before", "share_after", "share_best",
+              "best_after", "best_moves_before", "best_moves_after", "lost", "mark", "share_before", "share_after", "share_best",
               "verdict")
 
 
@@ -252,6 +260,7 @@ def analyze_game(start: Start, record: Iterable[Observed | Move | str], scheme: 
         game.play(move)
         position = Position.of(game)
         winnable_before = winnable_after = best_before = best_after = lost = mark = None
+        moves_before = moves_after = None
         if exact:
             here = solve(position, scheme=scheme)
             lost = _value(sol_before)[1] - _value(here)[1]  # analyze never asks must_clear
@@ -259,12 +268,14 @@ def analyze_game(start: Start, record: Iterable[Observed | Move | str], scheme: 
             if not move.is_undo:
                 if sol_before.winnable and not here.winnable:
                     mark = "??"
-                elif lost > 0:
+                elif _loses(sol_before, here):
                     mark = "?"
                 elif sol_before.winnable and _only_keeper(before, move):
                     mark = "!"
             winnable_before, winnable_after = sol_before.winnable, here.winnable
             best_before, best_after = sol_before.best_score, here.best_score
+            if scheme == "cards-left":
+                moves_before, moves_after = sol_before.best_moves, here.best_moves
         share_before = share_after = share_best = verdict = None
         if fair and not move.is_undo:
             rating = fair_hint(View.of(before, known[number - 1]), samples, seed,
@@ -276,7 +287,7 @@ def analyze_game(start: Start, record: Iterable[Observed | Move | str], scheme: 
                 verdict = "bad luck" if share_after >= share_best else "mistake"
         rows.append(MoveReview(number, move, winnable_before, winnable_after, best_before,
                                best_after, lost, mark, share_before, share_after, verdict,
-                               share_best))
+                               share_best, moves_before, moves_after))
         if progress is not None:
             progress(number)
     lost_at = None

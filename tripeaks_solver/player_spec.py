@@ -12,6 +12,8 @@ PLAYER_NAMES = ("random", "greedy", "careful", "pimc", "rollout", "fair", "perfe
 SAMPLED = ("pimc", "rollout", "fair")  # the players that take ``:N`` samples a decision
 DEFAULT_SAMPLES = 100
 MAX_SAMPLES = 100_000
+MAX_SEED = (1 << 62) - 1
+"""The largest seed of a player's game (``play --seed``, and ``batch``'s seed + n)."""
 
 
 @dataclass(frozen=True)

@@ -1,7 +1,8 @@
 """Positions: a deal under a rule set and the moves that stand, as the game shows them.
 
 A position is what a player sees after a record: undone moves do not stand, so the
-record is kept as the removals and draws that lead from the opening to the position.
+record is kept as the removals and draws that lead from the opening to the position,
+and the moves taken back only as a count (the game's move counter keeps them).
 Everything about it (removed cards, cards drawn, waste, run, scores, legal moves) is
 read off the plain-Python game replaying that record, the reference of every answer.
 """
@@ -22,16 +23,20 @@ from .rules import EASY, Rules
 
 @dataclass(frozen=True)
 class Position:
-    """``deal`` under ``rules`` after ``record`` (removals and draws only, no undos)."""
+    """``deal`` under ``rules`` after ``record`` (removals and draws only, no undos),
+    with ``undone`` more moves made and taken back on the way (they still count as
+    moves: the cards-left scoring counts them)."""
 
     deal: Deal
     rules: Rules = EASY
     record: tuple[Move, ...] = field(default=())
+    undone: int = 0
 
     @classmethod
     def of(cls, game: Game) -> Position:
         """The position a game in progress shows."""
-        position = cls(game.deal, game.rules, tuple(a.move for a in game.history))
+        record = tuple(a.move for a in game.history)
+        position = cls(game.deal, game.rules, record, game.moves - len(record))
         position.__dict__["_snapshot"] = game.copy()  # the replay it would make
         return position
 
@@ -49,6 +54,7 @@ class Position:
         game = Game(self.deal, self.rules)
         for move in self.record:
             game.play(move)
+        game.moves += self.undone
         return game
 
     @cached_property
@@ -93,7 +99,8 @@ class Position:
 
     @property
     def moves_played(self) -> int:
-        return len(self.record)
+        """The game's move counter: the moves that stand and those taken back."""
+        return len(self.record) + self.undone
 
     def visible_places(self) -> frozenset[int]:
         """The places of the deal's line the game has shown: see

@@ -46,6 +46,15 @@ def run_points(run: int) -> int:
     return run * (run + 1) // 2
 
 
+def objective(scheme: str, best: int, moves: int | None = None) -> tuple[int, int]:
+    """A final result as one key, higher is better under every scheme: the score (app,
+    original), or fewer cards left and then fewer moves (cards-left; ``best`` the cards
+    left, ``moves`` the game's move counter). hint's marks and analyze's compare these."""
+    if scheme == "cards-left":
+        return -best, -(moves or 0)
+    return best, 0
+
+
 def check_scheme(scheme: str) -> str:
     if scheme not in SCHEMES:
         raise InputError(f"unknown scoring {scheme!r} (expected one of {', '.join(SCHEMES)})")

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from ..dealing import Deal
 from ..difficulty import RATINGS, difficulties, rating_of
 from ..game import Status
+from ..player_spec import MAX_SEED
 from ..players import PerfectPlayer, make_player, play
 from ..position import Position
 from ..rules import Rules
@@ -29,6 +30,7 @@ PLAYER_COLUMNS = ("player", "player_won", "player_score", "player_moves")
 MAX_GAMES = 10_000  # --difficulty R at most this
 _FLOAT = re.compile(r"0(\.[0-9]{1,20})?|1(\.0)?")  # repr of a share of at most MAX_GAMES
 _INT = re.compile(r"-?[0-9]{1,15}")
+_SEED = re.compile(r"-?[0-9]{1,19}")  # every seed up to MAX_SEED
 
 
 @dataclass(frozen=True)
@@ -104,7 +106,7 @@ class RowExtras:
     @classmethod
     def parse(cls, fields: list[str], difficulty: bool, players: bool) -> RowExtras:
         """The added fields of a CSV line (their layout known from the header)."""
-        seed = _int(fields[0], "seed")
+        seed = _int(fields[0], "seed", _SEED)
         games = value = None
         rating = ""
         at = 1
@@ -130,8 +132,8 @@ class RowExtras:
 
     def check(self, winnable: bool) -> None:
         """Raise ValueError when the values contradict each other or the exact verdict."""
-        if self.seed < 0:
-            raise ValueError(f"seed is {self.seed}, expected 0 or more")
+        if not 0 <= self.seed <= MAX_SEED:
+            raise ValueError(f"seed is {self.seed}, outside 0 … {MAX_SEED}")
         if self.games is not None:
             value, games = self.difficulty, self.games
             if not 1 <= games <= MAX_GAMES:
@@ -163,8 +165,8 @@ class RowExtras:
                 raise ValueError(f"player_moves is {p.moves}, a count")
 
 
-def _int(text: str, name: str) -> int:
-    if not _INT.fullmatch(text):
+def _int(text: str, name: str, syntax: re.Pattern = _INT) -> int:
+    if not syntax.fullmatch(text):
         raise ValueError(f"{name} is {text[:20]!r}, expected a whole number")
     return int(text)
 

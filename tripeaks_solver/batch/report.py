@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import zlib
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -58,6 +59,7 @@ def read_report(path: Path) -> Report:
     rows, deals, names, settings, torn = _first_pass(path)
     optimal, variant, scoring, typed, extras, must_clear = settings
     summary = Summary(deals, names, optimal, variant, scoring, extras, must_clear)
+    cards: dict[int, int] = {}  # a deal typed in: a checksum of its cards
     with open_regular(path, "the CSV", "csv") as f:
         reader = CsvReader(f, str(path))
         for number, row in reader.rows():
@@ -67,6 +69,11 @@ def read_report(path: Path) -> Report:
                 what = row.code or f"layout {row.deal} under {row.rules} rules"
                 raise BatchError(f"{path} holds {what} twice (line {number} repeats it)",
                                  "not-batch", "csv")
+            # As a resume checks each row against the layout file: one layout, one deal.
+            if row.line and cards.setdefault(row.deal, zlib.crc32(row.line.encode())) \
+                    != zlib.crc32(row.line.encode()):
+                raise BatchError(f"{path} line {number} holds layout {row.deal} with other "
+                                 "cards than an earlier line", "not-batch", "csv")
             summary.add(row)
     return Report(summary, rows, summary.missing() == 0, torn, typed)
 

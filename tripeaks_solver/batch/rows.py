@@ -8,6 +8,8 @@ from dataclasses import dataclass
 
 from ..cards import DECK_SIZE
 from ..codes import DEAL_COUNT, GameCode
+from ..dealing import Deal
+from ..errors import InputError
 from ..geometry import PEAK_COUNT, TABLEAU_SIZE
 from ..rules import RULE_SETS, VARIANT_OPTIONS
 from ..scoring import (
@@ -146,10 +148,23 @@ class Row:
             raise ValueError(f"deal {row.deal} is outside 0 … {DEAL_COUNT - 1}")
         if code != row.code:
             raise ValueError(f"code {code!r} does not name deal {row.deal} under {rules} rules")
+        if line:
+            _check_line(line)
         check_answers(row)
         if extra is not None:
             extra.check(row.winnable)
         return row
+
+
+def _check_line(line: str) -> None:
+    """A deal typed in is written as ``deal --format line`` writes one: its cards in
+    machine tokens, one space apart. ValueError otherwise."""
+    try:
+        deal = Deal.from_cards(line.split(" "))
+    except InputError as exc:
+        raise ValueError(f"line is not a deal ({exc})") from None
+    if deal.line() != line:
+        raise ValueError(f"line is not written as a run writes a deal ({line[:20]!r}…)")
 
 
 def _int(text: str, name: str, empty_ok: bool = False) -> int | None:

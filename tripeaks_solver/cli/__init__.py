@@ -18,10 +18,12 @@ import sys
 
 import click
 
+from ..console import interrupted
 from ..errors import InputError
 from . import analyze, batch, coach, hint, peek, play, record, report, solve  # noqa: F401  (each registers commands)
 from .common import EXIT_INPUT
 from .group import cli
+from .output import fit_streams
 
 __all__ = ["cli", "main"]
 EXIT_PIPE = 1  # what click exits with when the output's pipe closes under it
@@ -41,6 +43,7 @@ def main(argv: list[str] | None = None) -> None:
         click.echo(f"tripeaks-solve: error: {one_line}", err=True)
         sys.exit(EXIT_INPUT)
 
+    fit_streams()
     try:
         code = cli.main(args=argv, prog_name="tripeaks-solve", standalone_mode=False)
         sys.stdout.flush()  # here, not at exit, where a closed pipe could not be caught
@@ -55,8 +58,7 @@ def main(argv: list[str] | None = None) -> None:
         where = f"{exc.filename}: " if exc.filename else "the output: "
         fail(f"cannot write {where}{exc.strerror or exc}")
     except click.exceptions.Abort:
-        click.echo("tripeaks-solve: interrupted", err=True)
-        sys.exit(130)
+        interrupted()
     except click.exceptions.NoArgsIsHelpError as exc:  # no arguments: the help, as click does
         exc.show()
         sys.exit(EXIT_INPUT)

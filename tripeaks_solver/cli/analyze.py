@@ -75,6 +75,11 @@ def _open_outputs(csv_path: Path | None, plot_path: Path | None, force: bool
     return outputs
 
 
+def _best(best: int, moves: int | None) -> str:
+    # Under cards-left the best result is its cards left and its moves: "0 in 43".
+    return str(best) if moves is None else f"{best} in {moves}"
+
+
 def review_lines(title: str, review: Review, samples: int, seed: int | None) -> list[str]:
     """The review as text: a row a move, then a summary."""
     scheme = review.scheme
@@ -90,7 +95,9 @@ def review_lines(title: str, review: Review, samples: int, seed: int | None) -> 
     for r in review.moves:
         line = f"  {r.number:3d}. {r.move.pretty:<6} "
         if review.exact:
-            line += f"{r.best_before:>11} {r.best_after:>10} {r.lost:>5}  {r.mark:<4}"
+            before = _best(r.best_before, r.best_moves_before)
+            after = _best(r.best_after, r.best_moves_after)
+            line += f"{before:>11} {after:>10} {r.lost:>5}  {r.mark:<4}"
         if review.fair and r.share_before is not None:
             line += (f"  {100 * r.share_before:10.1f}%  {100 * r.share_after:5.1f}%  "
                      f"{100 * r.share_best:5.1f}%  {r.verdict or ''}")
@@ -107,7 +114,9 @@ def review_lines(title: str, review: Review, samples: int, seed: int | None) -> 
     lines += ["", (f"Summary: {final}; {lost_at}; {review.lost_total} "
                   f"{'more cards left' if scheme == 'cards-left' else 'points lost'} in all; "
                   f"marks {marks}."),
-              "Marks: ?? threw the win away, ? lost points, ! the only move that kept the win."]
+              ("Marks: ?? threw the win away, ? "
+               + ("left more cards, or as many in more moves" if scheme == "cards-left"
+                  else "lost points") + ", ! the only move that kept the win.")]
     if review.fair:
         lines.append("Verdict of a ?? move, from the fair shares (what the player could see): "
                      "mistake when another move kept a higher share, bad luck when it was "

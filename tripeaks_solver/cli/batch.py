@@ -17,6 +17,7 @@ import click
 from ..batch.engines import MAX_JOBS, dask_available
 from ..batch.errors import BatchError
 from .common import (
+    MAX_SEED,
     SEED,
     Choice,
     InputPath,
@@ -138,9 +139,13 @@ def batch_command(start: str | None, stop: str | None, layout_file: str | None,
         deals = parse_range(start, stop)
     typed_from = "standard input" if layout_file == "-" else layout_file
     source = None if layout_file is None else f"layouts of {typed_from}"
-    extras = _extras(games, players, seed)  # the players load the kernels: after the checks
-    from ..batch.engines import default_jobs
-    from ..batch.run import BatchSpec
+    try:  # a stop while the modules load (the first second) says so too
+        extras = _extras(games, players, seed, deals)  # loads the kernels: after checks
+        from ..batch.engines import default_jobs
+        from ..batch.run import BatchSpec
+    except (KeyboardInterrupt, SystemExit):
+        _say_what_was_kept(csv_path)
+        raise
 
     spec = BatchSpec(deals, names, optimal, csv_path, resume, force, jobs or default_jobs(),
                      engine, scheduler, plot_path, rule_sets[0], scoring, layouts,
@@ -154,8 +159,15 @@ def batch_command(start: str | None, stop: str | None, layout_file: str | None,
     click.echo(text, err=to_stdout)  # stdout holds the rows with --csv -
 
 
-def _extras(games: int | None, players: tuple[str, ...], seed: int):
-    """The --difficulty, --player (their labels, checked as typed) and --seed options."""
+def _extras(games: int | None, players: tuple[str, ...], seed: int, deals: range):
+    """The --difficulty, --player (their labels, checked as typed) and --seed options;
+    deal n's players play with seed + n, a seed that ``play --seed`` takes too."""
+    last = deals.stop - 1
+    if players and deals and seed + last > MAX_SEED:
+        raise click.BadParameter(
+            f"deal {last}'s games would have the seed {seed + last}, above "
+            f"{MAX_SEED}, the largest play --seed takes: give at most {MAX_SEED - last}",
+            param_hint="--seed")
     from ..batch.extras import MAX_GAMES, Extras
 
     if games is not None and not 1 <= games <= MAX_GAMES:
@@ -205,9 +217,13 @@ def _run(spec, progress: bool | None):
     import signal
     import threading
 
-    from tqdm import tqdm
+    try:
+        from tqdm import tqdm
 
-    from ..batch.run import BatchRun
+        from ..batch.run import BatchRun
+    except (KeyboardInterrupt, SystemExit):
+        _say_what_was_kept(spec.csv_path)
+        raise
 
     show = sys.stderr.isatty() if progress is None else progress
     tqdm.monitor_interval = 0  # no monitor thread: worker processes are forked after this
@@ -234,14 +250,19 @@ def _run(spec, progress: bool | None):
                     signal.signal(signal.SIGTERM, old_term)
                 bar.close()
     except (KeyboardInterrupt, SystemExit):
-        # Said once the run has closed its files: a new file that got no row is gone then.
-        if csv_path is not None and not csv_path.exists():
-            click.echo(f"tripeaks-solve: stopped before any row was finished; {csv_path} "
-                       "was not kept", err=True)
-        elif csv_path is not None:
-            click.echo(f"tripeaks-solve: stopped; {csv_path} holds every finished row: "
-                       "rerun with --resume to continue", err=True)
+        _say_what_was_kept(csv_path)
         raise
+
+
+def _say_what_was_kept(csv_path: Path | None) -> None:
+    """After a stop (Ctrl-C, kill), what became of the CSV. Said once the run has closed
+    its files: a new file that got no row is gone then (or was never made)."""
+    if csv_path is not None and not csv_path.exists():
+        click.echo(f"tripeaks-solve: stopped before any row was finished; {csv_path} "
+                   "was not kept", err=True)
+    elif csv_path is not None:
+        click.echo(f"tripeaks-solve: stopped; {csv_path} holds every finished row: "
+                   "rerun with --resume to continue", err=True)
 
 
 def _count(n: int, noun: str) -> str:

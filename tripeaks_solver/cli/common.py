@@ -17,7 +17,7 @@ from ..batch.files import file_kind
 from ..codes import GameCode
 from ..errors import InputError, did_you_mean
 from ..layout import Layout, parse_layout_file
-from ..player_spec import DEFAULT_SAMPLES, PLAYER_NAMES, SAMPLED, parse_player
+from ..player_spec import DEFAULT_SAMPLES, MAX_SEED, PLAYER_NAMES, SAMPLED, parse_player
 from ..render import peak_name
 from ..rules import Rules, select_rules
 from ..scoring import SCHEMES
@@ -29,7 +29,7 @@ STDIN = "-"
 # (/dev/zero, a binary file) and must not be read into memory whole.
 MAX_LINE = 4096
 # Every --seed: the players add the deal number to it and the generators take 64 bits.
-SEED = click.IntRange(0, (1 << 62) - 1)
+SEED = click.IntRange(0, MAX_SEED)
 
 
 class InputPath(click.Path):

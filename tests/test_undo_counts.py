@@ -1,0 +1,183 @@
+"""Records with undos under every scoring scheme (issue 31, items 1 and 2).
+
+The game's move counter keeps undone moves (docs/rules.md, Undo), and the cards-left
+scheme counts moves. So:
+
+- ``hint``'s best line, appended to the record, replays on the plain-Python game to
+  exactly the best score and move count hint printed (for the position and for each
+  move it rates);
+- ``analyze`` judges each move as ``hint`` rates it before the move: the same best
+  score and move count after it, the same ``?`` / ``??`` (one objective per scheme).
+
+The expected values come from replaying records on ``game.Game``, never from the code
+under test.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import sys
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from tripeaks_solver.dealing import Deal
+from tripeaks_solver.game import Game, Status
+from tripeaks_solver.hints import analyze, hint
+from tripeaks_solver.position import Position
+from tripeaks_solver.rules import CLASSIC, EASY, Rules
+from tripeaks_solver.scoring import SCHEMES
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from cli_run import run
+
+
+def final(deal: Deal, rules: Rules, tokens: list[str], scheme: str) -> tuple[int, int]:
+    """(score under ``scheme``, the game's move counter) after ``tokens``, replayed on
+    the plain-Python game; under cards-left the score is the cards left."""
+    game = Game(deal, rules)
+    for token in tokens:
+        game.play(token)
+    score = game.cards_left if scheme == "cards-left" else game.score_under(scheme)
+    return score, game.moves
+
+
+# --- item 1: the issue's example ---------------------------------------------------------
+def test_hint_counts_the_undone_move_in_best_moves(capsys):
+    record = ["8h", "u", "8h"]
+    code, out, err = run(capsys, "hint", "TP1-E-AAAAAAD", *record, "--scoring", "cards-left",
+                         "--json")
+    assert code == 0, err
+    data = json.loads(out)
+    deal = Deal.from_number(3)
+    assert (data["best_score"], data["best_moves"]) == final(deal, EASY,
+                                                             record + data["line"],
+                                                             "cards-left")
+    assert data["moves_played"] == final(deal, EASY, record, "cards-left")[1] == 2
+    for m in data["moves"]:  # each move's best, through its own best line
+        after = Position.after(deal, EASY, record + [m["move"]])
+        line = hint(after, "cards-left").line
+        assert (m["best_score"], m["best_moves"]) == final(
+            deal, EASY, record + [m["move"]] + [x.token for x in line], "cards-left")
+    code, text, _ = run(capsys, "hint", "TP1-E-AAAAAAD", *record, "--scoring", "cards-left")
+    assert f"best 0 left in {data['best_moves']} moves" in text
+    assert "after 2 moves" in text
+
+
+def test_a_finished_game_counts_its_undone_moves():
+    deal = Deal.from_number(3)
+    line = hint(Position(deal, EASY), "cards-left").line
+    tokens = [line[0].token, "u"] + [m.token for m in line]
+    position = Position.after(deal, EASY, tokens)
+    assert position.status is Status.WON
+    h = hint(position, "cards-left")
+    assert (h.best_score, h.solution.best_moves) == final(deal, EASY, tokens, "cards-left")
+    assert h.solution.best_moves == len(line) + 1
+
+
+# --- item 2: the issue's example -----------------------------------------------------------
+def test_analyze_marks_a_move_that_costs_a_move_under_cards_left():
+    record = ["8h", "d", "4s", "d", "8c", "d", "d", "6h", "d", "8d", "d", "4c"]
+    deal = Deal.from_number(3)
+    before = Position.after(deal, EASY, record[:-1])
+    rated = next(m for m in hint(before, "cards-left").moves if m.move.token == "4c")
+    review = analyze(deal, EASY, record, "cards-left")
+    row = review.moves[-1]
+    assert rated.mark == "?"  # 44 moves instead of 43
+    assert row.mark == rated.mark
+    assert (row.best_after, row.best_moves_after) == (rated.best_score, rated.best_moves)
+
+
+# --- both, as properties over generated records ----------------------------------------------
+def random_record(deal: Deal, rules: Rules, rng: random.Random, length: int) -> list[str]:
+    """Legal moves and undos, about one in five an undo (of one or more moves)."""
+    game = Game(deal, rules)
+    tokens: list[str] = []
+    for _ in range(length):
+        if game.history and rng.random() < 0.2:
+            game.undo()
+            tokens.append("u")
+            continue
+        moves = Position.of(game).legal_moves()
+        if not moves:
+            break
+        move = rng.choice(moves)
+        game.play(move)
+        tokens.append(move.token)
+    return tokens
+
+
+def check_record(deal: Deal, rules: Rules, tokens: list[str], scheme: str) -> None:
+    position = Position.after(deal, rules, tokens)
+    h = hint(position, scheme)
+    best = final(deal, rules, tokens + [m.token for m in h.line], scheme)
+    if scheme == "cards-left":
+        assert (h.best_score, h.solution.best_moves) == best
+    else:
+        assert h.best_score == best[0]
+    review = analyze(deal, rules, tokens, scheme)
+    assert review.final_best == h.best_score
+    # analyze's judgement of each move is hint's rating of it before the move
+    for i, row in enumerate(review.moves):
+        if row.move.is_undo:
+            continue
+        before = Position.after(deal, rules, tokens[:i])
+        rated = next(m for m in hint(before, scheme).moves if m.move == row.move)
+        assert row.best_after == rated.best_score
+        assert row.best_moves_after == (rated.best_moves if scheme == "cards-left" else None)
+        assert (row.mark if row.mark != "!" else "") == rated.mark, (i, row, rated)
+
+
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(number=st.integers(0, 10_000), classic=st.booleans(), scheme=st.sampled_from(SCHEMES),
+       seed=st.integers(0, 2**32 - 1), length=st.integers(1, 14))
+def test_hint_and_analyze_agree_on_records_with_undos(number, classic, scheme, seed, length):
+    rules = CLASSIC if classic else EASY
+    deal = Deal.from_number(number)
+    check_record(deal, rules, random_record(deal, rules, random.Random(seed), length), scheme)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("scheme", SCHEMES)
+def test_many_records_with_undos(scheme):
+    rng = random.Random(31)
+    for _ in range(40):
+        rules = rng.choice([EASY, CLASSIC, EASY.with_options(empty_waste=True)])
+        deal = Deal.from_number(rng.randrange(100_000))
+        check_record(deal, rules, random_record(deal, rules, rng, rng.randrange(4, 30)),
+                     scheme)
+
+
+@pytest.mark.parametrize("scheme", SCHEMES)
+def test_the_commands_agree_with_replay(capsys, scheme):
+    """hint's printed line replays (through ``replay``) to hint's best score and moves."""
+    rng = random.Random(scheme)
+    for _ in range(3):
+        number = rng.randrange(1000)
+        deal = Deal.from_number(number)
+        tokens = random_record(deal, EASY, rng, rng.randrange(3, 12))
+        code = f"TP1-E-{_letters(number)}"
+        status, out, err = run(capsys, "hint", code, *tokens, "--scoring", scheme, "--json")
+        assert status == 0, err
+        data = json.loads(out)
+        status, out, err = run(capsys, "replay", code, *tokens, *data["line"], "--scoring",
+                               scheme, "--json")
+        assert status == 0, err
+        replayed = json.loads(out)
+        assert replayed["score"] == data["best_score"]
+        if scheme == "cards-left":
+            assert replayed["moves"] == data["best_moves"]
+        status, out, err = run(capsys, "analyze", code, *tokens, "--scoring", scheme, "--json")
+        assert status == 0, err
+        assert json.loads(out)["final_best"] == data["best_score"]
+
+
+def _letters(number: int) -> str:
+    out = ""
+    for _ in range(7):
+        number, r = divmod(number, 26)
+        out = chr(65 + r) + out
+    return out

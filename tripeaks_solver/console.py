@@ -1,0 +1,52 @@
+"""The ``tripeaks-solve`` console entry point.
+
+It imports nothing before it can catch a Ctrl-C, so that one that comes while the
+modules load (numpy, click, the commands: the first fraction of a second) ends as any
+other does: ``interrupted`` on stderr and exit code 130, never a traceback. (numpy turns
+a Ctrl-C inside its own import into an ImportError: a Ctrl-C seen is a Ctrl-C.) Only
+the interpreter's own start and the few statements of the script that calls
+:func:`main` are outside it.
+"""
+
+from __future__ import annotations
+
+import signal
+import sys
+from typing import NoReturn
+
+EXIT_INTERRUPTED = 130
+_caught: list[int] = []
+
+
+def _on_interrupt(signum: int, frame: object) -> None:
+    _caught.append(signum)
+    signal.default_int_handler(signum, frame)  # KeyboardInterrupt, as by default
+
+
+def interrupted(starting: bool = False) -> NoReturn:
+    """Say so (``starting``: before any command ran, so nothing was written), and exit
+    with code 130."""
+    said = " before the command started: nothing was written" if starting else ""
+    sys.stderr.write(f"tripeaks-solve: interrupted{said}\n")
+    sys.stderr.flush()
+    sys.exit(EXIT_INTERRUPTED)
+
+
+def main() -> None:
+    """Run the command line (``cli.main``), a Ctrl-C at any moment ending it cleanly."""
+    run = None
+    try:
+        # Raises as by default, and notes it: numpy makes an ImportError of a Ctrl-C
+        # inside its import. (Nothing at this module's import: a library user's Ctrl-C
+        # is left as it was.)
+        if signal.getsignal(signal.SIGINT) is signal.default_int_handler:
+            signal.signal(signal.SIGINT, _on_interrupt)
+        from .cli import main as run
+
+        run()
+    except KeyboardInterrupt:
+        interrupted(starting=run is None)
+    except ImportError:
+        if _caught:
+            interrupted(starting=run is None)
+        raise
