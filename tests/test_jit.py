@@ -499,3 +499,19 @@ def test_cli_prints_the_compile_notice_once_on_a_terminal(tmp_path):
     assert screen == "compiling search kernels, first run only…\n"
     code, out, screen = _run_on_terminal(argv, env, tmp_path)
     assert code == 0 and "Easy:    winnable" in out and screen == ""
+
+
+# --- the house rule on kernel arguments --------------------------------------------------
+def test_every_kernel_takes_at_most_six_arguments():
+    # DEVELOPERS.md: kernels take a few named inputs (named tuples), at most six
+    # arguments. Read from the source, so that it holds with NUMBA_DISABLE_JIT=1 too.
+    import ast
+
+    kernels = {}
+    for path in sorted((ROOT / "tripeaks_solver").rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.FunctionDef) and any(
+                    "njit" in ast.unparse(d) for d in node.decorator_list):
+                kernels[f"{path.stem}.{node.name}"] = len(node.args.args)
+    assert len(kernels) > 50  # the search, completion and playout kernels were found
+    assert {k: n for k, n in kernels.items() if n > 6} == {}

@@ -167,9 +167,10 @@ def completions_against_solve(position: Position, scheme: str, n: int, scored: i
     scores = np.full((n, len(legal)), -1, dtype=np.int64)
     completion_kernels._solve_completions(
         board(), cards_at(canonical), rule_masks(position.rules),
-        np.array(view.fill_places, dtype=np.int64), fills, codes, scored,
-        completion_kernels.SCHEME_CODES[scheme], base, scratch(), np.empty(64, dtype=np.int64),
-        wins, scores)
+        completion_kernels.Completions(np.array(view.fill_places, dtype=np.int64), fills, wins,
+                                       scores),
+        completion_kernels.Asked(codes, scored, completion_kernels.SCHEME_CODES[scheme], base),
+        scratch())
     compared = 0
     for i, fill in enumerate(fillings):
         here = view.completion(fill)

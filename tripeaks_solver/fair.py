@@ -18,7 +18,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from . import completion_kernels, kernels
+from . import completion_kernels
 from .cards import DECK_SIZE, Card
 from .dealing import Deal
 from .errors import InputError
@@ -202,14 +202,15 @@ def fair_hint(view: View, samples: int = 1000, seed: int | None = None,
     base = np.array([position.play(m).score_under("original") if scheme == "original" else 0
                      for m in legal], dtype=np.int64)
     places = np.array(view.fill_places, dtype=np.int64)
-    path = np.empty(kernels.MAX_DEPTH, dtype=np.int64)
     scored = min(score_samples, len(fills))
     n = len(fills)
     wins = np.zeros((n, len(codes) + 1), dtype=np.int64)
     scores = np.zeros((n, len(codes)), dtype=np.int64)
     completion_kernels._solve_completions(
-        board(), cards_at(position), rule_masks(view.rules), places, fills, codes, scored,
-        completion_kernels.SCHEME_CODES[scheme], base, scratch(), path, wins, scores)
+        board(), cards_at(position), rule_masks(view.rules),
+        completion_kernels.Completions(places, fills, wins, scores),
+        completion_kernels.Asked(codes, scored, completion_kernels.SCHEME_CODES[scheme], base),
+        scratch())
     rated = []
     for j, move in enumerate(legal):
         w = int(wins[:, j].sum())
