@@ -6,7 +6,10 @@ from __future__ import annotations
 import csv
 import json
 import math
+import os
 import random
+import subprocess
+import sys
 from collections import Counter
 from functools import cache
 from pathlib import Path
@@ -16,11 +19,12 @@ import pytest
 from cli_run import assert_one_line_error, run
 
 from tripeaks_solver import CLASSIC, EASY, Deal, Game, Status
+from tripeaks_solver.dealing import SplitMix64
 from tripeaks_solver.difficulty import difficulties, difficulty, rating_of
 from tripeaks_solver.geometry import COVERED_BY, ROWS
 from tripeaks_solver.moves import Move
 from tripeaks_solver.players import fair_margin, play
-from tripeaks_solver.playout import _best
+from tripeaks_solver.playout import _best, _next, new_rng
 from tripeaks_solver.position import Position
 from tripeaks_solver.rules import Rules
 from tripeaks_solver.solver import solve
@@ -357,6 +361,31 @@ def test_play_command_record_replays(capsys, spec):
 def test_play_command_errors(capsys, args, needle):
     code, _, err = run(capsys, "play", "TP1-E-AAAAAAB", *args)
     assert_one_line_error(code, err, needle)
+
+
+@pytest.mark.nojit
+@pytest.mark.parametrize("seed", [0, 3, 2**63, 2**64 - 1])
+def test_playout_generator_wraps_without_warning(seed):
+    # pyproject.toml turns an overflow warning from playout.py into an error: as plain
+    # Python (NUMBA_DISABLE_JIT=1) the generator's wrap modulo 2^64 must not warn, and
+    # compiled or not it is the dealing's SplitMix64 (Python integers, masked).
+    rng, twin = new_rng(seed), SplitMix64(seed)
+    assert [int(_next(rng)) for _ in range(50)] == [twin.next() for _ in range(50)]
+
+
+def test_plain_python_players_print_no_warning(capsys):
+    # With NUMBA_DISABLE_JIT=1 the kernels run as Python, where SplitMix64's intended
+    # wrap modulo 2^64 made numpy print three overflow warnings; the game is the
+    # compiled kernels' game.
+    root = Path(__file__).resolve().parents[1]
+    args = ["play", "TP1-E-AAAAAAD", "--player", "random", "--seed", "3", "--json"]
+    plain = subprocess.run([sys.executable, "-m", "tripeaks_solver", *args], check=False,
+                           capture_output=True, text=True, timeout=600,
+                           env={**os.environ, "NUMBA_DISABLE_JIT": "1", "PYTHONPATH": str(root)})
+    assert plain.returncode == 0 and plain.stderr == "", plain.stderr
+    code, out, err = run(capsys, *args)
+    assert code == 0, err
+    assert json.loads(plain.stdout) == json.loads(out)
 
 
 # --- strength -------------------------------------------------------------------------------

@@ -65,8 +65,10 @@ The inputs, as named tuples (``RuleMasks``, the rules, is the search kernels'; i
 
 from __future__ import annotations
 
+import functools
 from typing import NamedTuple
 
+import numba
 import numpy as np
 
 from .geometry import COVERED_BY, PEAK_POSITIONS, ROWS, TABLEAU_SIZE
@@ -155,6 +157,21 @@ def policy(kind: int | str, random_ties: bool = False) -> Policy:
 
 
 # --- random numbers -----------------------------------------------------------------------
+def _wrapping(kernel):
+    # SplitMix64 wraps modulo 2^64 by design: compiled code wraps silently, numpy's
+    # scalars (the kernels as plain Python, NUMBA_DISABLE_JIT=1) warn. So as plain Python
+    # the generator's arithmetic, and nothing else, runs with overflow excused.
+    if not numba.config.DISABLE_JIT:
+        return kernel
+
+    @functools.wraps(kernel)
+    def plain(rng):
+        with np.errstate(over="ignore"):
+            return kernel(rng)
+    return plain
+
+
+@_wrapping
 @njit(cache=True)
 def _next(rng):
     rng[0] += np.uint64(0x9E3779B97F4A7C15)
