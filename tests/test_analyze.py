@@ -47,7 +47,7 @@ RULE_SETS = [
 SCHEMES = ("app", "original", "cards-left")
 ANALYZE_KEYS = {"code", "layout", "rules", "variant", "scoring", "fair", "samples", "status",
                 "final_score", "best_start", "final_best", "lost_at", "lost_total", "marks",
-                "moves", "error", "error_move"}
+                "moves", "error", "error_move", "seen", "seed", "exact"}
 
 
 def label(rules: Rules) -> str:
@@ -172,8 +172,10 @@ def test_fair_verdicts() -> None:
         deal, record = random_record(seed, CLASSIC, 40)
         review = analyze(deal, CLASSIC, record, fair=True, samples=30, seed=seed)
         game = Game(deal, CLASSIC)
+        known: frozenset[int] = frozenset()  # what the player has seen survives undo
         for row, move in zip(review.moves, record, strict=True):
-            view = View.of(Position.of(game))
+            known |= game.visible_places()
+            view = View.of(Position.of(game), known)
             game.play(move)
             if move.is_undo:
                 assert row.share_before is row.share_after is row.verdict is None
@@ -283,8 +285,9 @@ def test_errors(capsys, tmp_path) -> None:
     assert_one_line_error(code, err, "move 2", "10x")
     masked = Deal.from_number(3).line().split()
     masked[0] = "??"
-    code, _, err = run(capsys, "analyze", "--layout", " ".join(masked), "8h")
-    assert_one_line_error(code, err, "??")
+    code, _, err = run(capsys, "analyze", "--layout", " ".join(masked[:18] + ["??"] + masked[19:]),
+                       "8h")
+    assert_one_line_error(code, err, "place 19", "??")
     same = tmp_path / "x"
     code, _, err = run(capsys, "analyze", CODE, "8h", "--csv", str(same), "--plot", str(same))
     assert_one_line_error(code, err, "same file")

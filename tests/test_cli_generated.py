@@ -53,11 +53,19 @@ CODES = st.one_of(
 )
 VALID_MOVES = st.sampled_from(["Js", "Th", "d", "draw", "u", "undo", "Kc", "10♥", "K♣", "Jk",
                                "🃏", "7d 9c", "2c,Ad", "A♦", "UNDO", "Qc", "4s", "9c", "8s",
-                               "5h", "d d", "draw"])
+                               "5h", "d d", "draw", "d:4s", "Kh:2d", "d:6c", "8h:Ks,Qd"])
 MOVES = st.one_of(
     VALID_MOVES, VALID_MOVES, VALID_MOVES, VALID_MOVES,
-    st.sampled_from(["Zz", "", ",", "D", "♣", "10", "1c"]),
+    st.sampled_from(["Zz", "", ",", "D", "♣", "10", "1c", "Kc:", "d:Zz", "u:4s", ":", "Kc:7s:8s",
+                     "-"]),  # -: the moves from standard input
     texts(8),
+)
+# The cards seen at the start of deal 1 (TP1-E-AAAAAAB): its bottom row and waste card.
+SEEN_1 = "2c Ad 6s Kc Kh Th Ts Js Td 8s Qc"
+SEEN = st.one_of(
+    st.sampled_from([SEEN_1, SEEN_1.rsplit(" ", 1)[0], SEEN_1 + " 9h", "2c 2c" + SEEN_1[5:],
+                     "Jk" + SEEN_1[2:], ""]),
+    texts(20),
 )
 
 
@@ -81,7 +89,12 @@ FILES = {
     "<latin1>": None,  # bytes, written by the fixture
     "<csv>": "".join((Path(__file__).parent.parent / "data" / "deals-0-9999.csv")
                      .read_text(encoding="utf-8").splitlines(keepends=True)[:9]),
+    "<record>": ("# tripeaks-solver game record\n"
+                 f"start: seen {SEEN_1}\nrules: easy\nvariant:\nscoring: app\n"
+                 "moves:\nJs\nTh\nd:4s\n"),
 }
+RECORD_FILES = st.sampled_from(["<record>", "<record>", "<good>", "<empty>", "-", "/dev/null",
+                                "/nonexistent/x.txt", "<dir>", "<fifo>", ""])
 LAYOUT_FILES = st.sampled_from([*FILES, "-", "/dev/null", "/dev/zero", "/nonexistent/x.txt",
                                 "<dir>", "<fifo>", ""])
 STDIN = st.one_of(
@@ -99,6 +112,7 @@ VARIANTS = {"--empty-waste": None, "--joker": None, "--draw-when-stuck": None, "
             "--wrap": None, "--no-wrap": None}
 RARE = ["-h", "--help", "--bogus", "--json=1", "--"]  # one command line in ten has one
 SCORING = {"--scoring": st.sampled_from([*SCHEMES, "best", ""])}
+RULES = {"--rules": st.sampled_from(["code", "easy", "classic", "both", "clasic", ""])}
 # A few deals at most: a range that is not tiny is refused or ends in a moment (the
 # last deal, ZZZZZZZ, is a valid bound but would start billions of solves).
 BOUNDS = st.sampled_from(["0", "1", "3", "AAAAAAC", "TP1-E-AAAAAAD", "x", "", "-5",
@@ -137,12 +151,13 @@ COMMANDS = {
                      SOLVE_OPTIONS),
     "deal": Command(("deal",), st.lists(CODES, min_size=1, max_size=2),
                     {"--format": st.sampled_from(["text", "line", "json", "xml"]),
-                     "--json": None, "--reveal": None, **VARIANTS}),
+                     "--json": None, "--reveal": None, **RULES, **VARIANTS}),
     "replay": Command(("replay",),
                       st.builds(lambda c, m: [*c, *m], st.lists(CODES, min_size=1, max_size=1),
                                 st.lists(MOVES, max_size=8)),
                       {"--lang": st.sampled_from([*LANGUAGES, "fr"]), "--json": None,
-                       **SCORING, **VARIANTS}),
+                       "--layout": LAYOUTS, "--layout-file": LAYOUT_FILES, "--seen": SEEN,
+                       "--record": RECORD_FILES, **RULES, **SCORING, **VARIANTS}),
     "batch": Command(("batch",), st.lists(BOUNDS, max_size=2), {
         "--layout-file": LAYOUT_FILES, "--rules": st.sampled_from(["both", "easy", "x"]),
         "--optimal": None, "--no-optimal": None, "--csv": OUTPUTS, "--resume": None,

@@ -23,9 +23,10 @@ SOLVE_KEYS = ["kind", "source", "code", "deal", "line", "rules", "variant", "sco
 VERDICT_KEYS = ["scoring", "winnable", "min_draws", "best_score", "best_moves", "max_removed",
                 "states", "seconds", "solution"]
 SHARE_KEYS = ["completions", "wins", "share", "share_95", "exact"]
-REPLAY_KEYS = ["code", "deal", "rules", "variant", "scoring", "status", "score", "moves",
-               "cards_left", "stock_left", "steps", "error", "error_move"]
-STEP_KEYS = ["number", "action", "card", "score", "peaks_cleared"]
+REPLAY_KEYS = ["code", "deal", "layout", "seen", "rules", "variant", "scoring", "status",
+               "score", "moves", "cards_left", "stock_left", "record", "known", "steps",
+               "error", "error_move"]
+STEP_KEYS = ["number", "action", "card", "shown", "score", "peaks_cleared"]
 DEAL_KEYS = ["code", "deal", "rules", "variant", "tableau", "waste", "stock"]
 
 

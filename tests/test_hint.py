@@ -17,13 +17,15 @@ import random
 import sys
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from tripeaks_solver.dealing import Deal
-from tripeaks_solver.fair import seen_at
+from tripeaks_solver.fair import View, seen_at
 from tripeaks_solver.game import Game
 from tripeaks_solver.hints import hint
 from tripeaks_solver.moves import Move
+from tripeaks_solver.players import make_player
 from tripeaks_solver.position import Position
 from tripeaks_solver.rules import CLASSIC, EASY, Rules
 from tripeaks_solver.solver import solve
@@ -45,7 +47,7 @@ SCHEMES = ("app", "original", "cards-left")
 HINT_KEYS = {"code", "layout", "rules", "variant", "scoring", "fair", "moves_played", "status",
              "score", "cards_left", "stock_left", "waste", "winnable", "best_score",
              "best_moves", "line", "moves", "samples", "scored", "exact", "recommended",
-             "error", "error_move"}
+             "error", "error_move", "seen", "record", "known", "unknown", "player", "seed"}
 MOVE_KEYS = {"move", "winnable", "best_score", "best_moves", "mark", "share", "share_95",
              "mean_score"}
 
@@ -166,7 +168,12 @@ def test_fair_prints_nothing_unseen(capsys) -> None:
     for m in data["moves"]:
         assert m["winnable"] is None and m["best_score"] is None
         assert 0 <= m["share_95"][0] <= m["share"] <= m["share_95"][1] <= 1
-    assert data["recommended"] == data["moves"][0]["move"]
+    # The recommendation is the fair:50 player's, from what the player has seen only.
+    position = Position.after(Deal.from_number(3), EASY, RECORD)
+    legal = position.legal_moves()
+    chosen = make_player("fair:50").choose(View.of(position), legal, np.random.default_rng(3))
+    assert data["recommended"] == chosen.token and data["player"] == "fair:50"
+    assert data["seed"] == 3
     code, out, _ = run(capsys, "hint", CODE, *RECORD, "--fair", "--samples", "50")
     assert code == 0 and "Exact" not in out and "line" not in out and "Fair" in out
     assert_one_line_error(*run(capsys, "hint", CODE, "--fair", "--reveal")[::2], "--reveal")
@@ -244,7 +251,7 @@ def test_errors(capsys, tmp_path) -> None:
     stock_unknown = line.split()
     stock_unknown[29] = "??"  # the first stock card, shown by the second move
     out = run(capsys, "hint", "--layout", " ".join(stock_unknown), "8h", "d", "4s")
-    assert_one_line_error(out[0], out[2], "move 2 (draw)", "place 30")
+    assert_one_line_error(out[0], out[2], "move 2 (d)", "stock card 1", "d:")
     out = run(capsys, "hint", "--layout", line, "--joker")
     assert_one_line_error(out[0], out[2], "joker")
     empty = tmp_path / "none.txt"
@@ -271,9 +278,11 @@ from test_cli_generated import (
     LAYOUT_FILES,
     LAYOUTS,
     MOVES,
+    RECORD_FILES,
     SAMPLES,
     SCORING,
     SEEDS,
+    SEEN,
     SETTINGS,
     VARIANTS,
     Command,
@@ -286,6 +295,7 @@ from test_cli_generated import STDIN as STDIN_BYTES
 POSITION_OPTIONS = {
     "--rules": st.sampled_from(["code", "easy", "classic", "both", ""]),
     "--layout": LAYOUTS, "--layout-file": LAYOUT_FILES, "--seed": SEEDS, "--json": None,
+    "--seen": SEEN, "--record": RECORD_FILES, "--lang": st.sampled_from(["en", "vi", "sk", "fr"]),
     "--fair": None, "--samples": SAMPLES, **SCORING, **VARIANTS,
 }
 RECORDS = st.builds(lambda c, m: [*c, *m], st.lists(CODES, max_size=1),

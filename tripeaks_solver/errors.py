@@ -15,3 +15,12 @@ class IllegalMoveError(TriPeaksError):
     def __init__(self, key: str, message: str) -> None:
         super().__init__(message)
         self.key = key
+
+
+def did_you_mean(word: str, names: tuple[str, ...] | list[str]) -> str:
+    """`` (did you mean 'x'?)`` naming the one of ``names`` closest to a mistyped
+    ``word``, or an empty string when none is close."""
+    import difflib
+
+    close = difflib.get_close_matches(word.strip().lower(), list(names), n=1)
+    return f" (did you mean {close[0]!r}?)" if close else ""

@@ -9,14 +9,18 @@ from __future__ import annotations
 
 import csv
 import io
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import BinaryIO
+
+import numpy as np
 
 from .dealing import Deal
 from .fair import FairHint, View, fair_hint
 from .game import Game, Status
 from .moves import Move
+from .observed import Observed, ObservedGame, Start
+from .players import make_player
 from .position import Position
 from .rules import Rules
 from .scoring import check_scheme
@@ -102,6 +106,9 @@ def _neg(key: tuple[int, int]) -> tuple[int, int]:
     return -key[0], -key[1]
 
 
+MAX_PLAYER_SAMPLES = 100_000  # the most a fair:N player takes
+
+
 # --- analyze -------------------------------------------------------------------------
 MARKS = ("", "?", "??", "!")
 
@@ -121,15 +128,16 @@ class MoveReview:
 
     number: int
     move: Move
-    winnable_before: bool
-    winnable_after: bool
-    best_before: int
-    best_after: int
-    lost: int
-    mark: str
+    winnable_before: bool | None
+    winnable_after: bool | None
+    best_before: int | None
+    best_after: int | None
+    lost: int | None
+    mark: str | None
     share_before: float | None = None
     share_after: float | None = None
     verdict: str | None = None
+    share_best: float | None = None
 
 
 @dataclass(frozen=True)
@@ -139,15 +147,18 @@ class Review:
     start: Position
     scheme: str
     moves: tuple[MoveReview, ...]
-    best_start: int
+    best_start: int | None
     final_score: int
-    final_best: int
+    final_best: int | None
     lost_at: int | None  # the move after which no win was left for good (None: never)
     fair: bool
     status: Status = Status.IN_PLAY  # of the game after the record
+    exact: bool = True  # the deal was known: the exact columns are filled
 
     @property
-    def lost_total(self) -> int:
+    def lost_total(self) -> int | None:
+        if not self.exact:
+            return None
         return sum(r.lost for r in self.moves if not r.move.is_undo)
 
     def count(self, mark: str) -> int:
@@ -159,11 +170,12 @@ class Review:
                  "winnable_before": r.winnable_before, "winnable_after": r.winnable_after,
                  "best_before": r.best_before, "best_after": r.best_after, "lost": r.lost,
                  "mark": r.mark, "share_before": r.share_before, "share_after": r.share_after,
-                 "verdict": r.verdict} for r in self.moves]
+                 "share_best": r.share_best, "verdict": r.verdict} for r in self.moves]
 
 
 ROW_FIELDS = ("number", "move", "winnable_before", "winnable_after", "best_before",
-              "best_after", "lost", "mark", "share_before", "share_after", "verdict")
+              "best_after", "lost", "mark", "share_before", "share_after", "share_best",
+              "verdict")
 
 
 def _cell(value: object) -> str:
@@ -199,62 +211,127 @@ def analyze(deal: Deal, rules: Rules, record: Iterable[Move | str], scheme: str 
             fair: bool = False, samples: int = 100, seed: int | None = None) -> Review:
     """Judge every move of ``record`` (undos included) from the opening of ``deal``.
     IllegalMoveError at an illegal move, InputError for a malformed token."""
+    start = Start.of_deal("deal", deal.line(), deal, rules)
+    return analyze_game(start, record, scheme, fair, samples, seed)
+
+
+def analyze_game(start: Start, record: Iterable[Observed | Move | str], scheme: str = "app",
+                 fair: bool = False, samples: int = 100, seed: int | None = None,
+                 progress: Callable[[int], None] | None = None) -> Review:
+    """Judge every move of an observed ``record`` (undos included) of a game that began
+    as ``start``. Exactly when the whole deal is known by the end (from the start, or
+    every card seen); fairly too with ``fair``, and only fairly otherwise: each move's
+    shares come from what the player knew before it. ``progress(n)`` is called after
+    the n-th move. IllegalMoveError at an illegal move, InputError for a malformed
+    token or an observation that contradicts what is known."""
     check_scheme(scheme)
-    moves = [m if isinstance(m, Move) else Move.parse(m) for m in record]
-    game = Game(deal, rules)
+    observed = ObservedGame(start)
+    known = []  # what the player knew before each move
+    for step in record:
+        known.append(observed.known_places)
+        observed.play(step)
+    exact = observed.exact
+    fair = fair or not exact
+    # Every card the player saw is where the record says on this deal; the others are
+    # read only by the exact searches, which run when there are none.
+    deal = observed.deal or observed.knowledge.filled()
+    game = Game(deal, start.rules)
     position = Position.of(game)
-    here = solve(position, scheme=scheme)
-    start_best = here.best_score
+    here = solve(position, scheme=scheme) if exact else None
+    start_best = here.best_score if exact else None
     rows = []
-    for number, move in enumerate(moves, 1):
+    for number, move in enumerate(observed.moves, 1):
         before, sol_before = position, here
         game.play(move)
         position = Position.of(game)
-        here = solve(position, scheme=scheme)
-        lost = _value(sol_before)[0] - _value(here)[0]
-        mark = ""
-        if not move.is_undo:
-            if sol_before.winnable and not here.winnable:
-                mark = "??"
-            elif lost > 0:
-                mark = "?"
-            elif sol_before.winnable and _only_keeper(before, move):
-                mark = "!"
-        share_before = share_after = verdict = None
+        winnable_before = winnable_after = best_before = best_after = lost = mark = None
+        if exact:
+            here = solve(position, scheme=scheme)
+            lost = _value(sol_before)[0] - _value(here)[0]
+            mark = ""
+            if not move.is_undo:
+                if sol_before.winnable and not here.winnable:
+                    mark = "??"
+                elif lost > 0:
+                    mark = "?"
+                elif sol_before.winnable and _only_keeper(before, move):
+                    mark = "!"
+            winnable_before, winnable_after = sol_before.winnable, here.winnable
+            best_before, best_after = sol_before.best_score, here.best_score
+        share_before = share_after = share_best = verdict = None
         if fair and not move.is_undo:
-            rating = fair_hint(View.of(before), samples, seed, score_samples=0, with_now=True,
-                               scheme=scheme)
+            rating = fair_hint(View.of(before, known[number - 1]), samples, seed,
+                               score_samples=0, with_now=True, scheme=scheme)
             share_before = rating.share_now
             share_after = next(m.share for m in rating.moves if m.move == move)
+            share_best = rating.moves[0].share
             if mark == "??":
-                verdict = "bad luck" if share_after >= rating.moves[0].share else "mistake"
-        rows.append(MoveReview(number, move, sol_before.winnable, here.winnable,
-                               sol_before.best_score, here.best_score, lost, mark,
-                               share_before, share_after, verdict))
+                verdict = "bad luck" if share_after >= share_best else "mistake"
+        rows.append(MoveReview(number, move, winnable_before, winnable_after, best_before,
+                               best_after, lost, mark, share_before, share_after, verdict,
+                               share_best))
+        if progress is not None:
+            progress(number)
     lost_at = None
-    if not here.winnable:
+    if exact and not here.winnable:
         for row in reversed(rows):
             if row.winnable_before and not row.winnable_after:
                 lost_at = row.number
                 break
     final = position.score_under(scheme)
     final_score = final[0] if isinstance(final, tuple) else final
-    return Review(Position(deal, rules), scheme, tuple(rows), start_best, final_score,
-                  here.best_score, lost_at, fair, position.status)
+    return Review(Position(deal, start.rules), scheme, tuple(rows), start_best, final_score,
+                  here.best_score if exact else None, lost_at, fair, position.status, exact)
 
 
 def fair_rating(start: Game | Position, samples: int = 1000, seed: int | None = None,
-                score_samples: int = 100,
-                unknown: frozenset[int] = frozenset()) -> FairHint:
-    """The fair hint of a position: only what its player has seen is used."""
-    return fair_hint(View.of(_position(start), unknown), samples, seed, score_samples)
+                score_samples: int = 100, known: frozenset[int] | None = None) -> FairHint:
+    """The fair hint of a position: only what its player has seen (or the places
+    ``known``) is used."""
+    return fair_hint(View.of(_position(start), known), samples, seed, score_samples)
+
+
+@dataclass(frozen=True)
+class FairAdvice:
+    """A fair hint's shares and the move the strongest fair player would play."""
+
+    rating: FairHint
+    player: str  # e.g. ``fair:1000``
+    seed: int
+    recommended: Move | None
+
+
+def fair_advice(view: View, samples: int = 1000, seed: int = 0, score_samples: int = 100,
+                scheme: str = "app") -> FairAdvice:
+    """Every legal move's share of completions still winnable (:func:`fair.fair_hint`),
+    and the recommendation of the strongest fair player, ``fair:N`` with N =
+    ``samples`` (rollouts of the careful player: ``players.py``). Both see only
+    ``view``; ``seed`` fixes both."""
+    rating = fair_hint(view, samples, seed, score_samples, scheme=scheme)
+    legal = [m.move for m in rating.moves]
+    player = make_player(f"fair:{min(samples, MAX_PLAYER_SAMPLES)}")
+    if not legal:
+        move = None
+    elif len(legal) == 1:
+        move = legal[0]
+    else:
+        # The player's own order of the legal moves (its ties go to the first).
+        order = view.canonical().legal_moves()
+        move = player.choose(view, order, np.random.default_rng(seed))
+    return FairAdvice(rating, player.name, seed, move)
 
 
 # --- the picture of a review -----------------------------------------------------------
 def plot_review(review: Review, out: BinaryIO, title: str) -> None:
+    """The picture of :func:`review_figure` as a PNG written to ``out``."""
+    review_figure(review, title).savefig(out, format="png", dpi=100)
+
+
+def review_figure(review: Review, title: str):
     """The best final score still reachable after each move (and the fair win share,
-    on a second axis, when the review has it), with the marked moves labelled, as a
-    PNG (matplotlib, Agg) written to ``out``."""
+    on a second axis, when the review has it), with the marked moves labelled: a
+    matplotlib Figure (Agg canvas). The labels are drawn over the share's line, and
+    the legend lists only what is drawn."""
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.figure import Figure
     from matplotlib.ticker import MaxNLocator, PercentFormatter
@@ -269,9 +346,10 @@ def plot_review(review: Review, out: BinaryIO, title: str) -> None:
     label = {"app": "best final score reachable", "original": "best original score reachable",
              "cards-left": "fewest cards left reachable"}[review.scheme]
     ax.step(xs, best, where="post", color="#4c72b0", label=label)
-    ax.scatter([x for x, w in zip(xs, won, strict=True) if not w],
-               [b for b, w in zip(best, won, strict=True) if not w], color="#c44e52", s=12,
-               zorder=3, label="no win left")
+    lost = [(x, b) for x, b, w in zip(xs, best, won, strict=True) if not w]
+    if lost:
+        ax.scatter([x for x, _ in lost], [b for _, b in lost], color="#c44e52", s=12,
+                   zorder=3, label="no win left")
     colours = {"??": "#c44e52", "?": "#dd8452", "!": "#55a868"}
     marked = [r for r in review.moves if r.mark]
     for i, r in enumerate(marked):
@@ -279,7 +357,9 @@ def plot_review(review: Review, out: BinaryIO, title: str) -> None:
         ax.annotate(f"{r.number}. {r.move.pretty} {r.mark}", (r.number, r.best_after),
                     xytext=(0, rise if r.mark == "!" else -rise - 6),
                     textcoords="offset points", ha="center", fontsize=8, color=colours[r.mark],
-                    arrowprops={"arrowstyle": "-", "color": colours[r.mark], "lw": 0.6})
+                    arrowprops={"arrowstyle": "-", "color": colours[r.mark], "lw": 0.6},
+                    bbox={"boxstyle": "round,pad=0.15", "fc": "white", "ec": "none",
+                          "alpha": 0.8})
     ax.set_xlabel("move")
     ax.set_ylabel(label)
     ax.xaxis.set_major_locator(MaxNLocator(integer=True))
@@ -300,7 +380,11 @@ def plot_review(review: Review, out: BinaryIO, title: str) -> None:
         ax2.set_ylabel("fair win share")
         more_h, more_l = ax2.get_legend_handles_labels()
         handles, labels = handles + more_h, labels + more_l
+        # A twin axis is drawn over the first one: put the first (its line, the labels
+        # of the marked moves, the legend) back on top, its background see-through.
+        ax.set_zorder(ax2.get_zorder() + 1)
+        ax.patch.set_visible(False)
     ax.legend(handles, labels, loc="lower left", fontsize=8)
     ax.set_title(f"{title}: {review.start.rules} rules, {len(review.moves)} moves; final "
                  f"{review.final_score}, best from the start {review.best_start}")
-    fig.savefig(out, format="png", dpi=100)
+    return fig

@@ -44,6 +44,11 @@ MESSAGES: dict[str, dict[str, str]] = {
         "vi": "Chỉ rút bài khi không còn lá nào chơi được",
         "sk": "Doberať možno len vtedy, keď nemožno zahrať žiadnu kartu",
     },
+    "not_face_up": {
+        "en": "No such card is face up in the peaks",
+        "vi": "Không có lá bài này đang ngửa trên các đỉnh",
+        "sk": "Taká karta nie je odkrytá vo vrcholoch",
+    },
     "game_over": {
         "en": "The game is won",
         "vi": "Ván chơi đã thắng",

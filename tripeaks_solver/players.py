@@ -42,12 +42,10 @@ from .fair import View, fair_hint
 from .game import Game, Status
 from .geometry import TABLEAU_SIZE
 from .moves import Move
+from .player_spec import parse_player
 from .position import Position
 from .rules import EASY, Rules
 from .solver import rule_masks, solve
-
-DEFAULT_SAMPLES = 100
-PLAYER_NAMES = ("random", "greedy", "careful", "pimc", "rollout", "fair", "perfect")
 
 
 @dataclass(frozen=True)
@@ -222,18 +220,8 @@ class PerfectPlayer(Player):
 def make_player(spec: str) -> Player:
     """A player from its name: ``random``, ``greedy``, ``pimc[:N]``, ``rollout[:N]``,
     ``fair[:N]`` or ``perfect`` (N samples a decision, default 100)."""
-    name, colon, count = spec.strip().lower().partition(":")
-    if name not in PLAYER_NAMES:
-        raise InputError(f"unknown player {spec!r} (expected one of {', '.join(PLAYER_NAMES)})")
-    samples = DEFAULT_SAMPLES
-    if colon:
-        if name not in ("pimc", "rollout", "fair"):
-            raise InputError(f"player {name} takes no sample count")
-        # ASCII digits only: str.isdigit() also takes "１０" and "²".
-        if not (count.isascii() and count.isdigit()) or not 1 <= int(count) <= 100_000:
-            raise InputError(f"bad sample count in {spec!r} (expected 1 … 100000)")
-        samples = int(count)
-    label = f"{name}:{samples}" if name in ("pimc", "rollout", "fair") else name
+    parsed = parse_player(spec)
+    name, samples, label = parsed.name, parsed.samples, parsed.label
     if name in ("random", "greedy", "careful"):
         return KernelPlayer(name)
     if name == "rollout":

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from .cards import Card
 from .dealing import Deal
@@ -10,15 +11,20 @@ from .geometry import COVERED_BY, PEAK_OF, ROWS, TABLEAU_SIZE, column_of
 from .layout import UNKNOWN, Layout
 from .rules import EASY, Rules
 
+if TYPE_CHECKING:
+    from .position import Position
+
 FACE_DOWN = "##"
+REVEAL_NOTE = "Cards in [brackets] are face down (shown by --reveal)."
 PEAK_NAMES = ("left", "middle", "right")
 
 
-def _rows(cells_of: Sequence[str | None]) -> list[str]:
-    # One text line per row; every card sits under the middle of the two covering it.
+def _rows(cells_of: Sequence[str | None], step: int = 2) -> list[str]:
+    # One text line per row; every card sits under the middle of the two covering it,
+    # ``step`` characters a half-card (wider to fit the marks of face-down cards).
     lines = []
     for first, stop in ROWS:
-        cells = {2 * column_of(p): cells_of[p] for p in range(first, stop) if cells_of[p]}
+        cells = {step * column_of(p): cells_of[p] for p in range(first, stop) if cells_of[p]}
         row = [" "] * (max(cells, default=0) + 3)
         for col, text in cells.items():
             row[col : col + len(text)] = list(text)
@@ -26,25 +32,45 @@ def _rows(cells_of: Sequence[str | None]) -> list[str]:
     return lines
 
 
-def tableau_lines(deal: Deal, removed: int = 0, reveal: bool = False) -> list[str]:
-    """The peaks, one text line per row; face-down cards show as ``##`` unless ``reveal``."""
+def tableau_lines(deal: Deal, removed: int = 0, reveal: bool = False,
+                  open: bool = False) -> list[str]:
+    """The peaks, one text line per row. A face-down card shows as ``##``, or with
+    ``reveal`` as itself in brackets (``[K♣]``, under a note saying so); ``open``: every
+    card is face up."""
+    face_down = [not open and not all(removed >> q & 1 for q in COVERED_BY[p])
+                 for p in range(TABLEAU_SIZE)]
+    marked = reveal and any(face_down[p] and not removed >> p & 1
+                            for p in range(TABLEAU_SIZE))
     cells: list[str | None] = []
     for p in range(TABLEAU_SIZE):
-        face_up = reveal or all(removed >> q & 1 for q in COVERED_BY[p])
-        cells.append(None if removed >> p & 1 else deal.cards[p].pretty if face_up else FACE_DOWN)
-    return _rows(cells)
+        if removed >> p & 1:
+            cells.append(None)
+        elif not face_down[p]:
+            cells.append(f" {deal.cards[p].pretty}" if marked else deal.cards[p].pretty)
+        else:
+            cells.append(f"[{deal.cards[p].pretty}]" if reveal else FACE_DOWN)
+    if not marked:
+        return _rows(cells)
+    return [*_rows(cells, step=3), REVEAL_NOTE]
 
 
 def deal_picture(deal: Deal, rules: Rules = EASY, reveal: bool = False) -> str:
     """The whole layout at the start: peaks, waste card and stock size."""
     waste, stock = deal.opening(rules)
-    lines = tableau_lines(deal, reveal=reveal or rules.open)
+    lines = tableau_lines(deal, reveal=reveal, open=rules.open)
     lines.append("")
     top = "empty" if waste is None else waste.pretty
     lines.append(f"Waste: {top}    Stock: {len(stock)} cards")
     if reveal:
         lines.append("Stock (draw order): " + " ".join(c.pretty for c in stock))
     return "\n".join(lines)
+
+
+def board_lines(position: Position, reveal: bool = False) -> list[str]:
+    """A game in progress: the peaks, then the waste card and the stock left."""
+    lines = tableau_lines(position.deal, position.removed, reveal, position.rules.open)
+    top = "empty" if position.waste is None else position.waste.pretty
+    return [*lines, "", f"Waste: {top}    Stock: {position.stock_left} cards left"]
 
 
 def layout_picture(layout: Layout) -> str:

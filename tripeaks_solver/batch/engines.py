@@ -28,7 +28,6 @@ MAX_JOBS = 256
 _START_FAILED = 3  # a worker's exit status when it could not get ready
 _STOP_SIGNALS = ({signal.SIGINT, signal.SIGTERM} if hasattr(signal, "pthread_sigmask")
                  else set())
-DASK_HINT = "python3 -m pip install -e '.[dask]' in the clone of the repository"
 
 
 def default_jobs() -> int:
@@ -230,5 +229,5 @@ class DaskEngine:
             self._cluster = None
 
 
-__all__ = ["DASK_HINT", "MAX_JOBS", "DaskEngine", "LocalEngine", "dask_available",
+__all__ = ["MAX_JOBS", "DaskEngine", "LocalEngine", "dask_available",
            "default_jobs"]

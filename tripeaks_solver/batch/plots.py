@@ -1,4 +1,5 @@
-"""The plot of a batch: per rule set, the won deals and the lost deals side by side.
+"""The plot of a batch: per rule set, the won deals and the lost deals side by side;
+with --difficulty the deals' difficulties, with --player each player's win rate.
 
 Won and lost deals get panels of their own, each on its own scale (under the app's
 scoring a win scores 748–772 while a loss scores a few hundred: on one axis the wins
@@ -11,22 +12,16 @@ from __future__ import annotations
 import io
 from collections import Counter
 
+from ..difficulty import RATINGS
 from ..geometry import TABLEAU_SIZE
 from ..scoring import WIN_BASE_SCORE, win_score
 from .rows import stock_size
 from .summary import Summary
 
-PLOT_HINT = "python3 -m pip install -e '.[plot]' in the clone of the repository"
 _WON, _LOST = "#4c72b0", "#c44e52"
+_RATING_COLOURS = dict(zip(RATINGS, ("#55a868", "#ccb974", "#dd8452", "#c44e52", "#8c8c8c"),
+                           strict=True))
 _MAX_BARS = 60
-
-
-def plot_available() -> bool:
-    try:
-        import matplotlib  # noqa: F401
-    except ImportError:
-        return False
-    return True
 
 
 def _panels(summary: Summary) -> list[tuple[str, str, dict[str, Counter], tuple[int, int] | None]]:
@@ -75,17 +70,78 @@ def render_png(summary: Summary, source: str | None = None) -> bytes:
     return buf.getvalue()
 
 
+def _difficulty_panel(ax, name: str, tally, games: int) -> None:
+    """The deals' difficulties (share of the ``games`` greedy games lost), a histogram
+    stacked by rating; the legend counts the deals of each rating drawn."""
+    import numpy as np
+
+    if games <= 20:  # a bar for each possible value, k / games
+        edges = (np.arange(games + 2) - 0.5) / games
+    else:
+        edges = np.linspace(0, 1, 21)
+    shown = [r for r in RATINGS if tally.ratings[r]]
+    values = [[v for (v, r) in tally.difficulties if r == rating] for rating in shown]
+    weights = [[k for (v, r), k in tally.difficulties.items() if r == rating]
+               for rating in shown]
+    if shown:
+        ax.hist(values, bins=edges, weights=weights, stacked=True,
+                color=[_RATING_COLOURS[r] for r in shown],
+                label=[f"{r} ({tally.ratings[r]:,})" for r in shown])
+        ax.legend(fontsize=8, title="rating (deals)", title_fontsize=8)
+    else:
+        ax.text(0.5, 0.5, "no deals", transform=ax.transAxes, ha="center", va="center",
+                color="grey")
+    ax.set_xlim(edges[0], edges[-1])
+    ax.set_title(f"{name.capitalize()}: difficulty ({games:,} greedy games a deal)")
+    ax.set_ylabel("deals")
+    ax.grid(axis="y", alpha=0.3)
+
+
+def _players_panel(ax, name: str, tally, extras) -> None:
+    """Each player's win rate with its 95% Wilson interval, and the exact win rate (the
+    deals that can be won) as a line."""
+    from matplotlib.ticker import PercentFormatter
+
+    players = tally.extras_dict(extras)["players"]
+    labels = list(players)
+    ys = range(len(labels))
+    rates = [players[p]["win_rate"] or 0.0 for p in labels]
+    lows = [r - (players[p]["win_rate_95"] or (r, r))[0] for p, r in zip(labels, rates,
+                                                                       strict=True)]
+    highs = [(players[p]["win_rate_95"] or (r, r))[1] - r for p, r in zip(labels, rates,
+                                                                        strict=True)]
+    ax.barh(ys, rates, xerr=[lows, highs], color="#8172b3", capsize=4, height=0.6)
+    for y, rate, high in zip(ys, rates, highs, strict=True):
+        ax.text(rate + high + 0.02, y, f"{100 * rate:.1f}%", va="center", fontsize=8)
+    exact = players[labels[0]]["exact_win_rate"] if labels else None
+    if exact is not None:
+        ax.axvline(exact, color=_WON, ls="--", lw=1,
+                   label=f"winnable (every card seen): {100 * exact:.1f}%")
+        ax.legend(fontsize=8, loc="lower right")
+    ax.set_yticks(list(ys), labels)
+    ax.set_ylim(len(labels) - 0.5, -0.5)  # the first player given on top
+    ax.set_xlim(0, 1.12)
+    ax.xaxis.set_major_formatter(PercentFormatter(1.0))
+    ax.set_title(f"{name.capitalize()}: players' win rates (95% interval)")
+    ax.grid(axis="x", alpha=0.3)
+
+
 def figure(summary: Summary, source: str | None = None):
-    """The plot as a matplotlib Figure (Agg canvas): one row of panels per rule set."""
+    """The plot as a matplotlib Figure (Agg canvas): one row of panels per rule set,
+    the won and lost deals' best scores, then (with --difficulty) the difficulties
+    and (with --player) the players' win rates."""
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.figure import Figure
     from matplotlib.ticker import MaxNLocator
 
     names = summary.rules
     panels = _panels(summary)
-    fig = Figure(figsize=(12, 1.2 + 3.3 * len(names)), layout="constrained")
+    extras = summary.extras
+    more = ["difficulty"] * (extras.games is not None) + ["players"] * bool(extras.players)
+    columns = len(panels) + len(more)
+    fig = Figure(figsize=(max(12, 5 * columns), 1.2 + 3.3 * len(names)), layout="constrained")
     FigureCanvasAgg(fig)
-    axes = fig.subplots(len(names), len(panels), squeeze=False, sharex="col", sharey="col")
+    axes = fig.subplots(len(names), columns, squeeze=False, sharex="col", sharey="col")
     source = source or f"deals {summary.deals.start:,} … {summary.deals.stop - 1:,}"
     rules = " and ".join(n.capitalize() for n in names)
     fig.suptitle(f"{source}: {rules} rules, variant {summary.variant or 'none'}, "
@@ -114,7 +170,18 @@ def figure(summary: Summary, source: str | None = None):
             if row == len(names) - 1:  # the column shares its x axis: label it once
                 ax.set_xlabel(xlabel)
             ax.grid(axis="y", alpha=0.3)
+    for col, kind in enumerate(more, len(panels)):
+        for row, name in enumerate(names):
+            ax = axes[row][col]
+            if kind == "difficulty":
+                _difficulty_panel(ax, name, summary.tally[name], extras.games)
+            else:
+                _players_panel(ax, name, summary.tally[name], extras)
+        if kind == "difficulty":
+            axes[-1][col].set_xlabel("difficulty: share of the greedy games lost")
+        else:
+            axes[-1][col].set_xlabel("win rate")
     return fig
 
 
-__all__ = ["PLOT_HINT", "figure", "plot_available", "render_png"]
+__all__ = ["figure", "render_png"]

@@ -63,6 +63,8 @@ class RuleTally:
     lost_scores: Counter = field(default_factory=Counter)
     min_draws: Counter = field(default_factory=Counter)
     ratings: Counter = field(default_factory=Counter)  # with --difficulty
+    # with --difficulty: (difficulty, rating) -> deals (at most R + 1 values a rating)
+    difficulties: Counter = field(default_factory=Counter)
     # with --player: player -> [games won, winnable deals lost]
     plays: dict[str, list[int]] = field(default_factory=dict)
 
@@ -73,6 +75,7 @@ class RuleTally:
         if row.extra is not None:
             if row.extra.rating:
                 self.ratings[row.extra.rating] += 1
+                self.difficulties[row.extra.difficulty, row.extra.rating] += 1
             for p in row.extra.plays:
                 counts = self.plays.setdefault(p.player, [0, 0])
                 counts[0] += p.won

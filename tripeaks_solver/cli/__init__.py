@@ -19,7 +19,7 @@ import sys
 import click
 
 from ..errors import InputError
-from . import analyze, batch, hint, play, record, report, solve  # noqa: F401  (each registers commands)
+from . import analyze, batch, coach, hint, play, record, report, solve  # noqa: F401  (each registers commands)
 from .common import EXIT_INPUT
 from .group import cli
 

@@ -13,31 +13,46 @@ import click
 from ..batch.errors import BatchError
 from ..batch.files import LockedFile, open_output
 from ..errors import InputError
-from ..game import Game, Status
-from ..moves import parse_record
-from .common import STDIN, check_distinct_outputs, plural, refuse_unused, rule_options
+from ..game import Status
+from ..observed import ObservedGame
+from .common import (
+    SEED,
+    STDIN,
+    check_distinct_outputs,
+    plural,
+    progress_bar,
+    refuse_unused,
+    require_matplotlib,
+    rule_options,
+)
+from .games import Typed, game_options, play_game, read_game
 from .group import cli
-from .hint import SCORE_LABEL, Source, position_options, read_source, replay_record
+from .hint import SCORE_LABEL, new_seed
 
 if TYPE_CHECKING:
     from ..hints import Review
 
 
-def _review_json(source: Source, scheme: str, fair: bool, samples: int,
+def _review_json(typed: Typed, scheme: str, fair: bool, samples: int, seed: int | None,
                  review: Review | None, error: tuple[str, int] | None = None) -> dict:
     """The one shape of analyze's JSON (a review, or a record stopped at an illegal move:
     ``error`` its message and number, and the review's fields null)."""
-    out = {"code": source.code, "layout": source.layout, "rules": source.rules.name,
-           "variant": source.rules.variant, "scoring": scheme, "fair": fair,
-           "samples": samples if fair else None, "status": None, "final_score": None,
+    start = typed.start
+    out = {"code": typed.code, "layout": start.text if start.kind == "layout" else None,
+           "seen": start.text if start.kind == "seen" else None, "rules": start.rules.name,
+           "variant": start.rules.variant, "scoring": scheme, "fair": fair,
+           "samples": samples if fair else None, "seed": seed if fair else None,
+           "exact": None, "status": None, "final_score": None,
            "best_start": None, "final_best": None, "lost_at": None, "lost_total": None,
            "marks": None, "moves": [], "error": error and error[0],
            "error_move": error and error[1]}
     if review is not None:
-        out.update(status=review.status.value, final_score=review.final_score,
-                   best_start=review.best_start, final_best=review.final_best,
-                   lost_at=review.lost_at, lost_total=review.lost_total,
-                   marks={m: review.count(m) for m in ("??", "?", "!")}, moves=review.rows())
+        out.update(exact=review.exact, status=review.status.value,
+                   final_score=review.final_score, best_start=review.best_start,
+                   final_best=review.final_best, lost_at=review.lost_at,
+                   lost_total=review.lost_total,
+                   marks={m: review.count(m) for m in ("??", "?", "!")} if review.exact
+                   else None, moves=review.rows())
     return out
 
 
@@ -60,23 +75,33 @@ def _open_outputs(csv_path: Path | None, plot_path: Path | None, force: bool
     return outputs
 
 
-def _review_lines(source: Source, review: Review, samples: int) -> list[str]:
+def review_lines(title: str, review: Review, samples: int, seed: int | None) -> list[str]:
+    """The review as text: a row a move, then a summary."""
     scheme = review.scheme
-    judged = "exactly" + (f", and fairly over {plural(samples, 'completion')} a move"
-                          if review.fair else "")
     label = "cards left" if scheme == "cards-left" else SCORE_LABEL[scheme]
-    lines = [f"{source.title}: {plural(len(review.moves), 'move')} judged {judged} ({label})",
-             f"  {'#':>3}  {'move':<6} {'best before':>11} {'best after':>10} {'lost':>5}  mark"
-             + ("   share before  after   verdict" if review.fair else "")]
+    fairly = f"fairly over {plural(samples, 'completion')} a move, seed {seed}"
+    judged = ("exactly" + (f", and {fairly}" if review.fair else "") if review.exact
+              else f"{fairly} (some cards were never seen: no exact values)")
+    lines = [f"{title}: {plural(len(review.moves), 'move')} judged {judged} ({label})"]
+    exact_head = f"{'best before':>11} {'best after':>10} {'lost':>5}  mark" if review.exact \
+        else ""
+    fair_head = "   share before  after   best   verdict" if review.fair else ""
+    lines.append(f"  {'#':>3}  {'move':<6} {exact_head}{fair_head}".rstrip())
     for r in review.moves:
-        line = (f"  {r.number:3d}. {r.move.pretty:<6} {r.best_before:>11} {r.best_after:>10} "
-                f"{r.lost:>5}  {r.mark:<4}")
+        line = f"  {r.number:3d}. {r.move.pretty:<6} "
+        if review.exact:
+            line += f"{r.best_before:>11} {r.best_after:>10} {r.lost:>5}  {r.mark:<4}"
         if review.fair and r.share_before is not None:
             line += (f"  {100 * r.share_before:10.1f}%  {100 * r.share_after:5.1f}%  "
-                     f"{r.verdict or ''}")
+                     f"{100 * r.share_best:5.1f}%  {r.verdict or ''}")
         lines.append(line.rstrip())
-    lost_at = "never lost" if review.lost_at is None else f"lost after move {review.lost_at}"
     now = "final" if review.status is not Status.IN_PLAY else "so far (game in play)"
+    if not review.exact:
+        return lines + ["", f"Summary: {label} {review.final_score} {now}.",
+                        ("Shares: of the completions of the cards not yet seen, those still "
+                         "winnable before the move, after it, and after the move that kept "
+                         "the most.")]
+    lost_at = "never lost" if review.lost_at is None else f"lost after move {review.lost_at}"
     final = f"{label} {review.final_score} {now}, best from the start {review.best_start}"
     marks = ", ".join(f"{review.count(m)} {m}" for m in ("??", "?", "!"))
     lines += ["", (f"Summary: {final}; {lost_at}; {review.lost_total} "
@@ -92,10 +117,14 @@ def _review_lines(source: Source, review: Review, samples: int) -> list[str]:
 
 @cli.command("analyze", short_help="Judge every move of a played game.")
 @click.argument("words", nargs=-1, metavar="CODE MOVES...")
-@position_options
+@game_options
+@click.option("--seed", type=SEED, default=None,
+              help="Seed of the random completions (default: a new one, printed).")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 @click.option("--fair", is_flag=True,
               help="Add the fair win share before and after each move (from only what the "
-                   "player had seen) and a verdict for each move that threw the win away.")
+                   "player had seen) and a verdict for each move that threw the win away; "
+                   "always so while some card of the deal is unknown.")
 @click.option("--samples", type=click.IntRange(1, 1_000_000), default=200, show_default=True,
               help="Completions solved per move for the --fair shares.")
 @click.option("--plot", "plot_path", type=click.Path(path_type=Path), default=None,
@@ -107,21 +136,20 @@ def _review_lines(source: Source, review: Review, samples: int) -> list[str]:
 @click.option("--force", is_flag=True, help="Overwrite an existing --csv or --plot file.")
 @rule_options()
 def analyze_command(words: tuple[str, ...], rule_choice: str, layouts: tuple[str, ...],
-                    layout_file: Path | None, seed: int | None, as_json: bool, fair: bool,
-                    samples: int, plot_path: Path | None, csv_path: Path | None, force: bool,
-                    scoring: str, **opts) -> None:
-    """Judge a played game: CODE, then the MOVES of its record.
+                    layout_file: Path | None, seen: str | None, record_path: Path | None,
+                    lang: str | None, seed: int | None, as_json: bool, fair: bool, samples: int,
+                    plot_path: Path | None, csv_path: Path | None, force: bool, scoring: str,
+                    **opts) -> None:
+    """Judge a played game: CODE (or --seen, --layout, --record), then the MOVES of its
+    record (observed moves as hint takes them; - reads them from standard input).
 
     For each move: the best final score reachable before and after it, the points it
     lost, and a mark (?? threw the win away, ? lost points, ! the only move that kept
-    the win); then a summary.
+    the win); then a summary. When some card was never seen, only the fair shares.
     """
-    source, record = read_source(words, layouts, layout_file, rule_choice, opts)
-    if source.unknown:
-        raise click.UsageError("analyze judges moves exactly and needs every card of the "
-                               "layout; for a layout with ?? use hint")
-    if not fair:
-        refuse_unused(("samples", "seed"), "it counts with --fair")
+    typed = read_game(words, layouts, layout_file, seen, record_path, rule_choice, scoring,
+                      opts)
+    scoring = typed.scoring
     check_distinct_outputs(plot_path, csv_path)
     if plot_path is not None and str(plot_path) == STDIN:
         raise click.UsageError("--plot needs a file name (a PNG is not for the terminal)")
@@ -130,32 +158,34 @@ def analyze_command(words: tuple[str, ...], rule_choice: str, layouts: tuple[str
         raise click.UsageError("--csv - and --json both want standard output: give the CSV "
                                "a file name")
     if plot_path is not None:
-        try:
-            import matplotlib  # noqa: F401
-        except ImportError:
-            raise InputError("--plot needs matplotlib, an optional extra: "
-                             "pip install 'tripeaks-solver[plot]'") from None
+        require_matplotlib()
 
-    def on_error(game: Game, message: str, number: int) -> None:
+    def on_error(game: ObservedGame, message: str, number: int) -> None:
         if as_json:
-            out = _review_json(source, scoring, fair, samples, None, (message, number))
+            out = _review_json(typed, scoring, fair, samples, seed, None, (message, number))
             click.echo(json.dumps(out, ensure_ascii=False))
 
-    replay_record(source, record, on_error)  # the record's errors, numbered, before any search
-    from ..hints import analyze, plot_review, review_csv  # the kernels load from here on
+    game = play_game(typed, lang, on_error=on_error)  # the record's errors, numbered, first
+    fair = fair or not game.exact
+    if not fair:
+        refuse_unused(("samples", "seed"), "it counts with --fair (or while some card is "
+                      "unknown)")
+    seed = new_seed() if fair and seed is None else seed
+    from ..hints import analyze_game, plot_review, review_csv  # the kernels load from here on
     from ..solver import warm_up
 
     outputs = _open_outputs(csv_path, plot_path, force)
     written = False
     try:
         warm_up(scoring)
-        review = analyze(source.deal, source.rules, parse_record(record), scoring, fair=fair,
-                         samples=samples, seed=seed)
+        with progress_bar(len(typed.moves), "move") as advance:
+            review = analyze_game(typed.start, typed.moves, scoring, fair=fair,
+                                  samples=samples, seed=seed, progress=advance)
         if "csv" in outputs:
             outputs["csv"].replace_with(review_csv(review).encode("utf-8"))
         if "plot" in outputs:
             png = io.BytesIO()
-            plot_review(review, png, source.code or "layout")
+            plot_review(review, png, typed.code or typed.start.title)
             outputs["plot"].replace_with(png.getvalue())
         written = True
     finally:
@@ -163,6 +193,7 @@ def analyze_command(words: tuple[str, ...], rule_choice: str, layouts: tuple[str
             f.close(discard=not written)  # a file this run created and never filled goes
     if csv_to_stdout:
         click.echo(review_csv(review), nl=False)
-    text = (json.dumps(_review_json(source, scoring, fair, samples, review), ensure_ascii=False)
-            if as_json else "\n".join(_review_lines(source, review, samples)))
+    text = (json.dumps(_review_json(typed, scoring, fair, samples, seed, review),
+                       ensure_ascii=False)
+            if as_json else "\n".join(review_lines(typed.title(game), review, samples, seed)))
     click.echo(text, err=csv_to_stdout)  # with --csv -, standard output holds the rows

@@ -14,13 +14,17 @@ from pathlib import Path
 
 import click
 
-from ..batch.engines import DASK_HINT, MAX_JOBS, dask_available
+from ..batch.engines import MAX_JOBS, dask_available
 from ..batch.errors import BatchError
 from .common import (
     SEED,
+    Choice,
     InputPath,
+    PlayerType,
     check_distinct_outputs,
+    check_plot_flag,
     complete_layouts,
+    install_hint,
     pick_rules,
     refuse_unused,
     rule_options,
@@ -52,20 +56,6 @@ def advise(exc: BatchError, resuming: bool = True) -> BatchError:
     return BatchError(f"{exc}{extra}", exc.problem, exc.role, exc.optimal)
 
 
-def check_plot_flag(plot_path: Path | None, optimal: bool = True) -> None:
-    """The checks of --plot that need no file: a PNG name, scores to draw, matplotlib."""
-    if plot_path is None:
-        return
-    if plot_path.suffix.lower() != ".png":
-        raise click.UsageError(f"--plot writes a PNG image: {plot_path} should end in .png")
-    if not optimal:
-        raise click.UsageError("--plot draws best scores and draws, which --no-optimal skips")
-    from ..batch.plots import PLOT_HINT, plot_available  # it needs the rows, and the solver
-
-    if not plot_available():
-        raise click.UsageError(f"--plot needs matplotlib, an optional extra: {PLOT_HINT}")
-
-
 @cli.command("batch", short_help="Solve a range of deals: win rates, scores, CSV.")
 @click.argument("start", required=False)
 @click.argument("stop", required=False)
@@ -73,8 +63,6 @@ def check_plot_flag(plot_path: Path | None, optimal: bool = True) -> None:
               help="Solve the deals typed in this file (one per line, 52 cards in "
                    "`deal --format line` order; - reads standard input) instead of a "
                    "range of deal numbers.")
-@click.option("--rules", "rule_choice", type=click.Choice(["both", "easy", "classic"]),
-              default="both", show_default=True, help="Rule sets to solve every deal under.")
 @click.option("--optimal/--no-optimal", default=True, show_default=True,
               help="Find best scores and fewest draws, or winnability only (faster).")
 @click.option("--csv", "csv_name", metavar="PATH", default=None,
@@ -88,7 +76,7 @@ def check_plot_flag(plot_path: Path | None, optimal: bool = True) -> None:
 @click.option("--jobs", type=int, default=None, metavar="N",
               help=f"Worker processes (local engine) or workers of a local Dask cluster, "
                    f"1 … {MAX_JOBS} [default: all cores].")
-@click.option("--engine", type=click.Choice(["local", "dask"]), default="local",
+@click.option("--engine", type=Choice(["local", "dask"]), default="local",
               show_default=True, help="Run chunks in local processes or on a Dask cluster.")
 @click.option("--scheduler", metavar="ADDRESS", default=None,
               help="Dask scheduler, e.g. tcp://host:8786 (default: start a local cluster).")
@@ -97,14 +85,14 @@ def check_plot_flag(plot_path: Path | None, optimal: bool = True) -> None:
 @click.option("--difficulty", "games", type=int, default=None, metavar="R",
               help="Add each deal's difficulty (share of R seeded greedy games lost, "
                    "R = 1 … 10000; 100 is usual) and its rating to rows and summary.")
-@click.option("--player", "players", multiple=True, metavar="P",
+@click.option("--player", "players", multiple=True, metavar="P", type=PlayerType(),
               help="Add the game of player P (random, greedy, careful, pimc[:N], rollout[:N], "
                    "fair[:N], perfect) to each row, its win rate to the summary; repeatable.")
 @click.option("--seed", type=SEED, default=0, show_default=True,
               help="Seed of --difficulty and --player: deal n's games use seed + n.")
 @click.option("--progress/--no-progress", default=None,
               help="Show a progress bar on stderr [default: when stderr is a terminal].")
-@rule_options()
+@rule_options(choices=("both", "easy", "classic"), default="both")
 def batch_command(start: str | None, stop: str | None, layout_file: str | None,
                   rule_choice: str, optimal: bool, csv_name: str | None,
                   resume: bool, force: bool, as_json: bool, jobs: int | None, engine: str,
@@ -161,22 +149,15 @@ def batch_command(start: str | None, stop: str | None, layout_file: str | None,
 
 
 def _extras(games: int | None, players: tuple[str, ...], seed: int):
-    """The --difficulty, --player and --seed options, checked (player names as labels)."""
+    """The --difficulty, --player (their labels, checked as typed) and --seed options."""
     from ..batch.extras import MAX_GAMES, Extras
-    from ..players import make_player
 
     if games is not None and not 1 <= games <= MAX_GAMES:
         raise click.BadParameter(f"expected 1 … {MAX_GAMES} games, not {games}",
                                  param_hint="--difficulty")
-    labels = []
-    for spec in players:
-        try:
-            labels.append(make_player(spec).name)
-        except ValueError as exc:
-            raise click.BadParameter(str(exc), param_hint="--player") from None
-    if len(set(labels)) != len(labels):
+    if len(set(players)) != len(players):
         raise click.BadParameter("a player is given twice", param_hint="--player")
-    return Extras(games, tuple(labels), seed)
+    return Extras(games, players, seed)
 
 
 def _check_flags(jobs: int | None, engine: str, scheduler: str | None, resume: bool,
@@ -209,8 +190,8 @@ def _check_flags(jobs: int | None, engine: str, scheduler: str | None, resume: b
     check_plot_flag(plot_path, optimal)
     check_distinct_outputs(plot_path, csv_path)
     if engine == "dask" and not dask_available():
-        raise click.UsageError(f"--engine dask needs dask.distributed, an optional extra: "
-                               f"{DASK_HINT}")
+        raise click.UsageError("--engine dask needs dask.distributed, an optional extra: "
+                               + install_hint("dask"))
 
 
 def _run(spec, progress: bool | None):

@@ -3,10 +3,11 @@ standard input (``-``) and bounded reading of input files."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import stat
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import IO
 
@@ -14,8 +15,9 @@ import click
 
 from ..batch.files import file_kind
 from ..codes import GameCode
-from ..errors import InputError
+from ..errors import InputError, did_you_mean
 from ..layout import Layout, parse_layout_file
+from ..player_spec import DEFAULT_SAMPLES, PLAYER_NAMES, SAMPLED, parse_player
 from ..render import peak_name
 from ..rules import Rules, select_rules
 from ..scoring import SCHEMES
@@ -43,6 +45,63 @@ class InputPath(click.Path):
         return super().convert(value, param, ctx)
 
 
+class Choice(click.Choice):
+    """click's Choice (which the shell completes), whose error names the closest
+    choice: ``'clasic' is not one of … (did you mean 'classic'?)``."""
+
+    def convert(self, value, param, ctx):
+        try:
+            return super().convert(value, param, ctx)
+        except click.BadParameter as exc:
+            hint = did_you_mean(str(value), [str(c) for c in self.choices])
+            if not hint:
+                raise
+            self.fail(f"{exc.message.rstrip('.')}{hint}", param, ctx)
+
+
+class PlayerType(click.ParamType):
+    """A player, ``name[:N]`` (``greedy``, ``fair:200``): checked as typed, with the
+    closest name of a mistyped one; the shell completes the names. The value is the
+    player's label (``fair:100`` for ``fair``)."""
+
+    name = "player"
+
+    def convert(self, value, param, ctx):
+        try:
+            return parse_player(value).label
+        except InputError as exc:
+            self.fail(str(exc), param, ctx)
+
+    def shell_complete(self, ctx, param, incomplete):
+        from click.shell_completion import CompletionItem
+
+        name, colon, _ = incomplete.lower().partition(":")
+        if colon:  # a sampling player's count: offer the default
+            words = [f"{name}:{DEFAULT_SAMPLES}"] if name in SAMPLED else []
+        else:
+            words = [n for n in PLAYER_NAMES if n.startswith(name)]
+        return [CompletionItem(w) for w in words]
+
+
+@contextlib.contextmanager
+def progress_bar(total: int, unit: str) -> Iterator[Callable[[int], None]]:
+    """A progress bar on stderr when it is a terminal; yields ``advance(done)``, which
+    moves the bar to ``done`` of ``total``."""
+    from tqdm import tqdm
+
+    tqdm.monitor_interval = 0  # no monitor thread
+    bar = tqdm(total=total, unit=unit, file=sys.stderr, disable=not sys.stderr.isatty(),
+               dynamic_ncols=True, leave=False)
+
+    def advance(done: int) -> None:
+        bar.update(done - bar.n)
+
+    try:
+        yield advance
+    finally:
+        bar.close()
+
+
 def plural(n: int, word: str, words: str | None = None) -> str:
     """``1 move``, ``2 moves``, ``1,000 completions``."""
     return f"{n:,} {word if n == 1 else words or word + 's'}"
@@ -59,6 +118,34 @@ def check_distinct_outputs(plot_path: Path | None, csv_path: Path | None) -> Non
         same = False
     if same or plot_path.resolve() == csv_path.resolve():
         raise click.UsageError("--plot and --csv name the same file")
+
+
+def install_hint(extra: str) -> str:
+    """How to add an optional extra (``plot``, ``dask``): the package is installed from
+    its clone, not from an index, so ``pip install 'tripeaks-solver[plot]'`` would fail."""
+    return f"python3 -m pip install -e '.[{extra}]' in the clone of the repository"
+
+
+def require_matplotlib() -> None:
+    """Refuse --plot (batch, report, analyze) where matplotlib is missing, saying how to
+    add it."""
+    try:
+        import matplotlib  # noqa: F401
+    except ImportError:
+        raise click.UsageError("--plot needs matplotlib, an optional extra: "
+                               + install_hint("plot")) from None
+
+
+def check_plot_flag(plot_path: Path | None, optimal: bool = True) -> None:
+    """The checks of batch's and report's --plot that need no file: a PNG name, scores
+    to draw, matplotlib."""
+    if plot_path is None:
+        return
+    if plot_path.suffix.lower() != ".png":
+        raise click.UsageError(f"--plot writes a PNG image: {plot_path} should end in .png")
+    if not optimal:
+        raise click.UsageError("--plot draws best scores and draws, which --no-optimal skips")
+    require_matplotlib()
 
 
 def refuse_unused(names: tuple[str, ...], why: str) -> None:
@@ -136,13 +223,32 @@ def read_input(path: Path | str) -> tuple[str, str]:
         os.close(fd)
 
 
+def words_of(line: str) -> list[str]:
+    """The words of an input line, a ``#`` and what follows it left out (a comment)."""
+    return line.split("#", 1)[0].split()
+
+
+def expand_stdin(words: tuple[str, ...], stdin_taken: bool = False) -> tuple[str, ...]:
+    """A record's words with ``-`` replaced by the lines of standard input, each with
+    its ``#`` comment left out (one or more moves a line). ``stdin_taken``: another
+    option of the command reads standard input already."""
+    if STDIN not in words:
+        return words
+    if stdin_taken or words.count(STDIN) > 1:
+        raise click.UsageError("standard input (-) can be read only once")
+    _, text = read_input(STDIN)
+    read = tuple(" ".join(words_of(line)) for line in text.splitlines())
+    at = words.index(STDIN)
+    return words[:at] + read + words[at + 1:]
+
+
 def read_codes(source: Path | str = STDIN) -> list[tuple[str, GameCode]]:
     """Game codes separated by spaces or lines (``#`` starts a comment), from a file or
     standard input: (where, code) pairs, where names the line."""
     name, text = read_input(source)
     out = []
     for number, raw in enumerate(text.splitlines(), 1):
-        for word in raw.split("#", 1)[0].split():
+        for word in words_of(raw):
             try:
                 out.append((f"{name}:{number}", GameCode.parse(word)))
             except InputError as exc:
@@ -150,14 +256,26 @@ def read_codes(source: Path | str = STDIN) -> list[tuple[str, GameCode]]:
     return out
 
 
-def rule_options(with_scoring: bool = True, with_rules: bool = True):
-    """The variant options (and --scoring), as one decorator for every command;
-    ``with_rules``: the command takes --rules (the help of --wrap names it)."""
-    overriding = ("the code's rules letter and --rules" if with_rules
-                  else "the code's rules letter")
+# The rule sets a command that plays one deal can run under; solve and batch add both.
+ONE_RULE_SET = ("code", "easy", "classic")
+_RULE_WORDS = {"code": "code (the game code's letter; Easy for a layout)",
+               "easy": "easy (K and A adjacent)", "classic": "classic (K and A not adjacent)",
+               "both": "both (Easy, then Classic)"}
+
+
+def rule_options(with_scoring: bool = True, choices: tuple[str, ...] = ONE_RULE_SET,
+                 default: str = "code"):
+    """The rule options of every command that plays a deal, as one decorator: --rules
+    (one of ``choices``, into the parameter ``rule_choice``), the variant options, and
+    --scoring unless ``with_scoring`` is false."""
+    many = "both" in choices
+    rules_help = (f"Rule set{'s to run under' if many else ''}: "
+                  + ", ".join(_RULE_WORDS[c] for c in choices) + ".")
 
     def decorate(f):
         opts = [
+            click.option("--rules", "rule_choice", type=Choice(choices), default=default,
+                         show_default=True, help=rules_help),
             click.option("--empty-waste", is_flag=True,
                          help="The waste starts empty and takes any card first; the card "
                               "that would have started it heads the stock (24 cards)."),
@@ -170,12 +288,12 @@ def rule_options(with_scoring: bool = True, with_rules: bool = True):
                          help="Every peak card face up from the start (changes what is "
                               "shown, not what can be won)."),
             click.option("--wrap/--no-wrap", default=None,
-                         help=f"K and A adjacent (Easy) or not (Classic), overriding "
-                              f"{overriding}."),
+                         help="K and A adjacent (Easy) or not (Classic), overriding --rules "
+                              "and the code's rules letter."),
         ]
         if with_scoring:
             opts.append(click.option(
-                "--scoring", type=click.Choice(SCHEMES), default="app", show_default=True,
+                "--scoring", type=Choice(SCHEMES), default="app", show_default=True,
                 help="app: 500, −1 a move, +100 a peak; original: runs score 1, 2, 3 …, "
                      "−5 a draw, 15/15/30 for peaks; cards-left: fewest cards left, then "
                      "fewest moves."))

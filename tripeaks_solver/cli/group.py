@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-import difflib
-
 import click
+
+from ..errors import did_you_mean
 
 GROUP_OPTIONS = ("--help", "-h", "--version")
 
@@ -45,9 +45,9 @@ class _DefaultToSolve(click.Group):
 
     def _unknown(self, word: str) -> str:
         names = sorted(self.commands)
-        close = difflib.get_close_matches(word.strip().lower(), names, n=1)
-        if close:
-            return f"no command {word!r} (did you mean {close[0]!r}?)"
+        hint = did_you_mean(word, names)
+        if hint:
+            return f"no command {word!r}{hint}"
         return (f"no command {word!r} (commands: {', '.join(names)}; or a game code such as "
                 "TP1-E-AAAAAAD)")
 

@@ -1,115 +1,27 @@
 """``hint``: what every legal move of a game in progress is worth, exactly or, with
-``--fair``, from only what the player has seen. Also the reading of a position (a
-deal and a record) that ``analyze`` shares."""
+``--fair`` (or while cards are unknown), from only what the player has seen."""
 
 from __future__ import annotations
 
 import json
-import sys
-from dataclasses import dataclass
+import secrets
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 import click
 
-from ..codes import GameCode
-from ..dealing import Deal
-from ..errors import IllegalMoveError, InputError
-from ..game import Game, Status
-from ..layout import UNKNOWN
-from ..moves import parse_record
+from ..game import Status
+from ..observed import ObservedGame
 from ..position import Position
-from ..render import tableau_lines
-from ..rules import Rules
-from .common import (
-    EXIT_ILLEGAL,
-    SEED,
-    InputPath,
-    parse_code,
-    pick_rules,
-    plural,
-    read_layouts,
-    refuse_unused,
-    rule_options,
-)
+from ..render import board_lines
+from .common import SEED, plural, refuse_unused, rule_options
+from .games import Typed, game_options, play_game, read_game
 from .group import cli
 
 if TYPE_CHECKING:
-    from ..fair import FairHint
-    from ..hints import Hint
+    from ..hints import FairAdvice, Hint
 
 SCORE_LABEL = {"app": "score", "original": "original score", "cards-left": "cards left"}
-
-
-@dataclass(frozen=True)
-class Source:
-    """The deal as typed: a code, or a layout (``??`` filled with the missing cards,
-    sorted; their places in ``unknown``)."""
-
-    code: str | None
-    number: int | None
-    layout: str | None
-    rules: Rules
-    deal: Deal
-    unknown: frozenset[int]
-
-    @property
-    def title(self) -> str:
-        if self.code:
-            return f"{self.code}  (deal {self.number}, {self.rules} rules)"
-        hidden = f", {plural(len(self.unknown), 'card')} unknown" if self.unknown else ""
-        return f"layout typed in  ({self.rules} rules{hidden})"
-
-
-def read_source(words: tuple[str, ...], layouts: tuple[str, ...], layout_file: Path | None,
-            rule_choice: str, opts: dict) -> tuple[Source, tuple[str, ...]]:
-    """The deal and the record's words: a code first, unless a layout is given."""
-    typed = read_layouts(layouts, layout_file)
-    if len(typed) > 1:
-        raise click.UsageError("give one deal: one --layout, or a --layout-file of one line")
-    if layout_file is not None and not typed:
-        raise click.UsageError(f"{layout_file} holds no layout")
-    if typed:
-        _, lay = typed[0]
-        rules = pick_rules(rule_choice, None, opts)[0]
-        if rules.joker:
-            raise click.UsageError("a layout holds 52 cards without the joker: for --joker "
-                                   "give a game code (TP1-EJ-…)")
-        deal = lay.deal(lay.missing_cards)
-        return Source(None, None, lay.line(), rules, deal, frozenset(lay.unknown_places)), words
-    if not words:
-        raise click.UsageError("give a game code (e.g. TP1-E-AAAAAAD), --layout or --layout-file")
-    gc = parse_code(words[0])
-    rules = pick_rules(rule_choice, gc.rules, opts, gc.joker)[0]
-    deal = Deal.from_number(gc.number, rules.joker)
-    code = str(GameCode(gc.number, rules.name, rules.joker))
-    return Source(code, gc.number, None, rules, deal, frozenset()), words[1:]
-
-
-def replay_record(source: Source, words: tuple[str, ...], on_error=None) -> Game:
-    """The game after the record; an illegal move exits 1 with the game's message, after
-    ``on_error(game, message, number)`` (the JSON of the command under --json)."""
-    def check_blind(when: str) -> None:  # a ?? place the record shows
-        from ..fair import seen_at
-
-        blind = sorted(seen_at(Position.of(game)) & source.unknown)
-        if blind:
-            raise InputError(f"{when} the player sees place {blind[0] + 1} of the layout, "
-                             "which is ??: name that card")
-
-    moves = parse_record(words)
-    game = Game(source.deal, source.rules)
-    check_blind("at the start")
-    for i, move in enumerate(moves, 1):
-        try:
-            game.play(move)
-        except IllegalMoveError as exc:
-            if on_error is not None:
-                on_error(game, str(exc), i)
-            click.echo(f"move {i} ({move.token}): {exc}", err=True)
-            sys.exit(EXIT_ILLEGAL)
-        check_blind(f"after move {i} ({move.token})")
-    return game
 
 
 def _score_text(position: Position, scheme: str) -> str:
@@ -125,14 +37,13 @@ def _best_text(best: int, scheme: str, moves: int | None = None) -> str:
     return f"{best}"
 
 
-def _position_lines(source: Source, position: Position, scheme: str,
-                    reveal: bool) -> list[str]:
-    lines = [(f"{source.title}, after {plural(position.moves_played, 'move')}"
+def position_lines(title: str, position: Position, scheme: str, reveal: bool) -> list[str]:
+    """The heading, the peaks (face-down cards ``##``, or in brackets with ``reveal``),
+    the waste, the stock and the score."""
+    lines = [(f"{title}, after {plural(position.moves_played, 'move')}"
              f"{'' if position.status is Status.IN_PLAY else ': ' + position.status.value}")]
-    lines += tableau_lines(position.deal, position.removed, reveal or position.rules.open)
-    top = "empty" if position.waste is None else position.waste.pretty
-    lines += ["", (f"Waste: {top}    Stock: {position.stock_left} cards left    "
-                  f"{_score_text(position, scheme)}")]
+    lines += board_lines(position, reveal)
+    lines[-1] += f"    {_score_text(position, scheme)}"
     return lines
 
 
@@ -166,15 +77,17 @@ def _exact_lines(h: Hint) -> list[str]:
     return lines
 
 
-def _fair_lines(rating: FairHint, scheme: str, seed: int | None) -> list[str]:
+def _fair_lines(advice: FairAdvice, scheme: str, seed_given: bool) -> list[str]:
+    rating = advice.rating
     if not rating.moves:
         return ["", "No move left: the game is over."]
     hidden = len(rating.view.unseen)
+    seed = f"seed {advice.seed}" + ("" if seed_given else f" (--seed {advice.seed} repeats "
+                                                           "this run)")
     if rating.exact:
-        how = f"all {rating.samples:,} distinct fillings (exact)"
+        how = f"all {rating.samples:,} distinct fillings (exact), {seed}"
     else:
-        how = plural(rating.samples, "sampled completion") + (f", seed {seed}" if seed
-                                                               is not None else "")
+        how = plural(rating.samples, "sampled completion") + f", {seed}"
     lines = ["", f"Fair (only what the player has seen, {plural(hidden, 'card')} unseen): {how}"]
     what = "fewest cards left" if scheme == "cards-left" else f"best {SCORE_LABEL[scheme]}"
     mean = f"mean {what} ({plural(rating.scored, 'completion')})"
@@ -186,40 +99,43 @@ def _fair_lines(rating: FairHint, scheme: str, seed: int | None) -> list[str]:
         share = f"{100 * m.share:5.1f}% ({spread})"
         score = "" if m.mean_score is None else f"{m.mean_score:.1f}"
         lines.append(f"  {m.move.pretty:<6} {share:<28} {score}".rstrip())
-    lines.append(f"Recommended: {rating.recommended.pretty} (highest share, then mean score)")
+    lines.append(f"Recommended: {advice.recommended.pretty}  (the {advice.player} player: "
+                 f"the careful player's move unless rollouts over random completions "
+                 f"show a better one)")
     return lines
 
 
-def _hint_json(source: Source, position: Position, scheme: str, fair: bool, h: Hint | None,
-               rating: FairHint | None) -> dict:
+def _hint_json(typed: Typed, game: ObservedGame, position: Position, scheme: str, fair: bool,
+               h: Hint | None, advice: FairAdvice | None) -> dict:
     """The one shape of hint's JSON (exact, fair, or stopped at an illegal move)."""
-    from ..fair import seen_at
-
-    layout = source.layout
-    if fair and layout is not None:  # only the cards the player has seen
-        seen = seen_at(position)
-        layout = " ".join(c.token if i in seen else UNKNOWN
-                          for i, c in enumerate(position.deal.cards))
-    out = {"code": source.code, "layout": layout, "rules": position.rules.name,
-           "variant": position.rules.variant, "scoring": scheme, "fair": fair,
+    start = typed.start
+    layout = None
+    if start.kind == "layout":  # fair: only the cards the player knows
+        layout = game.knowledge.line() if fair else start.text
+    out = {"code": typed.code, "layout": layout,
+           "seen": start.text if start.kind == "seen" else None,
+           "rules": position.rules.name, "variant": position.rules.variant,
+           "scoring": scheme, "fair": fair, "record": game.tokens,
            "moves_played": position.moves_played, "status": position.status.value,
            "score": position.cards_left if scheme == "cards-left" else
            position.score_under(scheme), "cards_left": position.cards_left,
            "stock_left": position.stock_left,
            "waste": None if position.waste is None else position.waste.token,
+           "known": len(game.known_places), "unknown": len(game.knowledge.unknown_places),
            "winnable": None, "best_score": None, "best_moves": None, "line": None, "moves": [],
            "samples": None, "scored": None, "exact": None, "recommended": None,
-           "error": None, "error_move": None}
+           "player": None, "seed": None, "error": None, "error_move": None}
     if h is not None:
         out.update(winnable=h.winnable, best_score=h.best_score, line=[m.token for m in h.line],
                    best_moves=h.solution.best_moves)
         out["moves"] = [{"move": m.move.token, "winnable": m.winnable,
                          "best_score": m.best_score, "best_moves": m.best_moves, "mark": m.mark,
                          "share": None, "share_95": None, "mean_score": None} for m in h.moves]
-    if rating is not None:
-        rec = rating.recommended
+    if advice is not None:
+        rating = advice.rating
+        rec = advice.recommended
         out.update(samples=rating.samples, scored=rating.scored, exact=rating.exact,
-                   recommended=rec and rec.token)
+                   recommended=rec and rec.token, player=advice.player, seed=advice.seed)
         out["moves"] = [{"move": m.move.token, "winnable": None, "best_score": None,
                          "best_moves": None, "mark": None, "share": m.share,
                          "share_95": list(m.share_95), "mean_score": m.mean_score}
@@ -227,82 +143,84 @@ def _hint_json(source: Source, position: Position, scheme: str, fair: bool, h: H
     return out
 
 
-def position_options(f):
-    opts = [
-        click.option("--rules", "rule_choice", type=click.Choice(["code", "easy", "classic"]),
-                     default="code", show_default=True,
-                     help="The rule set the moves were played under: the code's letter, "
-                          "easy or classic."),
-        click.option("--layout", "layouts", multiple=True, metavar="CARDS",
-                     help="A deal typed in (52 cards in `deal --format line` order) instead "
-                          "of a code; ?? for a card the player has not seen (fair by nature)."),
-        click.option("--layout-file", type=InputPath(), default=None,
-                     help="A file holding that one layout line (- for standard input)."),
-        click.option("--seed", type=SEED, default=None, help="Seed for the random completions."),
-        click.option("--json", "as_json", is_flag=True, help="Print one JSON object."),
-    ]
-    for opt in reversed(opts):
-        f = opt(f)
-    return f
+def new_seed() -> int:
+    """A seed for a run that was given none (printed, so that the run can be repeated)."""
+    return secrets.randbelow(1_000_000_000)
 
 
 @cli.command("hint", short_help="What every legal move of a game in progress is worth.")
 @click.argument("words", nargs=-1, metavar="CODE [MOVES]...")
-@position_options
+@game_options
+@click.option("--seed", type=SEED, default=None,
+              help="Seed of the random completions and of the fair player (default: a new "
+                   "one, printed).")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 @click.option("--fair", is_flag=True,
               help="Use only what the player has seen: shares of random completions of the "
-                   "unseen cards (no exact verdict, no line).")
+                   "unseen cards and the fair player's recommendation (no exact verdict, no "
+                   "line). Always so while some card of the deal is unknown.")
 @click.option("--samples", type=click.IntRange(1, 1_000_000), default=1000, show_default=True,
-              help="Completions solved for the --fair shares (all of them when there are no "
-                   "more distinct ones).")
+              help="Completions solved for the fair shares (all of them when there are no "
+                   "more distinct ones), and the fair player's rollouts (fair:N, N at most "
+                   "100,000).")
 @click.option("--score-samples", type=click.IntRange(0, 1_000_000), default=100,
               show_default=True,
-              help="Completions also solved for the --fair mean best scores; an optimum costs "
+              help="Completions also solved for the fair mean best scores; an optimum costs "
                    "about ten winnability searches (0: shares only, fastest).")
-@click.option("--reveal", is_flag=True, help="Show the face-down cards (not with --fair).")
+@click.option("--reveal", is_flag=True,
+              help="Show the face-down cards, in brackets (not with --fair).")
 @rule_options()
 def hint_command(words: tuple[str, ...], rule_choice: str, layouts: tuple[str, ...],
-                 layout_file: Path | None, seed: int | None, as_json: bool, fair: bool,
-                 samples: int, score_samples: int, reveal: bool, scoring: str, **opts) -> None:
-    """Hint a game in progress: CODE, then the MOVES played so far.
+                 layout_file: Path | None, seen: str | None, record_path: Path | None,
+                 lang: str | None, seed: int | None, as_json: bool, fair: bool, samples: int, score_samples: int,
+                 reveal: bool, scoring: str, **opts) -> None:
+    """Hint a game in progress: CODE (or --seen, --layout, --record), then the MOVES
+    played so far.
 
-    MOVES are in replay's tokens (cards, d/draw, u/undo). Shows the position, whether
-    it is still winnable, the best final score still reachable, every legal move best
-    first with what is left after it, and a best line from here. --fair answers from
-    only what the player has seen; so does a --layout with ?? cards.
+    MOVES are replay's tokens (cards, d/draw, u/undo), with what a move showed when
+    the deal is not known: Kc:7s (removing K♣ turned up 7♠), Kc:7s,Qd (two cards,
+    left to right), d:9h (the draw showed 9♥); - reads them from standard input.
+    Shows the position and every legal move best first: exactly (winnable, the best
+    final score, a best line) when every card is known, otherwise from only what the
+    player has seen (shares of completions still winnable, and the move the fair
+    player recommends).
     """
-    source, record = read_source(words, layouts, layout_file, rule_choice, opts)
-    fair = fair or bool(source.unknown)
-    if not fair:
-        refuse_unused(("samples", "score_samples", "seed"),
-                      "it counts with --fair (or a layout with ??)")
-    if fair and reveal:
-        raise click.UsageError("--reveal shows cards the player has not seen: not with --fair "
-                               "(nor a layout with ??)")
-    def on_error(game: Game, message: str, number: int) -> None:
+    typed = read_game(words, layouts, layout_file, seen, record_path, rule_choice, scoring,
+                      opts)
+    scoring = typed.scoring
+
+    def on_error(game: ObservedGame, message: str, number: int) -> None:
         if as_json:
-            out = _hint_json(source, Position.of(game), scoring, fair, None, None)
+            out = _hint_json(typed, game, game.position(), scoring, fair, None, None)
             click.echo(json.dumps({**out, "error": message, "error_move": number},
                                   ensure_ascii=False))
 
-    position = Position.of(replay_record(source, record, on_error))
-    from ..fair import View, fair_hint  # the kernels load from here on
-    from ..hints import hint
+    game = play_game(typed, lang, on_error=on_error)
+    fair = fair or not game.exact
+    if not fair:
+        refuse_unused(("samples", "score_samples", "seed"),
+                      "it counts with --fair (or while some card is unknown)")
+    if fair and reveal:
+        raise click.UsageError("--reveal shows cards the player has not seen: not with --fair "
+                               "(nor while some card is unknown)")
+    position = game.position()
+    from ..fair import View  # the kernels load from here on
+    from ..hints import fair_advice, hint
     from ..solver import warm_up
 
     warm_up(scoring)
-    h = rating = None
+    h = advice = None
     if fair:
-        known = (frozenset(range(len(source.deal.cards))) - source.unknown
-                 if source.unknown else None)
-        rating = fair_hint(View.of(position, known), samples, seed, score_samples,
-                           scheme=scoring)
+        seed_given = seed is not None
+        seed = new_seed() if seed is None else seed
+        advice = fair_advice(View.of(position, game.known_places), samples, seed,
+                             score_samples, scoring)
     else:
         h = hint(position, scoring)
     if as_json:
-        click.echo(json.dumps(_hint_json(source, position, scoring, fair, h, rating),
+        click.echo(json.dumps(_hint_json(typed, game, position, scoring, fair, h, advice),
                               ensure_ascii=False))
         return
-    lines = _position_lines(source, position, scoring, reveal)
-    lines += _exact_lines(h) if h is not None else _fair_lines(rating, scoring, seed)
+    lines = position_lines(typed.title(game), position, scoring, reveal)
+    lines += _exact_lines(h) if h is not None else _fair_lines(advice, scoring, seed_given)
     click.echo("\n".join(lines))

@@ -8,35 +8,28 @@ import click
 
 from ..codes import GameCode
 from ..dealing import Deal
-from ..errors import InputError
-from .common import SEED, parse_code, pick_rules, plural, rule_options
+from .common import SEED, PlayerType, parse_code, pick_rules, plural, rule_options
 from .group import cli
 
 
 @cli.command("play")
 @click.argument("code")
-@click.option("--player", "spec", default="greedy", show_default=True,
+@click.option("--player", "spec", type=PlayerType(), default="greedy", show_default=True,
               help="random, greedy, careful, pimc[:N], rollout[:N], fair[:N] (N samples a decision, "
                    "default 100) or perfect (the exact solver, which sees every card).")
 @click.option("--seed", type=SEED, default=0, show_default=True,
               help="Seed of the player's random choices and samples.")
-@click.option("--rules", "rules_choice", type=click.Choice(["code", "easy", "classic"]),
-              default="code", show_default=True,
-              help="Rule set (code: the game code's letter).")
 @click.option("--json", "as_json", is_flag=True, help="Print the game as one JSON object.")
 @rule_options(with_scoring=False)
-def play_command(code: str, spec: str, seed: int, rules_choice: str, as_json: bool,
+def play_command(code: str, spec: str, seed: int, rule_choice: str, as_json: bool,
                  **opts) -> None:
     """Let a player play CODE to the end: its record (which replay accepts), the result
     and the final score. Every player but perfect sees only what a person sees."""
     from ..players import make_player, play
 
     gc = parse_code(code)
-    try:
-        player = make_player(spec)
-    except InputError as exc:
-        raise click.BadParameter(str(exc), param_hint="--player") from None
-    rules = pick_rules(rules_choice, gc.rules, opts, gc.joker)[0]
+    player = make_player(spec)
+    rules = pick_rules(rule_choice, gc.rules, opts, gc.joker)[0]
     deal = Deal.from_number(gc.number, rules.joker)
     result = play(deal, player, rules, seed=seed)
     shown = str(GameCode(gc.number, rules.name, rules.joker))

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import sys
+from pathlib import Path
 
 import click
 from click.core import ParameterSource
@@ -12,11 +13,20 @@ from ..codes import GameCode
 from ..dealing import Deal
 from ..errors import IllegalMoveError, InputError
 from ..game import Game
-from ..messages import LANGUAGES, language_from_env
-from ..moves import Move
-from ..render import deal_picture
+from ..messages import language_from_env
+from ..observed import ObservedGame
+from ..render import board_lines, deal_picture
 from ..rules import Rules
-from .common import EXIT_ILLEGAL, parse_code, peak_mark, pick_rules, plural, rule_options
+from .common import (
+    EXIT_ILLEGAL,
+    Choice,
+    parse_code,
+    peak_mark,
+    pick_rules,
+    plural,
+    rule_options,
+)
+from .games import game_options, read_game
 from .group import cli
 
 
@@ -35,17 +45,18 @@ def _deal_json(code: str, number: int, rules: Rules, deal: Deal) -> dict:
 
 @cli.command("deal")
 @click.argument("code")
-@click.option("--format", "fmt", type=click.Choice(["text", "line", "json"]), default="text",
+@click.option("--format", "fmt", type=Choice(["text", "line", "json"]), default="text",
               show_default=True,
               help="text: the peaks for people; line: 52 machine tokens (positions 0–27, "
                    "waste, stock in draw order); json: the same as --json.")
 @click.option("--json", "as_json", is_flag=True,
               help="Print the deal as a JSON object: tableau, waste, stock.")
-@click.option("--reveal", is_flag=True, help="Show face-down cards and the stock (text format).")
-@rule_options(with_scoring=False, with_rules=False)
+@click.option("--reveal", is_flag=True,
+              help="Show face-down cards (in brackets) and the stock (text format).")
+@rule_options(with_scoring=False)
 @click.pass_context
 def deal_command(ctx: click.Context, code: str, fmt: str, as_json: bool, reveal: bool,
-                 **opts) -> None:
+                 rule_choice: str, **opts) -> None:
     """Show the layout of a deal: the peaks, the waste and the stock.
 
     CODE is a game code such as TP1-E-AAAAAAB.
@@ -53,7 +64,7 @@ def deal_command(ctx: click.Context, code: str, fmt: str, as_json: bool, reveal:
     if as_json and fmt != "json" and ctx.get_parameter_source("fmt") is not ParameterSource.DEFAULT:
         raise click.UsageError(f"give --json or --format {fmt}, not both")
     gc = parse_code(code)
-    rules = pick_rules("code", gc.rules, opts, gc.joker)[0]
+    rules = pick_rules(rule_choice, gc.rules, opts, gc.joker)[0]
     deal = Deal.from_number(gc.number, rules.joker)
     shown = str(GameCode(gc.number, rules.name, rules.joker))
     if as_json or fmt == "json":
@@ -67,67 +78,77 @@ def deal_command(ctx: click.Context, code: str, fmt: str, as_json: bool, reveal:
 
 # --- replay -------------------------------------------------------------------------
 @cli.command("replay")
-@click.argument("code")
-@click.argument("moves", nargs=-1)
-@click.option("--lang", type=click.Choice(LANGUAGES), default=None,
-              help="Language of the app's messages (default: from LANG, else English).")
+@click.argument("words", nargs=-1, metavar="CODE [MOVES]...")
+@game_options
 @click.option("--json", "as_json", is_flag=True, help="Print the replay as a JSON object.")
-@rule_options(with_rules=False)
-def replay_command(code: str, moves: tuple[str, ...], lang: str | None, as_json: bool,
-                   scoring: str, **opts) -> None:
-    """Play a recorded game on CODE and score it.
+@rule_options()
+def replay_command(words: tuple[str, ...], rule_choice: str, layouts: tuple[str, ...],
+                   layout_file: Path | None, seen: str | None, record_path: Path | None,
+                   lang: str | None, as_json: bool, scoring: str, **opts) -> None:
+    """Play a recorded game on CODE (or --seen, --layout, --record) and score it.
 
     MOVES are cards to remove (Kc or K♣), draw (d) and undo (u); several may share
-    one argument separated by spaces. An illegal move stops the replay (exit code 1).
+    one argument separated by spaces, and - reads them from standard input. On a game
+    whose cards are not all known, a move names what it showed: Kc:7s (removing K♣
+    turned up 7♠), d:9h (the draw showed 9♥). An illegal move stops the replay (exit
+    code 1). At the end: the board, then the score.
     """
-    gc = parse_code(code)
     lang = lang or language_from_env()
-    rules = pick_rules("code", gc.rules, opts, gc.joker)[0]
-    game = Game(Deal.from_number(gc.number, rules.joker), rules, lang)
-    tokens = [t for arg in moves for t in arg.replace(",", " ").split()]
+    typed = read_game(words, layouts, layout_file, seen, record_path, rule_choice, scoring,
+                      opts)
+    scoring = typed.scoring
+    rules = typed.start.rules
+    observed = ObservedGame(typed.start, lang)
     steps: list[dict] = []
 
     def scored() -> int:
         # Under cards-left the score is the cards left, as solve's best_score is (the
         # moves are a key of their own): an int under every scheme.
+        game = observed.game
         return game.cards_left if scoring == "cards-left" else game.score_under(scoring)
 
     def result(error: str | None = None, error_move: int | None = None) -> dict:
-        # One shape, whether the record ends or stops at an illegal move (README).
-        return {"code": str(GameCode(gc.number, rules.name, rules.joker)), "deal": gc.number,
+        # One shape, whether the record ends or stops at an illegal move (docs/json.md).
+        game, start = observed.game, typed.start
+        return {"code": typed.code, "deal": typed.number,
+                "layout": start.text if start.kind == "layout" else None,
+                "seen": start.text if start.kind == "seen" else None,
                 "rules": rules.name, "variant": rules.variant, "scoring": scoring,
                 "status": game.status.value, "score": scored(), "moves": game.moves,
                 "cards_left": game.cards_left, "stock_left": game.stock_left,
+                "record": observed.tokens, "known": len(observed.known_places),
                 "steps": steps, "error": error, "error_move": error_move}
 
-    for i, token in enumerate(tokens, 1):
+    for i, step in enumerate(typed.moves, 1):
         try:
-            move = Move.parse(token)
-            action = game.play(move)
+            action = observed.play(step)
         except InputError as exc:
-            raise click.UsageError(f"move {i}: {exc}") from None
+            raise click.UsageError(f"move {i} ({step.said}): {exc}") from None
         except IllegalMoveError as exc:
             if as_json:
                 click.echo(json.dumps(result(str(exc), i), ensure_ascii=False))
-            click.echo(f"move {i} ({token}): {exc}", err=True)
+            click.echo(f"move {i} ({step.said}): {exc}", err=True)
             sys.exit(EXIT_ILLEGAL)
-        kind = move.kind
+        kind = step.move.kind
         steps.append({"number": i, "action": kind, "card": action.card.token,
+                      "shown": [c.token for c in observed.record[-1].shown],
                       "score": scored(),
                       "peaks_cleared": action.peaks_cleared if kind == "remove" else 0})
         if not as_json:
             what = {"remove": action.card.pretty, "draw": f"draw {action.card.pretty}",
                     "undo": f"undo {action.card.pretty}"}[kind]
             mark = peak_mark(action.peaks_cleared, action.position) if kind == "remove" else ""
-            click.echo(f"{i:3d}. {what:<10} {_score_text(scoring, game)}{mark}")
+            click.echo(f"{i:3d}. {what:<10} {_score_text(scoring, observed.game)}{mark}")
     if as_json:
         click.echo(json.dumps(result(), ensure_ascii=False))
-    else:
-        scored_text = "" if scoring == "cards-left" else f"{_score_text(scoring, game)}, "
-        click.echo(f"{game.status.value.capitalize()}: {scored_text}"
-                   f"{plural(game.moves, 'move')}, "
-                   f"{plural(game.cards_left, 'card')} left in the peaks, "
-                   f"{game.stock_left} in the stock")
+        return
+    game = observed.game
+    click.echo("\n" + "\n".join(board_lines(observed.position())) + "\n")
+    scored_text = "" if scoring == "cards-left" else f"{_score_text(scoring, game)}, "
+    click.echo(f"{game.status.value.capitalize()}: {scored_text}"
+               f"{plural(game.moves, 'move')}, "
+               f"{plural(game.cards_left, 'card')} left in the peaks, "
+               f"{game.stock_left} in the stock")
 
 
 def _score_text(scoring: str, game: Game) -> str:

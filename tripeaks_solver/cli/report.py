@@ -8,7 +8,8 @@ from pathlib import Path
 import click
 
 from ..batch.errors import BatchError
-from .batch import advise, batch_text, check_plot_flag
+from .batch import advise, batch_text
+from .common import check_plot_flag
 from .group import cli
 
 

@@ -147,9 +147,6 @@ def _jobs(codes: tuple[str, ...], typed: list[tuple[str, Layout]], rule_choice: 
 
 @cli.command("solve", short_help="Solve deals (the default command).")
 @click.argument("codes", nargs=-1)
-@click.option("--rules", "rule_choice", type=click.Choice(RULE_CHOICES), default="both",
-              show_default=True,
-              help="Rule sets to solve under: the code's own letter, easy, classic or both.")
 @click.option("--layout", "layouts", multiple=True, metavar="CARDS",
               help="A deal typed in: 52 cards in `deal --format line` order (positions "
                    "0–27, waste, stock in draw order); ?? for a card you cannot see.")
@@ -168,7 +165,7 @@ def _jobs(codes: tuple[str, ...], typed: list[tuple[str, Layout]], rule_choice: 
               help="Find the best score (of --scoring) and fewest draws, or winnability "
                    "only (faster).")
 @click.option("--fast", is_flag=True, hidden=True, help="The old name of --no-optimal.")
-@rule_options()
+@rule_options(choices=RULE_CHOICES, default="both")
 def solve_command(codes: tuple[str, ...], rule_choice: str, layouts: tuple[str, ...],
                   layout_file: Path | None, samples: int, seed: int | None, as_json: bool,
                   no_solution: bool, optimal: bool, fast: bool, scoring: str, **opts) -> None:

@@ -1,0 +1,274 @@
+"""``coach`` driven on standard input, as a script would drive it: one line a move, one
+JSON object a turn. The test plays the coach's recommendations on a deal it knows,
+telling the coach only what a player would see, and checks the moves, the record file,
+the blindness of the advice and that a killed session loses nothing."""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import signal
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from test_observed import seen_text, shown_places
+
+from tripeaks_solver.dealing import Deal
+from tripeaks_solver.game import Game, Status
+from tripeaks_solver.moves import Move
+from tripeaks_solver.records import parse_record_file
+from tripeaks_solver.rules import CLASSIC, EASY, Rules
+
+ROOT = Path(__file__).resolve().parent.parent
+TURN_KEYS = ["moves_played", "status", "score", "stock_left", "cards_left", "waste", "known",
+             "unknown", "exact", "recommended", "player", "seed", "moves", "need", "error",
+             "record_file", "final"]
+
+
+class Dialog:
+    """A coach session in a subprocess: a line in, a JSON turn out."""
+
+    def __init__(self, tmp: Path, *args: str) -> None:
+        env = {**os.environ, "XDG_DATA_HOME": str(tmp / "data"), "PYTHONPATH": str(ROOT)}
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "tripeaks_solver", "coach", "--json", *args], cwd=ROOT,
+            env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+            text=True, bufsize=1)
+        self.turns: list[dict] = []
+
+    def read(self) -> dict:
+        line = self.proc.stdout.readline()
+        assert line, self.proc.stderr.read()
+        turn = json.loads(line)
+        assert list(turn) == TURN_KEYS
+        self.turns.append(turn)
+        return turn
+
+    def send(self, line: str) -> dict:
+        self.proc.stdin.write(line + "\n")
+        self.proc.stdin.flush()
+        return self.read()
+
+    def close(self) -> int:
+        self.proc.stdin.close()
+        code = self.proc.wait(timeout=120)
+        self.proc.stdout.close()
+        self.proc.stderr.close()
+        return code
+
+
+def said(game: Game, move: Move) -> str:
+    """The line a player types for ``move``: the move and every card it turned up."""
+    before = shown_places(game)
+    game.play(move)
+    new = sorted(shown_places(game) - before)
+    cards = ",".join(game.deal.cards[p].token for p in new)
+    return f"{move.token}:{cards}" if cards else move.token
+
+
+def drive(tmp: Path, deal: Deal, rules: Rules, start: list[str], ask_every: int = 3,
+          max_turns: int = 200) -> tuple[Dialog, Game, dict]:
+    """Play the coach's recommendations to the end (or ``max_turns`` moves, then q).
+    Every ``ask_every``-th move is sent without the cards it showed (0: none), so that
+    the coach asks for them."""
+    dialog = Dialog(tmp, *start, "--samples", "30", "--seed", "4", "--no-analysis")
+    game = Game(deal, rules)
+    turn = dialog.read()
+    for number in range(max_turns):
+        if turn["final"] is not None:
+            break
+        legal = [Move.remove(c).token for c in game.playable()]
+        if game.stock_left and rules.may_draw(bool(legal)):
+            legal.append("draw")
+        assert turn["error"] is None and turn["need"] is None
+        assert sorted(m["move"] for m in turn["moves"]) == sorted(legal)
+        move = Move.parse(turn["recommended"])
+        line = said(game, move)
+        if ask_every and number % ask_every == 0 and ":" in line:
+            head, cards = line.split(":")
+            turn = dialog.send(head)
+            assert [n["place"] for n in turn["need"]] and turn["recommended"] is None
+            turn = dialog.send(cards.replace(",", " "))
+        else:
+            turn = dialog.send(line)
+        assert turn["score"] == game.score
+    if turn["final"] is None:
+        turn = dialog.send("q")
+    assert dialog.close() == 0
+    return dialog, game, turn["final"]
+
+
+def twin_deal(deal: Deal, known: set[int], seed: int) -> Deal:
+    """The deal with the cards at the places not in ``known`` shuffled among them."""
+    cards = list(deal.cards)
+    hidden = [p for p in range(len(cards)) if p not in known]
+    moved = [cards[p] for p in hidden]
+    random.Random(seed).shuffle(moved)
+    for p, c in zip(hidden, moved, strict=True):
+        cards[p] = c
+    return Deal(tuple(cards))
+
+
+def known_after(deal: Deal, rules: Rules, record: list[str]) -> set[int]:
+    game = Game(deal, rules)
+    known = shown_places(game)
+    for token in record:
+        game.play(Move.parse(token.split(":")[0]))
+        known |= shown_places(game)
+    return known
+
+
+@pytest.mark.parametrize(("number", "rules"), [(2, EASY), (4, CLASSIC)])
+def test_whole_games_through_coach(tmp_path: Path, number: int, rules: Rules) -> None:
+    assert check_game(tmp_path, number, rules)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("rules", [EASY, CLASSIC, EASY.with_options(empty_waste=True),
+                                   CLASSIC.with_options(draw_when_stuck=True),
+                                   EASY.with_options(open=True)],
+                         ids=lambda r: f"{r.name}+{r.variant}")
+def test_whole_games_through_coach_many(tmp_path: Path, rules: Rules) -> None:
+    twins = sum(check_game(tmp_path / str(number), number, rules) for number in range(20, 26))
+    assert twins >= 2
+
+
+def check_game(tmp: Path, number: int, rules: Rules) -> bool:
+    """Play deal ``number`` through the coach; True when some cards were never seen, and
+    the game played again with them moved around was the same."""
+    deal = Deal.from_number(number)
+    flags = [f"--{k}" for k, f in (("empty-waste", "empty_waste"),
+                                   ("draw-when-stuck", "draw_when_stuck"), ("open", "open"))
+             if getattr(rules, f)]
+    start = ["--seen", seen_text(deal, rules), "--rules", rules.name, *flags]
+    dialog, game, final = drive(tmp, deal, rules, start)
+    assert final["score"] == game.score and final["result"] == (
+        "won" if game.status is Status.WON else "stuck")
+    # The record file holds the game: it replays on the plain game to the same score.
+    path = Path(dialog.turns[0]["record_file"])
+    record = parse_record_file(path.read_text(encoding="utf-8"), str(path))
+    replayed = Game(deal, rules)
+    for step in record.moves:
+        replayed.play(step.move)
+    assert replayed.score == final["score"] and replayed.status is game.status
+    assert [o.token for o in record.moves] == final["record"]
+    # Blind by construction: the cards never seen moved elsewhere, the session is the same.
+    twin = twin_deal(deal, known_after(deal, rules, final["record"]), number)
+    if twin == deal:  # every card was seen (or the unseen ones are alike)
+        return False
+    other, _, _ = drive(tmp / "twin", twin, rules, start)
+    strip = [{k: v for k, v in t.items() if k != "record_file"} for t in dialog.turns]
+    assert strip == [{k: v for k, v in t.items() if k != "record_file"} for t in other.turns]
+    return True
+
+
+def test_code_with_fair_is_blind(tmp_path: Path) -> None:
+    deal = Deal.from_number(2)
+    a, _, final = drive(tmp_path / "a", deal, EASY, ["--layout", deal.line(), "--fair"], 0)
+    twin = twin_deal(deal, known_after(deal, EASY, final["record"]), 2)
+    assert twin != deal
+    b, _, _ = drive(tmp_path / "b", twin, EASY, ["--layout", twin.line(), "--fair"], 0)
+    assert a.turns[0]["exact"] is False
+    strip = [{k: v for k, v in t.items() if k != "record_file"} for t in a.turns]
+    assert strip == [{k: v for k, v in t.items() if k != "record_file"} for t in b.turns]
+
+
+def test_recommendations_are_hint_fair_s(tmp_path: Path, capsys) -> None:
+    """``hint --fair --seed S --samples N`` on the record so far recommends what the coach
+    did at that turn."""
+    from cli_run import run
+
+    deal = Deal.from_number(1)
+    dialog, _, final = drive(tmp_path, deal, EASY, ["--seen", seen_text(deal, EASY)],
+                             max_turns=8)
+    record = []
+    for turn, token in zip(dialog.turns, final["record"][:5], strict=False):
+        code, out, err = run(capsys, "hint", "--seen", seen_text(deal, EASY), *record, "--fair",
+                             "--samples", "30", "--seed", "4", "--score-samples", "0", "--json")
+        assert code == 0, err
+        assert json.loads(out)["recommended"] == turn["recommended"]
+        record.append(token)
+
+
+def test_kill_loses_nothing(tmp_path: Path) -> None:
+    deal = Deal.from_number(1)
+    path = tmp_path / "game.txt"
+    start = ["--seen", seen_text(deal, EASY)]
+    game = Game(deal, EASY)
+    lines = [said(game, Move.parse(t)) for t in ["Js", "Th", "d", "d", "d", "d", "Kh", "Ad"]]
+    first = Dialog(tmp_path, *start, "--record", str(path), "--samples", "10", "--seed", "1")
+    first.read()
+    for line in lines[:5]:
+        assert first.send(line)["error"] is None
+    first.proc.send_signal(signal.SIGKILL)
+    first.proc.wait(timeout=30)
+    second = Dialog(tmp_path, "--record", str(path), "--samples", "10", "--seed", "1",
+                    "--no-analysis")
+    assert second.read()["moves_played"] == 5
+    for line in lines[5:]:
+        assert second.send(line)["error"] is None
+    final = second.send("q")["final"]
+    assert second.close() == 0
+    assert final["record"] == lines and final["result"] == "stopped"
+    record = parse_record_file(path.read_text(encoding="utf-8"), str(path))
+    assert [o.token for o in record.moves] == lines
+
+
+def test_bad_input_never_ends_the_session(tmp_path: Path) -> None:
+    deal = Deal.from_number(1)
+    dialog = Dialog(tmp_path, "--seen", seen_text(deal, EASY), "--samples", "10",
+                    "--no-analysis")
+    dialog.read()
+    for bad, needle in [("zz", "not a move"), ("Ad", "Must be one rank"), ("d:2c", "known"),
+                        ("As", "No such card"), ("Js:4h", "turns up no card"),
+                        ("u", "Nothing to undo")]:
+        turn = dialog.send(bad)
+        assert needle in turn["error"] and turn["moves_played"] == 0 and turn["final"] is None
+    turn = dialog.send("d")  # the draw needs its card: asked for
+    assert turn["need"] == [{"place": 29, "name": "stock card 1"}]
+    turn = dialog.send("Zz")
+    assert "not a card" in turn["error"] and turn["need"] is not None
+    turn = dialog.send("4s")
+    assert turn["moves_played"] == 1 and turn["waste"] == "4s" and turn["need"] is None
+    turn = dialog.send("q")
+    assert turn["final"]["record"] == ["draw:4s"]
+    assert dialog.close() == 0
+
+
+def test_start_asked_on_standard_input(tmp_path: Path) -> None:
+    deal = Deal.from_number(1)
+    env = {**os.environ, "XDG_DATA_HOME": str(tmp_path), "PYTHONPATH": str(ROOT)}
+    text = "\n".join([seen_text(deal, EASY), "Js", "q"]) + "\n"
+    r = subprocess.run([sys.executable, "-m", "tripeaks_solver", "coach", "--samples", "10",
+                        "--no-analysis"], check=False, input=text, capture_output=True, text=True, env=env,
+                       cwd=ROOT, timeout=120)
+    assert r.returncode == 0, r.stderr
+    assert "Recording to" in r.stdout and "Record: Js" in r.stdout
+    saved = list((tmp_path / "tripeaks-solver" / "games").glob("seen-*.txt"))
+    assert len(saved) == 1 and saved[0].read_text().endswith("moves:\nJs\n")
+
+
+@pytest.mark.parametrize(("args", "needle"), [
+    (["--seen", "2c Ad"], "--seen lists 11 cards"),
+    (["--record", "/nonexistent/dir/x.txt", "--seen", "2c Ad 6s Kc Kh Th Ts Js Td 8s Qc"],
+     "does not exist"),
+])
+def test_bad_starts_are_one_line(tmp_path: Path, args: list[str], needle: str) -> None:
+    env = {**os.environ, "XDG_DATA_HOME": str(tmp_path), "PYTHONPATH": str(ROOT)}
+    r = subprocess.run([sys.executable, "-m", "tripeaks_solver", "coach", *args],
+                       check=False, input="", capture_output=True, text=True, env=env, cwd=ROOT, timeout=60)
+    assert r.returncode == 2 and r.stderr.count("\n") == 1 and needle in r.stderr, r.stderr
+
+
+def test_existing_file_is_not_touched(tmp_path: Path) -> None:
+    env = {**os.environ, "XDG_DATA_HOME": str(tmp_path), "PYTHONPATH": str(ROOT)}
+    other = tmp_path / "notes.txt"
+    other.write_text("my notes\n")
+    r = subprocess.run([sys.executable, "-m", "tripeaks_solver", "coach", "--record",
+                        str(other)], check=False, input="q\n", capture_output=True, text=True, env=env,
+                       cwd=ROOT, timeout=60)
+    assert r.returncode == 2 and "not a game record" in r.stderr
+    assert other.read_text() == "my notes\n"

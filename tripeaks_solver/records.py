@@ -1,0 +1,148 @@
+"""Game records on disk: plain text holding the start as seen, the rule options, the
+scoring scheme and the observed moves, one move a line so that the file grows as the
+game does (``coach`` writes it; ``coach``, ``hint``, ``analyze`` and ``replay`` read it
+with ``--record FILE``)::
+
+    # tripeaks-solver game record (tripeaks-solve coach --record FILE continues it)
+    start: seen Jd 4s Ac 8h 4c 2h 8c 6h 8d 8s 9c
+    rules: easy
+    variant: empty-waste
+    scoring: app
+    moves:
+    8h:Ks
+    draw:9h
+
+``start`` is ``code TP1-E-AAAAAAD``, ``layout`` and its 52 tokens, or ``seen`` and the
+cards seen at the start; ``variant`` lists the rule options (empty when none).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .codes import GameCode
+from .dealing import Deal
+from .errors import InputError
+from .layout import Layout
+from .observed import START_KINDS, Observed, Start
+from .rules import VARIANT_OPTIONS, Rules
+from .scoring import SCHEMES
+
+MAGIC = "# tripeaks-solver game record"
+HEADER_KEYS = ("start", "rules", "variant", "scoring")
+
+
+@dataclass(frozen=True)
+class GameRecord:
+    """A record read from a file: the start, the scoring, and the observed moves."""
+
+    start: Start
+    scoring: str
+    moves: tuple[Observed, ...]
+
+
+def make_start(kind: str, text: str, rules: Rules) -> Start:
+    """The start a record names: ``code``, ``layout`` or ``seen`` and its text."""
+    if kind == "code":
+        code = GameCode.parse(text)
+        joker = code.joker or rules.joker
+        shown = str(GameCode(code.number, rules.name, joker))
+        return Start.of_deal("code", shown, Deal.from_number(code.number, joker), rules)
+    if kind == "layout":
+        return Start.of_layout(Layout.parse(text), rules)
+    if kind == "seen":
+        return Start.of_seen(text, rules)
+    raise InputError(f"unknown start {kind!r} (expected one of {', '.join(START_KINDS)})")
+
+
+def header(start: Start, scoring: str) -> str:
+    """The lines a record file begins with, up to ``moves:``."""
+    return (f"{MAGIC} (tripeaks-solve coach --record FILE continues it)\n"
+            f"start: {start.kind} {start.text}\n"
+            f"rules: {start.rules.name}\n"
+            f"variant: {start.rules.variant}\n"
+            f"scoring: {scoring}\n"
+            "moves:\n")
+
+
+def looks_like_record(text: str) -> bool:
+    """Whether a file's text begins as a game record does."""
+    return text.startswith(MAGIC)
+
+
+def parse_record_file(text: str, name: str) -> GameRecord:
+    """Read a record file's text (``name`` for the messages). A last line without its
+    line end is a move cut short as it was written and is left out when it does not
+    read as a move."""
+    if not looks_like_record(text):
+        raise InputError(f"{name} is not a game record (it does not begin with {MAGIC!r})")
+    lines = text.split("\n")
+    cut = lines.pop()  # "" when the text ends with a line end
+    fields: dict[str, str] = {}
+    moves: list[Observed] = []
+    in_moves = False
+    for number, raw in enumerate(lines, 1):
+        line = raw.split("#", 1)[0].strip()
+        if not line:
+            continue
+        if in_moves:
+            moves += _moves(line, f"{name}, line {number}")
+            continue
+        key, colon, value = line.partition(":")
+        key = key.strip()
+        if not colon or key not in HEADER_KEYS + ("moves",):
+            raise InputError(f"{name}, line {number}: expected one of "
+                             f"{', '.join(HEADER_KEYS)} or moves, then a colon")
+        if key == "moves":
+            in_moves = True
+            if value.strip():
+                moves += _moves(value, f"{name}, line {number}")
+            continue
+        fields[key] = value.strip()
+    if in_moves and cut.strip():
+        try:
+            moves += _moves(cut, "")
+        except InputError:
+            pass  # the move being written when the session stopped
+    missing = [k for k in HEADER_KEYS if k not in fields and k != "variant"]
+    if missing or not in_moves:
+        what = missing[0] if missing else "moves"
+        raise InputError(f"{name}: the record has no {what!r} line")
+    rules = _rules(fields["rules"], fields.get("variant", ""), name)
+    scoring = fields["scoring"]
+    if scoring not in SCHEMES:
+        raise InputError(f"{name}: unknown scoring {scoring!r} (expected one of "
+                         f"{', '.join(SCHEMES)})")
+    kind, _, start_text = fields["start"].partition(" ")
+    try:
+        start = make_start(kind, start_text.strip(), rules)
+    except InputError as exc:
+        raise InputError(f"{name}: start: {exc}") from None
+    return GameRecord(start, scoring, tuple(moves))
+
+
+def _moves(text: str, where: str) -> list[Observed]:
+    out = []
+    for token in text.split():
+        try:
+            out.append(Observed.parse(token))
+        except InputError as exc:
+            raise InputError(f"{where}: {exc}") from None
+    return out
+
+
+def _rules(name: str, variant: str, where: str) -> Rules:
+    try:
+        rules = Rules.named(name)
+    except InputError as exc:
+        raise InputError(f"{where}: {exc}") from None
+    options = {}
+    for option in filter(None, variant.replace("+", " ").split()):
+        if option not in VARIANT_OPTIONS:
+            raise InputError(f"{where}: unknown rule option {option!r} (expected "
+                             f"{', '.join(VARIANT_OPTIONS)})")
+        options[VARIANT_OPTIONS[option]] = True
+    return rules.with_options(**options)
+
+
+__all__ = ["GameRecord", "header", "looks_like_record", "make_start", "parse_record_file"]
