@@ -18,9 +18,10 @@ import numpy as np
 import pytest
 from cli_run import assert_one_line_error, run
 
-from tripeaks_solver import CLASSIC, EASY, Deal, Game, Status
+from tripeaks_solver import CLASSIC, EASY, Deal, Game, Status, players
 from tripeaks_solver.dealing import SplitMix64
 from tripeaks_solver.difficulty import difficulties, difficulty, rating_of
+from tripeaks_solver.fair import View
 from tripeaks_solver.geometry import COVERED_BY, ROWS
 from tripeaks_solver.moves import Move
 from tripeaks_solver.players import fair_margin, play
@@ -386,6 +387,32 @@ def test_plain_python_players_print_no_warning(capsys):
     code, out, err = run(capsys, *args)
     assert code == 0, err
     assert json.loads(plain.stdout) == json.loads(out)
+
+
+# --- rollouts in chunks (Ctrl-C stops between them) ------------------------------------
+def test_rollouts_in_chunks_add_up_to_one_call(monkeypatch):
+    # The generator goes on from chunk to chunk: the sums are those of one call.
+    def one_call(n):
+        yield 0, n
+
+    def small_calls(n):  # 1, 2, 3, 1, … completions a call
+        a = k = 0
+        while a < n:
+            yield a, min(n, a + 1 + k % 3)
+            a, k = min(n, a + 1 + k % 3), k + 1
+
+    game = Position(Deal.from_number(4), EASY).game()
+    game.draw()
+    seen = players.Seen.of(View.of(Position.of(game)))
+    legal = Position.of(game).legal_moves()
+    candidates = np.array([seen.kernel_move(m) for m in legal], dtype=np.int64)
+    for who in (players.make_player("rollout:57"), players.make_player("fair:57")):
+        sums = []
+        for split in (one_call, small_calls, players.chunks):
+            monkeypatch.setattr(players, "chunks", split)
+            sums.append(who.values(seen, candidates, EASY, 12345))
+        assert np.array_equal(sums[0], sums[1]) and np.array_equal(sums[0], sums[2])
+        assert len(legal) > 1 and sums[0][:, 1].sum() > 0
 
 
 # --- strength -------------------------------------------------------------------------------

@@ -41,6 +41,7 @@ from .errors import InputError
 from .fair import View, fair_hint
 from .game import Game, Status
 from .geometry import TABLEAU_SIZE
+from .jit import chunks
 from .moves import Move
 from .player_spec import parse_player
 from .position import Position
@@ -173,9 +174,12 @@ class RolloutPlayer(Player):
     def values(self, seen: Seen, candidates: np.ndarray, rules: Rules, seed: int) -> np.ndarray:
         """(wins, cards removed, app points, original points) of each candidate, summed."""
         out = np.zeros((len(candidates), 4), dtype=np.int64)
-        trials = playout.Trials(candidates, self.samples, playout.rollout_rng(seed))
-        playout._rollouts(seen.known(), seen.unseen, rule_masks(rules), self.policy, trials,
-                          out)
+        known, masks, rng = seen.known(), rule_masks(rules), playout.rollout_rng(seed)
+        # A chunk of completions a call, so that Ctrl-C stops the work; the generator
+        # goes on from call to call, so the sums are those of one call over all.
+        for a, b in chunks(self.samples):
+            playout._rollouts(known, seen.unseen, masks, self.policy,
+                              playout.Trials(candidates, b - a, rng), out)
         return out
 
     def choose(self, view, legal, rng):
