@@ -69,11 +69,14 @@ def solve_one(inputs, cards):
     """(answer, states) of one deal: winnability, or the optimum's answers."""
     kernels, bd, masks, ws, path, optimal = inputs
     if optimal:
-        # Kernels from cd1565d on take a floor on the draws (0: none known).
+        # Kernels from cd1565d on take a floor on the draws (0: none known); later ones
+        # take it with most_removed as a Goal.
         code = getattr(kernels._optimal, "py_func", kernels._optimal).__code__
-        floor = (0,) if code.co_argcount > 6 else ()
-        draws, states, max_removed, key, _ = kernels._optimal(bd, cards, masks, False, ws,
-                                                              path, *floor)
+        if hasattr(kernels, "Goal"):
+            args = (kernels.Goal(False, 0), ws, path)
+        else:
+            args = (False, ws, path, 0) if code.co_argcount > 6 else (False, ws, path)
+        draws, states, max_removed, key, _ = kernels._optimal(bd, cards, masks, *args)
         return [int(draws), int(max_removed), int(key)], int(states)
     found, _, states = kernels._dfs(bd, cards, masks, len(cards.stock), ws, path)
     return bool(found), int(states)

@@ -499,3 +499,47 @@ def test_cli_prints_the_compile_notice_once_on_a_terminal(tmp_path):
     assert screen == "compiling search kernels, first run only…\n"
     code, out, screen = _run_on_terminal(argv, env, tmp_path)
     assert code == 0 and "Easy:    winnable" in out and screen == ""
+
+
+# --- the house rule on kernel arguments --------------------------------------------------
+def test_every_kernel_takes_at_most_six_arguments():
+    # DEVELOPERS.md: kernels take a few named inputs (named tuples), at most six
+    # arguments. Read from the source, so that it holds with NUMBA_DISABLE_JIT=1 too.
+    import ast
+
+    kernels = {}
+    for path in sorted((ROOT / "tripeaks_solver").rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.FunctionDef) and any(
+                    "njit" in ast.unparse(d) for d in node.decorator_list):
+                kernels[f"{path.stem}.{node.name}"] = len(node.args.args)
+    assert len(kernels) > 50  # the search, completion and playout kernels were found
+    assert {k: n for k, n in kernels.items() if n > 6} == {}
+
+
+# --- long kernel calls in chunks ----------------------------------------------------------
+@pytest.mark.parametrize("n", [0, 1, 2, 7, 1000])
+def test_chunks_cover_every_item_once_in_order(n):
+    ranges = list(jit.chunks(n))
+    starts = [a for a, _ in ranges]
+    assert starts == ([0] if n else []) + [b for _, b in ranges[:-1]]
+    assert all(a < b for a, b in ranges)
+    assert (ranges[-1][1] if ranges else 0) == n
+
+
+def test_chunks_are_sized_to_the_time_they_take(monkeypatch):
+    # A fake clock: each item costs the caller 1 ms, then 150 ms from item 3000 on. The
+    # chunks double while one takes under half of the 0.2 s aimed at, halve when one
+    # takes over twice it, and are kept in between.
+    clock = [0.0]
+    monkeypatch.setattr(jit.time, "perf_counter", lambda: clock[0])
+    ranges = []
+    for a, b in jit.chunks(3400, seconds=0.2):
+        ranges.append((a, b))
+        clock[0] += sum(0.001 if i < 3000 else 0.15 for i in range(a, b))
+    sizes = [b - a for a, b in ranges]
+    assert sizes[:12] == [1, 2, 4, 8, 16, 32, 64, 128, 128, 128, 128, 128]
+    first_slow = next(k for k, (_, b) in enumerate(ranges) if b > 3000)
+    tail = sizes[first_slow + 1:-1]  # the last one is what is left
+    assert tail[:6] == [64, 32, 16, 8, 4, 2]  # 0.3 s for two: in the band
+    assert set(tail[6:]) == {2}

@@ -6,7 +6,10 @@ from __future__ import annotations
 import csv
 import json
 import math
+import os
 import random
+import subprocess
+import sys
 from collections import Counter
 from functools import cache
 from pathlib import Path
@@ -15,12 +18,14 @@ import numpy as np
 import pytest
 from cli_run import assert_one_line_error, run
 
-from tripeaks_solver import CLASSIC, EASY, Deal, Game, Status
+from tripeaks_solver import CLASSIC, EASY, Deal, Game, Status, players
+from tripeaks_solver.dealing import SplitMix64
 from tripeaks_solver.difficulty import difficulties, difficulty, rating_of
+from tripeaks_solver.fair import View
 from tripeaks_solver.geometry import COVERED_BY, ROWS
 from tripeaks_solver.moves import Move
 from tripeaks_solver.players import fair_margin, play
-from tripeaks_solver.playout import _best
+from tripeaks_solver.playout import _best, _next, new_rng
 from tripeaks_solver.position import Position
 from tripeaks_solver.rules import Rules
 from tripeaks_solver.solver import solve
@@ -357,6 +362,57 @@ def test_play_command_record_replays(capsys, spec):
 def test_play_command_errors(capsys, args, needle):
     code, _, err = run(capsys, "play", "TP1-E-AAAAAAB", *args)
     assert_one_line_error(code, err, needle)
+
+
+@pytest.mark.nojit
+@pytest.mark.parametrize("seed", [0, 3, 2**63, 2**64 - 1])
+def test_playout_generator_wraps_without_warning(seed):
+    # pyproject.toml turns an overflow warning from playout.py into an error: as plain
+    # Python (NUMBA_DISABLE_JIT=1) the generator's wrap modulo 2^64 must not warn, and
+    # compiled or not it is the dealing's SplitMix64 (Python integers, masked).
+    rng, twin = new_rng(seed), SplitMix64(seed)
+    assert [int(_next(rng)) for _ in range(50)] == [twin.next() for _ in range(50)]
+
+
+def test_plain_python_players_print_no_warning(capsys):
+    # With NUMBA_DISABLE_JIT=1 the kernels run as Python, where SplitMix64's intended
+    # wrap modulo 2^64 made numpy print three overflow warnings; the game is the
+    # compiled kernels' game.
+    root = Path(__file__).resolve().parents[1]
+    args = ["play", "TP1-E-AAAAAAD", "--player", "random", "--seed", "3", "--json"]
+    plain = subprocess.run([sys.executable, "-m", "tripeaks_solver", *args], check=False,
+                           capture_output=True, text=True, timeout=600,
+                           env={**os.environ, "NUMBA_DISABLE_JIT": "1", "PYTHONPATH": str(root)})
+    assert plain.returncode == 0 and plain.stderr == "", plain.stderr
+    code, out, err = run(capsys, *args)
+    assert code == 0, err
+    assert json.loads(plain.stdout) == json.loads(out)
+
+
+# --- rollouts in chunks (Ctrl-C stops between them) ------------------------------------
+def test_rollouts_in_chunks_add_up_to_one_call(monkeypatch):
+    # The generator goes on from chunk to chunk: the sums are those of one call.
+    def one_call(n):
+        yield 0, n
+
+    def small_calls(n):  # 1, 2, 3, 1, … completions a call
+        a = k = 0
+        while a < n:
+            yield a, min(n, a + 1 + k % 3)
+            a, k = min(n, a + 1 + k % 3), k + 1
+
+    game = Position(Deal.from_number(4), EASY).game()
+    game.draw()
+    seen = players.Seen.of(View.of(Position.of(game)))
+    legal = Position.of(game).legal_moves()
+    candidates = np.array([seen.kernel_move(m) for m in legal], dtype=np.int64)
+    for who in (players.make_player("rollout:57"), players.make_player("fair:57")):
+        sums = []
+        for split in (one_call, small_calls, players.chunks):
+            monkeypatch.setattr(players, "chunks", split)
+            sums.append(who.values(seen, candidates, EASY, 12345))
+        assert np.array_equal(sums[0], sums[1]) and np.array_equal(sums[0], sums[2])
+        assert len(legal) > 1 and sums[0][:, 1].sum() > 0
 
 
 # --- strength -------------------------------------------------------------------------------

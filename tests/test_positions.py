@@ -23,16 +23,18 @@ import os
 import random
 import signal
 import threading
+from collections.abc import Iterator
 
 import numpy as np
 import pytest
 from naive import naive_solve, position_of
 
-from tripeaks_solver import completion_kernels
+from tripeaks_solver import completion_kernels, fair
 from tripeaks_solver.dealing import Deal
 from tripeaks_solver.fair import View, fair_hint, seen_at
 from tripeaks_solver.game import Status
 from tripeaks_solver.hints import hint
+from tripeaks_solver.jit import chunks
 from tripeaks_solver.position import Position
 from tripeaks_solver.rules import CLASSIC, EASY, Rules
 from tripeaks_solver.solver import board, cards_at, rule_masks, scratch, solve
@@ -169,9 +171,10 @@ def completions_against_solve(position: Position, scheme: str, n: int, scored: i
     scores = np.full((n, len(legal)), -1, dtype=np.int64)
     completion_kernels._solve_completions(
         board(), cards_at(canonical), rule_masks(position.rules),
-        np.array(view.fill_places, dtype=np.int64), fills, codes, scored,
-        completion_kernels.SCHEME_CODES[scheme], base, scratch(), np.empty(64, dtype=np.int64),
-        wins, scores)
+        completion_kernels.Completions(np.array(view.fill_places, dtype=np.int64), fills, wins,
+                                       scores),
+        completion_kernels.Asked(codes, scored, completion_kernels.SCHEME_CODES[scheme], base),
+        scratch())
     compared = 0
     for i, fill in enumerate(fillings):
         here = view.completion(fill)
@@ -269,6 +272,55 @@ def test_fair_shares_are_exact_when_few_fillings(seed: int) -> None:
             wins += solve(view.completion(fill).play(fm.move), optimal=False).winnable
         assert fm.wins == wins
         assert fm.share == wins / len(orders) and fm.share_95 == (fm.share, fm.share)
+
+
+# --- the completions in chunks (Ctrl-C stops between them) -----------------------------
+def _one_call(n: int) -> Iterator[tuple[int, int]]:
+    if n:
+        yield 0, n
+
+
+def _small_calls(n: int) -> Iterator[tuple[int, int]]:
+    """Ranges of 1, 2, 3, 1, … items: many calls, one ending inside the scored ones."""
+    a = k = 0
+    while a < n:
+        b = min(n, a + 1 + k % 3)
+        yield a, b
+        a, k = b, k + 1
+
+
+def test_sampled_fillings_drawn_in_chunks_are_those_of_one_draw() -> None:
+    view = View.of(Position(Deal.from_number(5), EASY))
+    n, exact, rows = fair._fills(view, 50, 9)
+    assert not exact and n == 50
+    once = rows(0, n)
+    _, _, rows = fair._fills(view, 50, 9)
+    assert np.array_equal(np.concatenate([rows(a, b) for a, b in _small_calls(n)]), once)
+    assert sorted(once[0]) == sorted(c.rank for c in view.unseen)
+    assert len({tuple(r) for r in once}) == n  # the rows are not one filling repeated
+
+
+@pytest.mark.parametrize("scheme", SCHEMES)
+def test_fair_hint_in_chunks_answers_as_one_call(monkeypatch, scheme: str) -> None:
+    # Sampled completions (positions with several moves) and every distinct one (open
+    # peaks, five cards left in the stock: at most 120), the first 7 also scored.
+    mid = (random_position(seed + 900, EASY, 20) for seed in range(20))
+    cases = [(View.of(p), 30, False) for p in mid if len(p.legal_moves()) > 1][:2]
+    game = Position(Deal.from_number(1), CLASSIC.with_options(open=True)).game()
+    while game.stock_left > 5:
+        game.draw()
+    cases.append((View.of(Position.of(game)), 200, True))
+    for view, samples, exact in cases:
+        answers = []
+        for split in (_one_call, _small_calls, chunks):
+            monkeypatch.setattr(fair, "chunks", split)
+            h = fair_hint(view, samples, 4, score_samples=7, with_now=True, scheme=scheme)
+            answers.append((h.moves, h.samples, h.scored, h.exact, h.share_now))
+        assert answers[0] == answers[1] == answers[2]
+        moves, n, scored, was_exact, _ = answers[0]
+        assert n > scored == 7 and was_exact == exact and moves
+        assert [m for m in moves if m.mean_score is None] == []
+    assert len(cases) == 3
 
 
 # --- the kernels against the naive twin, from mid-game positions ------------------------

@@ -178,8 +178,7 @@ def test_hall_test_is_the_plain_statement() -> None:
     for _ in range(300):
         pos, bd, cards, masks, limit = random_case(rng, 0, 45)
         plain = Plain(pos)
-        got = bool(kernels._no_win_ahead(bd, cards, masks, limit, cards.config, cards.drawn,
-                                         cards.waste))
+        got = bool(kernels._no_win_ahead(bd, cards, masks, limit))
         want = plain.hall_short(pos.removed, pos.drawn, waste_rank(pos), limit)
         assert got == want, (pos.deal.number, pos.rules, pos.record, limit)
         outcomes[got] += 1
@@ -255,8 +254,7 @@ def fresh_slack(bd, cards, tables, config):
 
 
 def lanes_short(tables, slack, drawn: int, waste: int, row: int) -> bool:
-    _, supply, stock, _, tests = tables
-    return bool(kernels._short_of_tops(slack, stock, drawn, waste, supply, tests, row))
+    return bool(kernels._short_of_tops(slack, tables, drawn, waste, row))
 
 
 def test_hall_slacks_follow_the_moves() -> None:
@@ -359,8 +357,8 @@ def check_marks_off_the_line(rng, pos: Position, marks, line, limit: int) -> int
 
 def successful_search(bd, cards, masks, limit, scratch, path, rng):
     """The line of a search with kept marks that found a win (None if it found none)."""
-    found, length, _, _ = kernels._search(bd, cards, masks, limit, scratch, path, True,
-                                          kernels.NO_LIMIT)
+    found, length, _, _ = kernels._search(
+        bd, cards, masks, kernels.WinSearch(limit, kernels.NO_LIMIT, True, False), scratch, path)
     return length if found else None
 
 
@@ -368,8 +366,9 @@ def search_that_gave_up(bd, cards, masks, limit, scratch, path, rng):
     """The open line of one try of the search that gave up (None if it did not): the
     search restarts in the other order keeping every other mark."""
     _, depth, _, gave_up, _ = kernels._ordered_search(
-        bd, cards, masks, limit, scratch, path, rng.randrange(20, 400),
-        bool(rng.getrandbits(1)))
+        bd, cards, masks,
+        kernels.WinSearch(limit, rng.randrange(20, 400), True, bool(rng.getrandbits(1))),
+        scratch, path)
     return depth if gave_up else None
 
 
@@ -409,8 +408,9 @@ def test_searches_that_restarted_agree_with_the_plain_search(seed, size) -> None
     restarted = {True: 0, False: 0}
     while min(restarted.values()) < size:
         pos, bd, cards, masks, limit = random_case(rng, 8, 24)
-        found, length, states, _ = kernels._search(bd, cards, masks, limit, scratch, path,
-                                                   False, kernels.NO_LIMIT)
+        found, length, states, _ = kernels._search(
+            bd, cards, masks, kernels.WinSearch(limit, kernels.NO_LIMIT, False, False), scratch,
+            path)
         if states <= kernels.RESTART_BUDGET:
             continue
         try:
@@ -537,8 +537,9 @@ def test_low_names_only_marked_states() -> None:
         pos, bd, cards, masks, limit = random_case(rng, 0, 30)
         kind = rng.choice(list(kinds))
         found, depth, _, gave_up, _ = kernels._ordered_search(
-            bd, cards, masks, limit, scratch, path, rng.randrange(20, 2000),
-            bool(rng.getrandbits(1)))
+            bd, cards, masks,
+            kernels.WinSearch(limit, rng.randrange(20, 2000), True, bool(rng.getrandbits(1))),
+            scratch, path)
         if (kind == "won") != bool(found) or (kind == "gave-up") != bool(gave_up):
             kernels._clear_layers(scratch.seen, layer, 0, len(cards.stock))
             continue
@@ -712,7 +713,7 @@ def test_searches_leave_seen_all_zero(rules) -> None:
         cards = solver.cards_at(Position(Deal.from_number(number), rules))
         kernels._dfs(bd, cards, masks, len(cards.stock), scratch, path)
         assert not scratch.seen.any(), number
-        kernels._optimal(bd, cards, masks, number % 2 == 0, scratch, path, 0)
+        kernels._optimal(bd, cards, masks, kernels.Goal(number % 2 == 0, 0), scratch, path)
         assert not scratch.seen.any(), number
 
 

@@ -101,10 +101,10 @@ def kernel_answers(module, position: Position) -> tuple:
     path = np.empty(kernels.MAX_DEPTH, dtype=np.int64)
     found = module._dfs(bd, cards, masks, len(cards.stock), ws, path)[0]
     out = [bool(found)]
-    floor = (0,) if module is kernels else ()  # the reference's _optimal takes none
     for most_removed in (False, True):
-        draws, _, max_removed, key, _ = module._optimal(bd, cards, masks, most_removed, ws,
-                                                        path, *floor)
+        # The reference's _optimal takes most_removed alone, ours a Goal with a floor.
+        goal = kernels.Goal(most_removed, 0) if module is kernels else most_removed
+        draws, _, max_removed, key, _ = module._optimal(bd, cards, masks, goal, ws, path)
         out += [int(draws), int(max_removed), int(key)]
         assert not ws.seen.any()
     return tuple(out)

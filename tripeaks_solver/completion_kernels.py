@@ -8,9 +8,32 @@ the position itself first, then each move. With the same draw limit for all, a s
 a search marked and left is lost whatever move led to it, so a later search treats it
 as visited; only the states of a winning line are unmarked after a win (as in
 ``kernels._optimal``), and a later move that reaches one follows it again at once.
+
+The inputs beyond the search kernels' (``kernels.py`` documents those):
+
+``Completions`` — the completions to solve, and the arrays for their answers:
+    places          the places of the unseen cards: a tableau position, or TABLEAU + i
+                    for stock card i
+    fills[i]        the ranks completion i puts there, in that order
+    wins[i, j]      1 when a win is left after move j in completion i, else 0; column m
+                    (the number of moves) for the position itself
+    scores[i, j]    the best final score after move j in completion i (scored ones only)
+``Asked`` — what is asked of every completion:
+    moves           the moves: a tableau position, DRAW, or STAY (the position itself)
+    scored          how many completions (the first ones) also get their scores
+    scheme          the scheme of the scores: APP, CARDS_LEFT (cards left at the end),
+                    ORIGINAL (base[j], the original score after move j, plus the most
+                    points still to earn)
+    base            see ORIGINAL
+
+Each completion is solved on its own (``seen`` is clear between them), so solving the
+completions in several calls (``fills[a:b]``, ``wins[a:b]``, …, and ``scored`` less
+``a``) gives the same answers as one call.
 """
 
 from __future__ import annotations
+
+from typing import NamedTuple
 
 import numpy as np
 
@@ -18,8 +41,11 @@ from .geometry import TABLEAU_SIZE as TABLEAU
 from .jit import njit
 from .kernels import (
     DRAW,
+    MAX_DEPTH,
     NO_LIMIT,
     Cards,
+    Goal,
+    WinSearch,
     _clear_layers,
     _layer_bits,
     _optimal,
@@ -32,6 +58,20 @@ from .scoring import MOVE_COST, WIN_BASE_SCORE
 STAY = -1  # "no move": the position itself
 APP, CARDS_LEFT, ORIGINAL = 0, 1, 2  # the scheme of the scores
 SCHEME_CODES = {"app": APP, "cards-left": CARDS_LEFT, "original": ORIGINAL}
+
+
+class Completions(NamedTuple):
+    places: np.ndarray
+    fills: np.ndarray
+    wins: np.ndarray
+    scores: np.ndarray
+
+
+class Asked(NamedTuple):
+    moves: np.ndarray
+    scored: int
+    scheme: int
+    base: np.ndarray
 
 
 @njit(cache=True)
@@ -47,20 +87,25 @@ def _after(board, cards, move):
 
 
 @njit(cache=True)
-def _solve_completions(board, cards, rules, places, fills, moves, scored, scheme, base,
-                       scratch, path, wins, scores):
+def _solve_completions(board, cards, rules, completions, asked, scratch):
     """For completion i and move j: is a win left after the move, and (for the first
-    ``scored`` completions) the best final score after it under ``scheme`` (APP,
-    CARDS_LEFT: cards left at the end, ORIGINAL: ``base[j]``, the original score after
-    move j, plus the most points still to earn).
+    ``asked.scored`` completions) the best final score after it under ``asked.scheme``
+    (see the module's docstring).
 
-    ``places``: the places of the unseen cards, a tableau position or TABLEAU + i for
-    stock card i; ``fills[i]``: the ranks completion i puts there, in that order. Fills
-    ``wins[i, j]`` (0/1, with column m for the position itself) and ``scores[i, j]``,
-    arrays the caller makes, and returns the states visited. (Arrays made here and
-    returned would be handed to Python by a call back into it, where a Ctrl-C pending
-    since the kernel started crashes the process.)
+    Fills ``completions.wins`` and ``completions.scores``, arrays the caller makes, and
+    returns the states visited. (Arrays made here and returned would be handed to
+    Python by a call back into it, where a Ctrl-C pending since the kernel started
+    crashes the process.)
     """
+    places = completions.places
+    fills = completions.fills
+    wins = completions.wins
+    scores = completions.scores
+    moves = asked.moves
+    scored = asked.scored
+    scheme = asked.scheme
+    base = asked.base
+    path = np.empty(MAX_DEPTH, dtype=np.int64)
     n = fills.shape[0]
     m = moves.shape[0]
     k = places.shape[0]
@@ -80,8 +125,9 @@ def _solve_completions(board, cards, rules, places, fills, moves, scored, scheme
         # when it is won, the line found is the first move's, unmarked for it.
         for j in range(-1, m):
             child = here if j < 0 else _after(board, here, moves[j])
-            found, length, more, _ = _search(board, child, rules, stock_len, scratch, path,
-                                             True, NO_LIMIT)
+            found, length, more, _ = _search(board, child, rules,
+                                             WinSearch(stock_len, NO_LIMIT, True, False),
+                                             scratch, path)
             states += more
             if found:
                 _unmark_line(board, child, scratch, path, length)
@@ -99,8 +145,8 @@ def _solve_completions(board, cards, rules, places, fills, moves, scored, scheme
                 states += more
                 scores[i, j] = base[j] + gain
             else:
-                draws, more, _, key, _ = _optimal(board, child, rules, scheme == CARDS_LEFT,
-                                                  scratch, path, 0)
+                draws, more, _, key, _ = _optimal(board, child, rules,
+                                                  Goal(scheme == CARDS_LEFT, 0), scratch, path)
                 states += more
                 if draws >= 0:
                     scores[i, j] = 0 if scheme == CARDS_LEFT else WIN_BASE_SCORE - MOVE_COST * draws
@@ -109,4 +155,5 @@ def _solve_completions(board, cards, rules, places, fills, moves, scored, scheme
     return states
 
 
-__all__ = ["APP", "CARDS_LEFT", "ORIGINAL", "SCHEME_CODES", "STAY", "_solve_completions"]
+__all__ = ["APP", "CARDS_LEFT", "ORIGINAL", "SCHEME_CODES", "STAY", "Asked", "Completions",
+           "_solve_completions"]

@@ -93,8 +93,8 @@ def difficulties(deals: Sequence[Deal], rules: Rules = EASY, games: int = DEFAUL
         seeds[i] = _seed_of(seed, i if deal.number is None else deal.number)
     out = np.zeros((n, 4), dtype=np.int64)
     masks = rule_masks(rules)
-    playout._games(tabs, stocks, waste0, masks.neighbours, rules.draw_when_stuck, rules.open,
-                   playout.GREEDY, True, games, seeds, out)
+    playout._games(playout.Deals(tabs, stocks, waste0), masks,
+                   playout.policy(playout.GREEDY, random_ties=True), games, seeds, out)
     result = []
     for i, deal in enumerate(deals):
         wins = int(out[i, 0])

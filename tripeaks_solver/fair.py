@@ -13,16 +13,17 @@ from __future__ import annotations
 
 import math
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 import numpy as np
 
-from . import completion_kernels, kernels
+from . import completion_kernels
 from .cards import DECK_SIZE, Card
 from .dealing import Deal
 from .errors import InputError
 from .geometry import TABLEAU_SIZE
+from .jit import chunks
 from .moves import Move
 from .position import Position
 from .rules import Rules
@@ -166,15 +167,23 @@ def rank_orders(ranks: list[int]) -> Iterator[list[int]]:
         yield list(items)
 
 
-def _fills(view: View, samples: int, seed: int | None) -> tuple[np.ndarray, bool]:
+def _fills(view: View, samples: int, seed: int | None
+           ) -> tuple[int, bool, Callable[[int, int], np.ndarray]]:
+    # How many completions, whether they are every distinct one, and rows(a, b): the
+    # ranks completions a … b-1 put on the unseen places, asked for in consecutive
+    # ranges from 0. Sampled ones are drawn as they are asked for (a million of them
+    # take seconds and 350 MB); numpy's permuted shuffles rows in order, so the rows
+    # drawn in chunks are those of one draw of them all (a test checks it).
     ranks = [c.rank for c in view.unseen]
     if not ranks:
-        return np.zeros((1, 0), dtype=np.int64), True
-    if distinct_fillings(view.unseen) <= samples:
-        return np.array(list(rank_orders(ranks)), dtype=np.int64), True
-    rng = np.random.default_rng(seed)
-    base = np.tile(np.array(ranks, dtype=np.int64), (samples, 1))
-    return rng.permuted(base, axis=1), False
+        every = np.zeros((1, 0), dtype=np.int64)
+    elif distinct_fillings(view.unseen) <= samples:
+        every = np.array(list(rank_orders(ranks)), dtype=np.int64)
+    else:
+        rng = np.random.default_rng(seed)
+        base = np.array(ranks, dtype=np.int64)
+        return samples, False, lambda a, b: rng.permuted(np.tile(base, (b - a, 1)), axis=1)
+    return len(every), True, lambda a, b: every[a:b]
 
 
 def _move_codes(view: View, position: Position, moves: list[Move]) -> np.ndarray:
@@ -199,20 +208,24 @@ def fair_hint(view: View, samples: int = 1000, seed: int | None = None,
     legal = position.legal_moves()
     if not legal and not with_now:
         return FairHint(view, (), 0, 0, True, None)
-    fills, exact = _fills(view, samples, seed)
+    n, exact, fill_rows = _fills(view, samples, seed)
     codes = _move_codes(view, position, legal)
     # What a move scores under the original scheme does not depend on unseen cards.
     base = np.array([position.play(m).score_under("original") if scheme == "original" else 0
                      for m in legal], dtype=np.int64)
     places = np.array(view.fill_places, dtype=np.int64)
-    path = np.empty(kernels.MAX_DEPTH, dtype=np.int64)
-    scored = min(score_samples, len(fills))
-    n = len(fills)
+    scored = min(score_samples, n)
     wins = np.zeros((n, len(codes) + 1), dtype=np.int64)
     scores = np.zeros((n, len(codes)), dtype=np.int64)
-    completion_kernels._solve_completions(
-        board(), cards_at(position), rule_masks(view.rules), places, fills, codes, scored,
-        completion_kernels.SCHEME_CODES[scheme], base, scratch(), path, wins, scores)
+    start, masks, work = cards_at(position), rule_masks(view.rules), scratch()
+    scheme_code = completion_kernels.SCHEME_CODES[scheme]
+    # A chunk of completions a call, so that Ctrl-C stops the work; each completion is
+    # solved on its own, so the answers are those of one call over all.
+    for a, b in chunks(n):
+        completion_kernels._solve_completions(
+            board(), start, masks,
+            completion_kernels.Completions(places, fill_rows(a, b), wins[a:b], scores[a:b]),
+            completion_kernels.Asked(codes, max(0, scored - a), scheme_code, base), work)
     rated = []
     for j, move in enumerate(legal):
         w = int(wins[:, j].sum())

@@ -12,6 +12,9 @@ missing: the function is compiled again and the entry rewritten.
 
 ``compile_notice()`` wraps the first call of the kernels: when numba actually compiles
 (not when it loads from the cache), it says so once on stderr if stderr is a terminal.
+
+``chunks(n)`` splits a long kernel call into short ones: compiled code never checks for
+signals, so Ctrl-C (KeyboardInterrupt) takes effect only when a call returns.
 """
 
 from __future__ import annotations
@@ -22,6 +25,7 @@ import os
 import stat
 import sys
 import tempfile
+import time
 from collections.abc import Callable, Iterator
 from typing import IO, Any, ClassVar
 
@@ -36,7 +40,7 @@ from numba.core.caching import (
 )
 from numba.core.dispatcher import Dispatcher
 
-__all__ = ["COMPILE_NOTICE", "cache_path", "compile_notice", "njit", "uncached"]
+__all__ = ["COMPILE_NOTICE", "cache_path", "chunks", "compile_notice", "njit", "uncached"]
 
 COMPILE_NOTICE = "compiling search kernels, first run only…"
 UNCACHED_NOTICE = ("compiling search kernels (no writable cache directory: set "
@@ -195,6 +199,28 @@ def cache_path(disp: Any) -> str | None:
     """The directory ``disp`` (a function made by ``njit``) is cached in, or None."""
     path = getattr(getattr(disp, "_cache", None), "cache_path", None)
     return path or None
+
+
+CHUNK_SECONDS = 0.2  # the time a chunk aims at: Ctrl-C stops the work within about it
+
+
+def chunks(n: int, seconds: float = CHUNK_SECONDS) -> Iterator[tuple[int, int]]:
+    """Consecutive ranges ``(a, b)`` covering 0 … n, for a kernel called on one range at
+    a time (its items independent, so the answers are those of one call over all). Each
+    range is sized from how long the caller took over the one before (starting with one
+    item, doubling while under half of ``seconds``, halving above twice it), so that a
+    Ctrl-C, raised between calls, stops the work within about ``seconds``."""
+    a, size = 0, 1
+    while a < n:
+        b = min(n, a + size)
+        start = time.perf_counter()
+        yield a, b
+        took = time.perf_counter() - start
+        if took < seconds / 2:
+            size *= 2
+        elif took > 2 * seconds:
+            size = max(1, size // 2)
+        a = b
 
 
 def uncached() -> tuple[str, ...]:

@@ -38,6 +38,8 @@ The inputs, each field documented once:
 ``RuleMasks`` — what a rule set decides, built by ``rules.py`` in the solver:
     neighbours[k]   mask of the ranks adjacent to rank k (K–A wrap, the wild rank)
     draw_when_stuck drawing only when no card can be removed
+    open            every card face up (what the players' kernels show; a search sees
+                    every card anyway)
     must_clear      only a won game counts: the score search (``_original_optimal``)
                     takes no stuck end (``--must-clear``; the others ignore it, their
                     optimum being a win whenever one is left)
@@ -52,6 +54,20 @@ The inputs, each field documented once:
     pending         the sweep's lists of the configurations entering each layer by a
                     draw (one list per layer, one entry per configuration)
     trial           a second line buffer
+``WinSearch`` — what a win search (``_search``) looks for, and how:
+    max_draws       a win with the stock index at most this
+    limit           give up after this many states (NO_LIMIT: never)
+    keep            leave the states it marked marked in ``seen`` (see ``_optimal``)
+    low_first       try the removals lowest position first (else highest; restarts
+                    alternate)
+``Goal`` — what the optimum (``_optimal``) ranks, and what is known of it:
+    most_removed    rank the stuck ends by cards removed (cards-left), not app score
+    floor           no win has fewer draws (0: nothing known; NO_WIN: no win is left)
+``RankTables`` — the Hall test's lane words for one deal and draw limit (``_rank_tables``)
+``LayerWalk`` — a walk over the removals within one layer (``_layer_reach``):
+    config, rank    the configuration and waste rank it starts from
+    target_config   stop there (-1: no target) …
+    target_rank     … with this waste rank (-1: any rank that may leave by a draw)
 """
 
 from __future__ import annotations
@@ -110,6 +126,7 @@ class Cards(NamedTuple):
 class RuleMasks(NamedTuple):
     neighbours: np.ndarray
     draw_when_stuck: bool
+    open: bool
     must_clear: bool = False
 
 
@@ -123,6 +140,33 @@ class Scratch(NamedTuple):
     trial: np.ndarray
     low: np.ndarray
     generation: np.ndarray
+
+
+class WinSearch(NamedTuple):
+    max_draws: int
+    limit: int
+    keep: bool
+    low_first: bool
+
+
+class Goal(NamedTuple):
+    most_removed: bool
+    floor: int
+
+
+class RankTables(NamedTuple):
+    change: np.ndarray
+    supply: np.ndarray
+    stock: np.ndarray
+    start: np.ndarray
+    tests: np.ndarray
+
+
+class LayerWalk(NamedTuple):
+    config: int
+    rank: int
+    target_config: int
+    target_rank: int
 
 
 # --- small helpers ----------------------------------------------------------------------
@@ -369,7 +413,7 @@ def _rank_tables(cards, rules, max_draws):
         for k in range(RANKS):
             tests[k, w] = supply[k, w] << np.uint64(6)
         tests[RANKS, w] = start[w]  # LANE_BIAS is bit 6
-    return change, supply, stock, start, tests
+    return RankTables(change, supply, stock, start, tests)
 
 
 @njit(cache=True, inline="always")
@@ -389,33 +433,32 @@ def _shift_rank(slack, change, rank, removed):
 @njit(cache=True)
 def _count_sets(board, cards, tables, config, slack):
     """``slack``: per set, LANE_BIAS + tableau cards left adjacent to it - cards left in it."""
-    change, _, _, start, _ = tables
     for w in range(WORDS):
-        slack[w] = start[w]
+        slack[w] = tables.start[w]
     mask = board.mask[config]
     for p in range(TABLEAU):
         if not (mask >> p) & 1:
-            _shift_rank(slack, change, np.int64(cards.tableau[p]), False)
+            _shift_rank(slack, tables.change, np.int64(cards.tableau[p]), False)
 
 
 @njit(cache=True, inline="always")
-def _short_of_tops(slack, stock, s, waste, supply, tests, row):
-    # The test above, for the sets whose lanes have bit 6 in tests[row].
+def _short_of_tops(slack, tables, s, waste, row):
+    # The test above, for the sets whose lanes have bit 6 in tables.tests[row].
     short = np.uint64(0)
     for w in range(WORDS):
-        short |= ~(slack[w] + stock[s, w] + supply[waste, w]) & tests[row, w]
+        short |= (~(slack[w] + tables.stock[s, w] + tables.supply[waste, w])
+                  & tables.tests[row, w])
     return short != 0
 
 
 @njit(cache=True)
-def _no_win_ahead(board, cards, rules, max_draws, config, drawn, waste):
-    """The pruning test of the search on one state (tests compare it with a
-    plain-Python statement of it)."""
+def _no_win_ahead(board, cards, rules, max_draws):
+    """The pruning test of the search on the start state of ``cards`` (tests compare it
+    with a plain-Python statement of it)."""
     tables = _rank_tables(cards, rules, max_draws)
-    _, supply, stock, _, tests = tables
     slack = np.empty(WORDS, dtype=np.uint64)
-    _count_sets(board, cards, tables, config, slack)
-    return _short_of_tops(slack, stock, drawn, waste, supply, tests, RANKS)
+    _count_sets(board, cards, tables, cards.config, slack)
+    return _short_of_tops(slack, tables, cards.drawn, cards.waste, RANKS)
 
 
 @njit(cache=True)
@@ -426,53 +469,60 @@ def _dfs(board, cards, rules, max_draws, scratch, path):
     Returns (found, line_length, states) with the line in ``path``; the search is
     exhaustive when nothing is found.
     """
-    return _search(board, cards, rules, max_draws, scratch, path, False, NO_LIMIT)[:3]
+    return _search(board, cards, rules, WinSearch(max_draws, NO_LIMIT, False, False),
+                   scratch, path)[:3]
 
 
 @njit(cache=True)
-def _search(board, cards, rules, max_draws, scratch, path, keep, limit):
-    """:func:`_dfs`; with ``keep`` the states it marked stay marked in ``seen`` (see
-    :func:`_optimal`), and a state marked before the call counts as already visited.
+def _search(board, cards, rules, search, scratch, path):
+    """:func:`_dfs` as ``search`` (a WinSearch) says; with ``search.keep`` the states it
+    marked stay marked in ``seen`` (see :func:`_optimal`), and a state marked before the
+    call counts as already visited.
 
-    Tries the removals highest position first; after RESTART_BUDGET states it starts
-    again lowest first, then highest first, … doubling the budget each time, and
-    keeps the marks of the tries it gave up but those of their open lines (every other
-    one is a lost state, docs/design.md). Gives up after ``limit`` states in all; the
-    fourth result says whether it did. The open line of that last try stays marked
-    then, and it is not known to be lost: a caller that gives up must clear ``seen``
-    (``_optimal`` does)."""
+    Tries the removals highest position first (lowest with ``search.low_first``); after
+    RESTART_BUDGET states it starts again in the other order, and so on, doubling the
+    budget each time, and keeps the marks of the tries it gave up but those of their
+    open lines (every other one is a lost state, docs/design.md). Gives up after
+    ``search.limit`` states in all; the fourth result says whether it did. The open line
+    of that last try stays marked then, and it is not known to be lost: a caller that
+    gives up must clear ``seen`` (``_optimal`` does)."""
     states = 0
     budget = RESTART_BUDGET
-    low_first = False
+    low_first = search.low_first
     deepest = cards.drawn
     while True:
         found, length, more, gave_up, last = _ordered_search(
-            board, cards, rules, max_draws, scratch, path, min(budget, limit - states),
-            low_first)
+            board, cards, rules,
+            WinSearch(search.max_draws, min(budget, search.limit - states), True, low_first),
+            scratch, path)
         states += more
         deepest = max(deepest, last)
-        if not gave_up or states >= limit:
+        if not gave_up or states >= search.limit:
             break
         # The states of the open line are not known to be lost: unmark them. Every
         # other mark is a lost state, so the next try (in the other order) skips them.
         _unmark_line(board, cards, scratch, path, length)
         budget *= 2
         low_first = not low_first
-    if not keep:
+    if not search.keep:
         _clear_layers(scratch.seen, _layer_bits(board.next_id.shape[0]), cards.drawn, deepest)
     return found, length if found else 0, states, gave_up
 
 
 @njit(cache=True)
-def _ordered_search(board, cards, rules, max_draws, scratch, path, limit, low_first):
-    """The search of :func:`_search`, marks kept, removals tried highest or lowest
-    position first. Returns (found, depth, states, gave_up, deepest layer touched)
-    with the line (or, when it gave up, the open line) in ``path[:depth]``."""
+def _ordered_search(board, cards, rules, search, scratch, path):
+    """One try of the search of :func:`_search`: marks kept (whatever ``search.keep``),
+    removals tried lowest position first with ``search.low_first``, else highest.
+    Returns (found, depth, states, gave_up, deepest layer touched) with the line (or,
+    when it gave up, the open line) in ``path[:depth]``."""
     seen = scratch.seen
     layer = _layer_bits(board.next_id.shape[0])
+    max_draws = search.max_draws
+    limit = search.limit
+    low_first = search.low_first
     fits = _positions_on(cards, rules)
     tables = _rank_tables(cards, rules, max_draws)
-    change, supply, stock, _, tests = tables
+    change = tables.change
     slack = np.empty(WORDS, dtype=np.uint64)
     _count_sets(board, cards, tables, cards.config, slack)
     # Frame d holds the state at depth d, packed as config | drawn << 16 | waste << 24,
@@ -508,7 +558,7 @@ def _ordered_search(board, cards, rules, max_draws, scratch, path, limit, low_fi
         at_state[depth] = c | s << 16 | r << 24
         # Only the sets adjacent to the replaced waste can fail now (see above).
         old = RANKS if depth == 0 else at_state[depth - 1] >> 24
-        if _short_of_tops(slack, stock, s, r, supply, tests, old):
+        if _short_of_tops(slack, tables, s, r, old):
             untried[depth] = 0
         else:
             cand = board.available[c] & fits[r]
@@ -862,11 +912,11 @@ def _unmark_line(board, cards, scratch, path, length):
 
 
 @njit(cache=True)
-def _optimal(board, cards, rules, most_removed, scratch, path, floor):
+def _optimal(board, cards, rules, goal, scratch, path):
     """Exact optimum from the start position and a line to it. Returns (min_draws,
     states, max_removed, best_stuck_key, line_length); min_draws counts every draw of
     the game (those made before the start too) and is -1 when no win is left. The best
-    stuck end is the one with the best app score, or with ``most_removed`` the one
+    stuck end is the one with the best app score, or with ``goal.most_removed`` the one
     with the most cards removed. Leaves ``seen`` zero.
 
     A win scores 772 − draws, so when a win is left the optimum is the win with the
@@ -874,7 +924,7 @@ def _optimal(board, cards, rules, most_removed, scratch, path, floor):
     until a search proves (exhaustively) that there is none. When none is left the
     unpruned sweep visits every reachable state, for the exact best stuck end.
 
-    ``floor``, known from elsewhere (the solver's ``looser``; 0 when nothing is known):
+    ``goal.floor``, known from elsewhere (the solver's ``looser``; 0 when nothing is known):
     no win has fewer draws, so the chain stops at a win with that many, unproved;
     NO_WIN: no win is left, so the sweep comes at once.
 
@@ -899,11 +949,14 @@ def _optimal(board, cards, rules, most_removed, scratch, path, floor):
     """
     stock_len = cards.stock.shape[0]
     layer = _layer_bits(board.next_id.shape[0])
+    most_removed = goal.most_removed
+    floor = goal.floor
     if floor == NO_WIN:
         found, length, states, gave_up = False, 0, 0, False
     else:
-        found, length, states, gave_up = _search(board, cards, rules, stock_len, scratch,
-                                                 path, True, FIRST_SEARCH_LIMIT)
+        found, length, states, gave_up = _search(
+            board, cards, rules, WinSearch(stock_len, FIRST_SEARCH_LIMIT, True, False),
+            scratch, path)
     if gave_up:
         # Likely lost: the sweep is needed then and settles a win as well.
         _clear_layers(scratch.seen, layer, cards.drawn, stock_len)
@@ -918,8 +971,9 @@ def _optimal(board, cards, rules, most_removed, scratch, path, floor):
         draws = cards.drawn + _draws_in(path, length)
         while draws > max(cards.drawn, floor):
             _unmark_line(board, cards, scratch, path, length)
-            better, n, more, _ = _search(board, cards, rules, draws - 1, scratch, trial, True,
-                                         NO_LIMIT)
+            better, n, more, _ = _search(board, cards, rules,
+                                         WinSearch(draws - 1, NO_LIMIT, True, False),
+                                         scratch, trial)
             states += more
             if not better:
                 break
@@ -950,19 +1004,21 @@ def _optimal(board, cards, rules, most_removed, scratch, path, floor):
 # points the run already scored (T(run)) are not counted again.
 
 @njit(cache=True)
-def _layer_reach(board, cards, rules, fits, c0, r0, scratch, target_c, target_r):
-    """Breadth-first over removals within one layer from (c0, r0).
+def _layer_reach(board, cards, rules, fits, walk, scratch):
+    """Breadth-first over removals within one layer from (walk.config, walk.rank).
 
     Fills ``scratch.stack`` with the codes (c << SHIFT | r) reached and
     ``scratch.parent`` with the index of each one's predecessor. Stops early at
-    (target_c, target_r) (target_r -1: any rank that may leave the layer by a draw;
-    target_c -1: no target). Returns (count, index of the target or -1). Clears
-    ``scratch.layer_seen`` before returning.
+    (walk.target_config, walk.target_rank) (target_rank -1: any rank that may leave the
+    layer by a draw; target_config -1: no target). Returns (count, index of the target
+    or -1). Clears ``scratch.layer_seen`` before returning.
     """
+    target_c = walk.target_config
+    target_r = walk.target_rank
     reach = scratch.stack
     parent = scratch.parent
     layer_seen = scratch.layer_seen
-    reach[0] = _code(c0, r0)
+    reach[0] = _code(walk.config, walk.rank)
     parent[0] = -1
     _test_and_set(layer_seen, reach[0])
     n = 1
@@ -1021,7 +1077,7 @@ def _original_optimal(board, cards, rules, scratch, path):
             removed0 = np.int64(board.removed[c0]) - run0
             v0 = (value[s, c0] - run0 * (run0 + 1) // 2
                   - ORIGINAL_BONUS_AFTER[np.int64(board.peaks[c0])])
-            n, _ = _layer_reach(board, cards, rules, fits, c0, r0, scratch, -1, -1)
+            n, _ = _layer_reach(board, cards, rules, fits, LayerWalk(c0, r0, -1, -1), scratch)
             states += n
             for i in range(n):
                 c = scratch.stack[i] >> SHIFT
@@ -1045,7 +1101,8 @@ def _original_optimal(board, cards, rules, scratch, path):
     s, c0, c_exit, r_exit = end_s, end_c0, end_c, end_r
     while s >= s0:
         r0 = cards.waste if s == s0 else cards.stock[s - 1]
-        _, hit = _layer_reach(board, cards, rules, fits, c0, r0, scratch, c_exit, r_exit)
+        _, hit = _layer_reach(board, cards, rules, fits, LayerWalk(c0, r0, c_exit, r_exit),
+                              scratch)
         i = hit
         while scratch.parent[i] >= 0:
             # Which position was removed: the one configuration c differs from its parent.

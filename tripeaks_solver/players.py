@@ -41,6 +41,7 @@ from .errors import InputError
 from .fair import View, fair_hint
 from .game import Game, Status
 from .geometry import TABLEAU_SIZE
+from .jit import chunks
 from .moves import Move
 from .player_spec import parse_player
 from .position import Position
@@ -94,6 +95,17 @@ class Seen:
     def stock_len(self) -> int:
         return len(self.known_stock)
 
+    def known(self) -> playout.GameState:
+        """The position with the ranks the player knows (HIDDEN elsewhere): what the
+        rollouts complete."""
+        return playout.GameState(self.known_tab, self.known_stock, self.removed, self.drawn,
+                                 self.waste, self.run, self.original)
+
+    def sight(self) -> playout.Sight:
+        """What a policy reads: the board as shown, and the cards not known per rank."""
+        return playout.Sight(self.vis, self.removed, self.waste, self.stock_len - self.drawn,
+                             np.bincount(self.unseen, minlength=playout.RANKS))
+
     def kernel_move(self, move: Move) -> int:
         """A legal move as the kernels name it: a position, or DRAW."""
         return playout.DRAW if move.is_draw else self.places[move.card]
@@ -139,8 +151,7 @@ class KernelPlayer(Player):
 
     def __init__(self, name: str, random_ties: bool = False) -> None:
         self.name = name
-        self.policy = playout.POLICIES[name]
-        self.random_ties = random_ties
+        self.policy = playout.policy(name, random_ties)
 
 
 class RolloutPlayer(Player):
@@ -156,18 +167,19 @@ class RolloutPlayer(Player):
                  keep_base: bool = False, margin: int = 0) -> None:
         self.name = name
         self.samples = samples
-        self.policy = policy
+        self.policy = playout.policy(policy)
         self.keep_base = keep_base
         self.margin = margin
 
     def values(self, seen: Seen, candidates: np.ndarray, rules: Rules, seed: int) -> np.ndarray:
         """(wins, cards removed, app points, original points) of each candidate, summed."""
-        masks = rule_masks(rules)
         out = np.zeros((len(candidates), 4), dtype=np.int64)
-        args = (seen.known_tab, seen.removed, seen.drawn, seen.waste, seen.run, seen.original,
-                seen.known_stock, seen.unseen, masks.neighbours, rules.draw_when_stuck,
-                rules.open)
-        playout._rollouts(*args, self.policy, False, candidates, self.samples, seed, out)
+        known, masks, rng = seen.known(), rule_masks(rules), playout.rollout_rng(seed)
+        # A chunk of completions a call, so that Ctrl-C stops the work; the generator
+        # goes on from call to call, so the sums are those of one call over all.
+        for a, b in chunks(self.samples):
+            playout._rollouts(known, seen.unseen, masks, self.policy,
+                              playout.Trials(candidates, b - a, rng), out)
         return out
 
     def choose(self, view, legal, rng):
@@ -177,10 +189,7 @@ class RolloutPlayer(Player):
         out = self.values(seen, candidates, rules, int(rng.integers(1 << 62)))
         default = 0
         if self.keep_base:
-            masks = rule_masks(rules)
-            g = playout._policy_move(self.policy, seen.vis, seen.removed, seen.waste,
-                                     seen.stock_len - seen.drawn, masks.neighbours,
-                                     rules.draw_when_stuck, seen.unseen)
+            g = playout._policy_move(self.policy, rule_masks(rules), seen.sight())
             default = int(np.flatnonzero(candidates == g)[0])
         return legal[playout._best(out, len(legal), default, self.margin)]
 
@@ -284,14 +293,11 @@ def _legal(game: Game) -> list[Move]:
 def _kernel_game(game: Game, who: KernelPlayer, seed: int) -> list[Move]:
     # The kernel holds the deal, its policy only the visible cards (see playout.py).
     rules = game.rules
-    masks = rule_masks(rules)
     _, stock = game.deal.opening(rules)
-    tab = ranks(game.deal.tableau)
-    stock_ranks = ranks(stock)
+    start = playout.GameState(ranks(game.deal.tableau), ranks(stock), game.removed,
+                              game.stock_index, playout_waste(game.waste), game.run,
+                              game.original)
     out = np.empty(playout.MAX_MOVES, dtype=np.int64)
-    n, *_ = playout._play(tab, stock_ranks, game.removed, game.stock_index,
-                          playout_waste(game.waste), game.run, game.original,
-                          masks.neighbours, rules.draw_when_stuck, rules.open, who.policy,
-                          who.random_ties, playout.new_rng(seed), out)
+    n, *_ = playout._play(start, rule_masks(rules), who.policy, playout.new_rng(seed), out)
     return [Move.DRAW if m == playout.DRAW else Move.remove(game.deal.tableau[m])
             for m in out[:n]]

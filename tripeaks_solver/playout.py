@@ -38,15 +38,42 @@ player works out from the deck and the cards seen so far.
 
 Moves are tableau positions 0–27, or ``DRAW`` (28). Random numbers come from a
 SplitMix64 stream held in a one-element ``uint64`` array, so a seed fixes every game.
+
+The inputs, as named tuples (``RuleMasks``, the rules, is the search kernels'; its
+``open`` shows every card face up):
+
+``GameState`` — a game: the deal as ranks and a position in it:
+    tableau, stock  the tableau's ranks and the stock's in draw order (in ``known`` of
+                    the rollouts: the ranks the player knows, ``HIDDEN`` elsewhere)
+    removed         the mask of the removed tableau positions
+    drawn           cards drawn from the stock
+    waste           the waste rank (13, wild, for an empty waste or the joker)
+    run             removals since the last draw (the original scoring's run)
+    original        the original score so far
+``Sight`` — what a policy reads, all it reads: ``vis``, ``removed``, ``waste``,
+    ``stock_left`` (above) and ``unseen[k]``, how many cards of rank k the player
+    has not seen
+``Policy`` — a policy and its settings (``policy()`` makes one):
+    kind            RANDOM, GREEDY, UNCOVER or CAREFUL
+    random_ties     ties between equal chains broken at random (else the fixed order)
+    length, uncover, bottom, risk   the careful policy's weights (CAREFUL_*)
+``Deals`` — the openings of many deals (``_games``): ``tableaus[d]``, ``stocks[d]``,
+    ``wastes[d]``
+``Trials`` — the rollouts of one decision (``_rollouts``): the ``candidates`` (moves),
+    how many ``samples`` (completions) to play them on, and the generator ``rng``
 """
 
 from __future__ import annotations
 
+import functools
+from typing import NamedTuple
+
+import numba
 import numpy as np
 
 from .geometry import COVERED_BY, PEAK_POSITIONS, ROWS, TABLEAU_SIZE
 from .jit import njit
-from .kernels import RANKS  # 13 card ranks + the wild rank
+from .kernels import RANKS, _may_draw  # RANKS: 13 card ranks + the wild rank
 from .scoring import MOVE_COST, ORIGINAL_BONUS_AFTER, ORIGINAL_DRAW_COST, PEAK_BONUS, START_SCORE
 
 TABLEAU = TABLEAU_SIZE
@@ -82,7 +109,69 @@ CHAIN_BUDGET = 4096  # DFS steps per chain (only open peaks, 28 cards face up, c
 _BONUS_AFTER = np.array(ORIGINAL_BONUS_AFTER, dtype=np.int64)
 
 
+class GameState(NamedTuple):
+    tableau: np.ndarray
+    stock: np.ndarray
+    removed: int
+    drawn: int
+    waste: int
+    run: int
+    original: int
+
+
+class Sight(NamedTuple):
+    vis: np.ndarray
+    removed: int
+    waste: int
+    stock_left: int
+    unseen: np.ndarray
+
+
+class Policy(NamedTuple):
+    kind: int
+    random_ties: bool
+    length: int
+    uncover: int
+    bottom: int
+    risk: np.ndarray
+
+
+class Deals(NamedTuple):
+    tableaus: np.ndarray
+    stocks: np.ndarray
+    wastes: np.ndarray
+
+
+class Trials(NamedTuple):
+    candidates: np.ndarray
+    samples: int
+    rng: np.ndarray
+
+
+def policy(kind: int | str, random_ties: bool = False) -> Policy:
+    """The kernels' form of a policy: ``kind`` a name of POLICIES or its code, with the
+    careful policy's weights."""
+    code = POLICIES[kind] if isinstance(kind, str) else int(kind)
+    return Policy(code, bool(random_ties), CAREFUL_LENGTH, CAREFUL_UNCOVER, CAREFUL_BOTTOM,
+                  CAREFUL_RISK)
+
+
 # --- random numbers -----------------------------------------------------------------------
+def _wrapping(kernel):
+    # SplitMix64 wraps modulo 2^64 by design: compiled code wraps silently, numpy's
+    # scalars (the kernels as plain Python, NUMBA_DISABLE_JIT=1) warn. So as plain Python
+    # the generator's arithmetic, and nothing else, runs with overflow excused.
+    if not numba.config.DISABLE_JIT:
+        return kernel
+
+    @functools.wraps(kernel)
+    def plain(rng):
+        with np.errstate(over="ignore"):
+            return kernel(rng)
+    return plain
+
+
+@_wrapping
 @njit(cache=True)
 def _next(rng):
     rng[0] += np.uint64(0x9E3779B97F4A7C15)
@@ -101,6 +190,14 @@ def _below(rng, n):
 def new_rng(seed: int) -> np.ndarray:
     """A generator state for the kernels from any integer seed."""
     return np.array([seed & ((1 << 64) - 1)], dtype=np.uint64)
+
+
+def rollout_rng(seed: int) -> np.ndarray:
+    """The generator of the rollouts of ``seed``: seeded, then advanced once, as each
+    deal's in ``_games``."""
+    rng = new_rng(seed)
+    _next(rng)
+    return rng
 
 
 # --- the board as a player sees it ------------------------------------------------------
@@ -143,13 +240,20 @@ def _fits(neighbours, waste, rank):
     return (neighbours[waste] >> rank) & 1 != 0
 
 
-# --- policies: they read vis, the removed mask, the waste and the stock count only -------
-@njit(cache=True)
-def _chain_value(policy, vis, removed, start, neighbours, unseen, work):
+# --- policies: they read what the player sees (a Sight) only ----------------------------
+# The policy functions are inlined into the game loop: a call that passes named tuples
+# of arrays counts references to every array in them, and at a call per move (and per
+# chain) that made the games 15-45% slower. Inlined, greedy and careful games take the
+# time they took with plain arguments, or less; random ones about 0.6 µs (15%) more
+# (benchmarks/bench_players.py).
+@njit(cache=True, inline="always")
+def _chain_value(policy, rules, sight, start, work):
     """The value of playing ``start`` for a chain policy: the best, over the chains of
     cards face up now that start with it (every prefix counts), of
     greedy: length * 64 + face-down cards uncovered; uncover: the two the other way;
     careful: the weighted sum of the module docstring (+ the bottom-row bonus)."""
+    vis = sight.vis
+    neighbours = rules.neighbours
     path = work[0]
     todo = work[1]
     uncovers = work[2]
@@ -157,14 +261,14 @@ def _chain_value(policy, vis, removed, start, neighbours, unseen, work):
     depth = 0
     path[0] = start
     todo[0] = 0
-    rem = removed | (np.int64(1) << start)
+    rem = sight.removed | (np.int64(1) << start)
     uncovers[0] = _newly_uncovered(vis, rem, start)
     steps = 0
     while depth >= 0:
-        if policy == CAREFUL:
-            value = (CAREFUL_LENGTH * (depth + 1) + CAREFUL_UNCOVER * uncovers[depth]
-                     - _risk(vis, rem, unseen, neighbours, work[3]))
-        elif policy == UNCOVER:
+        if policy.kind == CAREFUL:
+            value = (policy.length * (depth + 1) + policy.uncover * uncovers[depth]
+                     - _risk(policy, rules, sight, rem, work[3]))
+        elif policy.kind == UNCOVER:
             value = uncovers[depth] * 64 + depth + 1
         else:
             value = (depth + 1) * 64 + uncovers[depth]
@@ -187,8 +291,8 @@ def _chain_value(policy, vis, removed, start, neighbours, unseen, work):
         if not moved:
             rem &= ~(np.int64(1) << path[depth])
             depth -= 1
-    if policy == CAREFUL and start >= BOTTOM_ROW:
-        best += CAREFUL_BOTTOM
+    if policy.kind == CAREFUL and start >= BOTTOM_ROW:
+        best += policy.bottom
     return best
 
 
@@ -203,10 +307,14 @@ def _newly_uncovered(vis, rem, p):
     return n
 
 
-@njit(cache=True)
-def _risk(vis, rem, unseen, neighbours, counts):
-    """The careful policy's penalty: CAREFUL_RISK[h] summed over the face-up cards not in
-    ``rem``, h = unseen cards and other face-up cards left of a rank adjacent to it."""
+@njit(cache=True, inline="always")
+def _risk(policy, rules, sight, rem, counts):
+    """The careful policy's penalty: ``policy.risk[h]`` summed over the face-up cards not
+    in ``rem``, h = unseen cards and other face-up cards left of a rank adjacent to it."""
+    vis = sight.vis
+    unseen = sight.unseen
+    neighbours = rules.neighbours
+    risk = policy.risk
     counts[:RANKS] = 0
     for q in range(TABLEAU):
         if vis[q] >= 0 and (rem >> q) & 1 == 0:
@@ -220,8 +328,8 @@ def _risk(vis, rem, unseen, neighbours, counts):
         for j in range(RANKS):
             if (neighbours[k] >> j) & 1:
                 h += unseen[j] + counts[j]
-        if h < CAREFUL_RISK.shape[0]:
-            penalty += CAREFUL_RISK[h]
+        if h < risk.shape[0]:
+            penalty += risk[h]
     return penalty
 
 
@@ -232,20 +340,21 @@ def _new_work():
     return np.empty((4, TABLEAU + 1), dtype=np.int64)
 
 
-@njit(cache=True)
-def _choose(policy, random_ties, vis, removed, waste, stock_left, neighbours, draw_when_stuck,
-            unseen, rng, work):
-    """The policy's move: a position, DRAW, or STUCK when no move is legal. ``unseen[k]``:
-    how many cards of rank k the player has not seen (read by the careful policy)."""
-    if policy == RANDOM:
+@njit(cache=True, inline="always")
+def _choose(policy, rules, sight, rng, work):
+    """The policy's move: a position, DRAW, or STUCK when no move is legal."""
+    vis = sight.vis
+    removed = sight.removed
+    neighbours = rules.neighbours
+    if policy.kind == RANDOM:
         count = 0
         pick = STUCK
         for p in range(TABLEAU):
-            if vis[p] >= 0 and _uncovered(removed, p) and _fits(neighbours, waste, vis[p]):
+            if vis[p] >= 0 and _uncovered(removed, p) and _fits(neighbours, sight.waste, vis[p]):
                 count += 1
                 if _below(rng, count) == 0:
                     pick = p
-        if stock_left > 0 and not (draw_when_stuck and count > 0):
+        if sight.stock_left > 0 and _may_draw(rules, count):
             count += 1
             if _below(rng, count) == 0:
                 pick = DRAW
@@ -255,31 +364,38 @@ def _choose(policy, random_ties, vis, removed, waste, stock_left, neighbours, dr
     ties = 0
     for i in range(TABLEAU):
         p = ORDER[i]
-        if vis[p] < 0 or not _uncovered(removed, p) or not _fits(neighbours, waste, vis[p]):
+        if vis[p] < 0 or not _uncovered(removed, p) or not _fits(neighbours, sight.waste,
+                                                                  vis[p]):
             continue
-        key = _chain_value(policy, vis, removed, p, neighbours, unseen, work)
+        key = _chain_value(policy, rules, sight, p, work)
         if key > best_key:
             best_key = key
             best = p
             ties = 1
-        elif key == best_key and random_ties:
+        elif key == best_key and policy.random_ties:
             ties += 1
             if _below(rng, ties) == 0:
                 best = p
-    if best == STUCK and stock_left > 0:
+    if best == STUCK and sight.stock_left > 0:
         return DRAW
     return best
 
 
 # --- a whole game ---------------------------------------------------------------------------
 @njit(cache=True)
-def _play(tab, stock, removed, drawn, waste, run, original, neighbours, draw_when_stuck,
-          open_rules, policy, random_ties, rng, moves):
-    """Play from the position (removed, drawn, waste, run, original score so far) to the
-    end. Writes the moves to ``moves``; returns (moves made, removed, drawn, original)."""
+def _play(game, rules, policy, rng, moves):
+    """Play ``game`` (a GameState: the deal and the position) to the end. Writes the
+    moves to ``moves``; returns (moves made, removed, drawn, original)."""
+    tab = game.tableau
+    stock = game.stock
+    removed = game.removed
+    drawn = game.drawn
+    waste = game.waste
+    run = game.run
+    original = game.original
     vis = np.empty(TABLEAU, dtype=np.int64)
     work = _new_work()
-    _fill_visible(tab, removed, open_rules, vis)
+    _fill_visible(tab, removed, rules.open, vis)
     stock_len = stock.shape[0]
     # The cards the player has not seen, per rank: the deck less every card seen, which
     # are the face-down cards and the stock still to draw.
@@ -291,8 +407,8 @@ def _play(tab, stock, removed, drawn, waste, run, original, neighbours, draw_whe
         unseen[stock[i]] += 1
     n = 0
     while removed != FULL:
-        move = _choose(policy, random_ties, vis, removed, waste, stock_len - drawn, neighbours,
-                       draw_when_stuck, unseen, rng, work)
+        move = _choose(policy, rules, Sight(vis, removed, waste, stock_len - drawn, unseen),
+                       rng, work)
         if move == STUCK:
             break
         moves[n] = move
@@ -327,24 +443,22 @@ def _app_score(removed, drawn):
 
 
 @njit(cache=True)
-def _games(tabs, stocks, waste0, neighbours, draw_when_stuck, open_rules, policy, random_ties,
-           games, seeds, out):
-    """``games`` games from the opening of each deal (tabs[d], stocks[d], waste0[d]), each
-    deal's generator seeded by seeds[d]. ``out[d]`` = (wins, cards removed in all games,
-    app points in all games, original points in all games)."""
+def _games(deals, rules, policy, games, seeds, out):
+    """``games`` games from the opening of each deal d (``deals``: Deals), each deal's
+    generator seeded by seeds[d]. ``out[d]`` = (wins, cards removed in all games, app
+    points in all games, original points in all games)."""
     moves = np.empty(MAX_MOVES, dtype=np.int64)
     rng = np.empty(1, dtype=np.uint64)
-    for d in range(tabs.shape[0]):
+    for d in range(deals.tableaus.shape[0]):
         rng[0] = np.uint64(seeds[d])
         _next(rng)
+        start = GameState(deals.tableaus[d], deals.stocks[d], 0, 0, deals.wastes[d], 0, 0)
         wins = 0
         cards = 0
         app = 0
         orig = 0
         for _ in range(games):
-            _, removed, drawn, original = _play(tabs[d], stocks[d], 0, 0, waste0[d], 0, 0,
-                                                neighbours, draw_when_stuck, open_rules,
-                                                policy, random_ties, rng, moves)
+            _, removed, drawn, original = _play(start, rules, policy, rng, moves)
             if removed == FULL:
                 wins += 1
             cards += _popcount(removed)
@@ -358,10 +472,12 @@ def _games(tabs, stocks, waste0, neighbours, draw_when_stuck, open_rules, policy
 
 # --- rollouts over completions of the unseen cards --------------------------------------
 @njit(cache=True)
-def _complete(known_tab, known_stock, unseen, rng, tab, stock, shuffled):
-    """A uniformly random completion: the unseen ranks shuffled into the places not
-    known (``HIDDEN`` in ``known_tab`` and ``known_stock``), tableau left to right, then
-    the stock in draw order."""
+def _complete(known, unseen, rng, tab, stock, shuffled):
+    """A uniformly random completion into ``tab`` and ``stock``: the unseen ranks
+    shuffled into the places not known (``HIDDEN`` in ``known.tableau`` and
+    ``known.stock``), tableau left to right, then the stock in draw order."""
+    known_tab = known.tableau
+    known_stock = known.stock
     n = unseen.shape[0]
     for i in range(n):
         shuffled[i] = unseen[i]
@@ -384,15 +500,17 @@ def _complete(known_tab, known_stock, unseen, rng, tab, stock, shuffled):
 
 
 @njit(cache=True)
-def _apply(tab, stock, move, removed, drawn, waste, run, original):
-    """The state after one legal move: (removed, drawn, waste, run, original)."""
+def _apply(game, move):
+    """The GameState after one legal move."""
     if move == DRAW:
-        return removed, drawn + 1, stock[drawn], 0, original - ORIGINAL_DRAW_COST
-    peaks_before = _peaks(removed)
-    removed |= np.int64(1) << move
-    run += 1
-    original += run + _BONUS_AFTER[_peaks(removed)] - _BONUS_AFTER[peaks_before]
-    return removed, drawn, tab[move], run, original
+        return GameState(game.tableau, game.stock, game.removed, game.drawn + 1,
+                         game.stock[game.drawn], 0, game.original - ORIGINAL_DRAW_COST)
+    removed = game.removed | (np.int64(1) << move)
+    run = game.run + 1
+    original = (game.original + run + _BONUS_AFTER[_peaks(removed)]
+                - _BONUS_AFTER[_peaks(game.removed)])
+    return GameState(game.tableau, game.stock, removed, game.drawn, game.tableau[move], run,
+                     original)
 
 
 @njit(cache=True)
@@ -405,31 +523,31 @@ def _add_end(out, m, removed, drawn, original):
 
 
 @njit(cache=True)
-def _rollouts(known_tab, removed, drawn, waste, run, original, known_stock, unseen, neighbours,
-              draw_when_stuck, open_rules, policy, random_ties, candidates, samples, seed, out):
-    """For each candidate move (a position or DRAW) and each of ``samples`` completions
-    of the unseen cards (the same completions for every move), play the move and then
-    the policy to the end. ``out[m]`` = (wins, cards removed, app points, original
-    points) summed over the completions. ``known_tab`` and ``known_stock``: the ranks
-    the player knows, ``HIDDEN`` elsewhere (``GONE`` will do for a removed card);
-    ``unseen``: the ranks of the other cards. Reads no other card."""
-    rng = np.empty(1, dtype=np.uint64)
-    rng[0] = np.uint64(seed)
-    _next(rng)
-    stock_len = known_stock.shape[0]
+def _rollouts(known, unseen, rules, policy, trials, out):
+    """For each candidate move (a position or DRAW) and each of ``trials.samples``
+    completions of the unseen cards (the same completions for every move), play the
+    move and then the policy to the end. Adds to ``out[m]`` (wins, cards removed, app
+    points, original points) summed over the completions. ``known``: a GameState whose
+    ranks are those the player knows, ``HIDDEN`` elsewhere (``GONE`` will do for a
+    removed card); ``unseen``: the ranks of the other cards. Reads no other card.
+
+    Draws from ``trials.rng`` and leaves it where it stopped: two calls of n and m
+    samples add up to what one call of n + m samples finds."""
+    rng = trials.rng
+    candidates = trials.candidates
+    stock_len = known.stock.shape[0]
     tab = np.zeros(TABLEAU, dtype=np.int64)
     stock = np.zeros(max(stock_len, 1), dtype=np.int64)
     shuffled = np.empty(unseen.shape[0] + 1, dtype=np.int64)
     moves = np.empty(MAX_MOVES, dtype=np.int64)
-    out[:, :] = 0
-    for _ in range(samples):
-        _complete(known_tab, known_stock, unseen, rng, tab, stock, shuffled)
+    deal = GameState(tab, stock[:stock_len], known.removed, known.drawn, known.waste,
+                     known.run, known.original)
+    for _ in range(trials.samples):
+        _complete(known, unseen, rng, tab, stock, shuffled)
         for m in range(candidates.shape[0]):
-            r, s, w, u, o = _apply(tab, stock, candidates[m], removed, drawn, waste, run,
-                                   original)
-            _, r, s, o = _play(tab, stock[:stock_len], r, s, w, u, o, neighbours,
-                               draw_when_stuck, open_rules, policy, random_ties, rng, moves)
-            _add_end(out, m, r, s, o)
+            _, removed, drawn, original = _play(_apply(deal, candidates[m]), rules, policy,
+                                                rng, moves)
+            _add_end(out, m, removed, drawn, original)
 
 
 # --- the rollout player's choice -------------------------------------------------------
@@ -447,12 +565,7 @@ def _best(out, n, default, margin):
 
 
 @njit(cache=True)
-def _policy_move(policy, vis, removed, waste, stock_left, neighbours, draw_when_stuck, unseen):
-    """A deterministic policy's move (a position or DRAW; STUCK when none is legal);
-    ``unseen``: the ranks of the cards not seen yet."""
-    counts = np.zeros(RANKS, dtype=np.int64)
-    for k in unseen:
-        counts[k] += 1
+def _policy_move(policy, rules, sight):
+    """A deterministic policy's move (a position or DRAW; STUCK when none is legal)."""
     rng = np.zeros(1, dtype=np.uint64)
-    return _choose(policy, False, vis, removed, waste, stock_left, neighbours, draw_when_stuck,
-                   counts, rng, _new_work())
+    return _choose(policy, rules, sight, rng, _new_work())

@@ -148,7 +148,7 @@ def _config_id() -> dict[int, int]:
 def rule_masks(rules: Rules) -> kernels.RuleMasks:
     """What ``rules`` decide, as the kernels read it."""
     neighbours = np.array([rules.neighbours(k) for k in range(kernels.RANKS)], dtype=np.int64)
-    return kernels.RuleMasks(neighbours, bool(rules.draw_when_stuck))
+    return kernels.RuleMasks(neighbours, bool(rules.draw_when_stuck), bool(rules.open))
 
 
 @cache
@@ -280,7 +280,7 @@ def solve(start: Deal | Game | Position, rules: Rules | None = None, optimal: bo
     most_removed = scheme == "cards-left"
     before = states if must_clear else 0  # the win search that proved a win is left
     min_draws, states, max_removed, best_key, length = kernels._optimal(
-        bd, cards, masks, most_removed, ws, path, floor)
+        bd, cards, masks, kernels.Goal(most_removed, floor), ws, path)
     states += before
     winnable = min_draws >= 0
     if most_removed:
