@@ -44,8 +44,15 @@ COMMANDS = [
 ]
 
 
-@pytest.mark.parametrize("encoding", ["latin-1", "ascii"])
-@pytest.mark.parametrize("args", COMMANDS, ids=lambda a: a[0])
+def fast_few(cases: list[tuple], fast: set[int]) -> list:
+    """The cases as parameters, all but those at the indexes ``fast`` in the slow set:
+    each starts the tool as a process, and the fast set keeps a representative few."""
+    return [pytest.param(*c, marks=() if i in fast else pytest.mark.slow)
+            for i, c in enumerate(cases)]
+
+
+@pytest.mark.parametrize(("args", "encoding"), fast_few(
+    [(a, e) for a in COMMANDS for e in ("latin-1", "ascii")], {0, 9}))
 def test_output_without_suit_symbols_uses_the_suit_letters(args, encoding):
     code, out, err = tool(*args)
     assert code == 0 and err == "" and any(s in out for s in "♣♦♥♠"), err
@@ -58,8 +65,8 @@ def _untimed(text: str) -> str:
     return re.sub(r"[0-9.,]+ (ms|s)\b", "TIME", text)  # solve says how long it took
 
 
-@pytest.mark.parametrize("encoding", ["latin-1", "ascii"])
-@pytest.mark.parametrize("lang", ["vi", "sk"])
+@pytest.mark.parametrize(("encoding", "lang"), fast_few(
+    [(e, lang) for e in ("latin-1", "ascii") for lang in ("vi", "sk")], {0, 3}))
 def test_messages_the_encoding_lacks_are_written_plainly(encoding, lang):
     code, _, err = tool("replay", "TP1-E-AAAAAAD", "8h", "9h", "--lang", lang,
                         encoding=encoding)
@@ -92,8 +99,9 @@ ACTIONS = {
 }
 
 
-@pytest.mark.parametrize("module", ["click", "numpy", "tripeaks_solver.cli.hint"])
-@pytest.mark.parametrize("action", sorted(ACTIONS))
+@pytest.mark.parametrize(("module", "action"), fast_few(
+    [(m, a) for m in ("click", "numpy", "tripeaks_solver.cli.hint") for a in sorted(ACTIONS)],
+    {0, 4, 8}))
 def test_ctrl_c_while_modules_load_is_interrupted(module, action):
     prelude = INTERRUPT_AT_IMPORT.format(module=module, action=ACTIONS[action])
     code, _out, err = tool("hint", "TP1-E-AAAAAAD", "8h", prelude=prelude)
@@ -103,9 +111,9 @@ def test_ctrl_c_while_modules_load_is_interrupted(module, action):
                                 "nothing was written\n"))
 
 
-@pytest.mark.parametrize("after", ["click", "numba",
-                                   "numpy", "tripeaks_solver.cli.group", "tripeaks_solver.cli",
-                                   "tripeaks_solver.solver"])
+@pytest.mark.parametrize("after", fast_few(
+    [(m,) for m in ("click", "numba", "numpy", "tripeaks_solver.cli.group",
+                    "tripeaks_solver.cli", "tripeaks_solver.solver")], {2}))
 def test_a_real_ctrl_c_while_modules_load(after):
     """A real SIGINT, sent as soon as ``-X importtime`` reports the import of ``after``
     (the loads after it are under way when it lands)."""

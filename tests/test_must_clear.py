@@ -194,7 +194,8 @@ def test_solve_prints_the_best_win_and_its_line(capsys) -> None:
     assert scores and scores[-1] == str(want.clear_score)
 
 
-@pytest.mark.parametrize("scheme", SCHEMES)
+@pytest.mark.parametrize("scheme", [pytest.param(s, marks=() if s == "original"
+                                                else pytest.mark.slow) for s in SCHEMES])
 def test_solve_json_lines_clear_the_board(capsys, scheme: str) -> None:
     codes = ["TP1-E-AAAAABW", "TP1-E-AAAAAAX", "TP1-E-AAAAAAI"]  # deals 48, 23, 8
     code, out, err = run(capsys, *codes, "--scoring", scheme, "--must-clear", "--json")
