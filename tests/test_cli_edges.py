@@ -111,6 +111,21 @@ def test_hint_reveal_marks_the_face_down_cards(capsys):
     assert code == 0 and "[" not in "".join(out.splitlines()[1:5])
 
 
+# --- hint's legend names what ? means under the scheme -------------------------------------
+def test_hint_legend_of_a_question_mark_follows_the_scheme(capsys):
+    # under cards-left 4c keeps 0 cards left but takes a move more (hint and analyze agree)
+    record = ("8h", "d", "4s", "d", "8c", "d", "d", "6h", "d", "8d", "d")
+    for scheme, meaning in (("cards-left", "leaves more cards, or as many in more moves"),
+                            ("app", "loses points")):
+        code, out, err = run(capsys, "hint", "TP1-E-AAAAAAD", *record, "--scoring", scheme)
+        assert code == 0, err
+        legend = next(line for line in out.splitlines() if line.startswith("Moves, best"))
+        assert legend.endswith(f"? {meaning}):"), legend
+        if scheme == "cards-left":  # the mark the legend explains is there
+            assert any(line.split()[0] == "4♣" and line.endswith(" ?")
+                       for line in out.splitlines() if line.startswith("  ")), out
+
+
 # --- closed sets of values: completion and did-you-mean ----------------------------------
 def complete(capsys, monkeypatch, line: str) -> list[str]:
     """What the shell's Tab offers at the end of ``line`` (bash)."""

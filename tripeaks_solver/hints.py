@@ -59,7 +59,8 @@ class MoveValue:
 
     @property
     def mark(self) -> str:
-        """``??`` throws the win away, ``?`` loses points, else empty."""
+        """``??`` throws the win away, ``?`` makes the best result worse (fewer points;
+        under cards-left more cards left or more moves), else empty."""
         return "??" if self.throws_win else "?" if self.loses_points else ""
 
 

@@ -66,7 +66,8 @@ def _exact_lines(h: Hint) -> list[str]:
     lines = ["", f"Exact (every card known): {verdict}"]
     if not h.moves:
         return lines + ["No move left: the game is over."]
-    lines.append("Moves, best first (?? throws the win away, ? loses points):")
+    worse = "leaves more cards, or as many in more moves" if scheme == "cards-left" else "loses points"
+    lines.append(f"Moves, best first (?? throws the win away, ? {worse}):")
     for m in h.moves:
         state = "winnable" if m.winnable else "not winnable"
         best = _best_text(m.best_score, scheme, m.best_moves)
