@@ -327,3 +327,29 @@ def test_csv_to_standard_output(capsys) -> None:
     assert_one_line_error(code, err, "standard output")
     code, _, err = run(capsys, "analyze", CODE, "8h", "--plot", "-")
     assert_one_line_error(code, err, "--plot")
+
+
+# --- moves taken back ------------------------------------------------------------------------
+def test_moves_taken_back_are_listed_not_judged(capsys):
+    """A look ahead taken back (five draws, five undos: a peek's excursion) is not part of
+    the game as it stands: no mark, no fair share, out of the points lost, one line."""
+    record = ["8h", *["d"] * 5, *["u"] * 5, "d", "4s"]
+    deal = Deal.from_number(3)
+    review = analyze(deal, EASY, record, fair=True, samples=20, seed=1)
+    assert [r.taken_back for r in review.moves] == [False] + [True] * 10 + [False] * 2
+    assert review.standing == 3
+    for r in review.moves[1:11]:
+        assert r.mark == "" and r.share_before is None and r.share_after is None
+    # the draws alone would lose the win (the stock gone before the peaks): judged
+    # one by one, they would be marked
+    drawn = analyze(deal, EASY, record[:6])
+    assert any(r.mark for r in drawn.moves[1:])
+    assert review.lost_total == review.best_start - review.final_best
+    code, out, err = run(capsys, "analyze", "TP1-E-AAAAAAD", *record)
+    assert code == 0, err
+    lines = out.splitlines()
+    assert lines[0].startswith("TP1-E-AAAAAAD  (deal 3, Easy rules): 3 moves judged, 10 taken "
+                               "back by undos")
+    assert "    2–11. 5 moves and 5 undos (taken back)" in lines
+    assert [ln.split()[1] for ln in lines[2:] if ln.strip() and ln.split()[0][-1] == "."] == \
+        ["8♥", "5", "draw", "4♠"]

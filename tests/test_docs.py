@@ -183,3 +183,39 @@ def test_cli_md_names_every_command_and_option():
         if f"[{name}](#{name})" not in text:
             missing.append(f"contents: {name}")
     assert not missing, missing
+
+
+# --- links ------------------------------------------------------------------------------
+def _slug(heading: str) -> str:
+    """The anchor GitHub gives a heading: lower case, punctuation dropped, spaces to -."""
+    text = re.sub(r"[^\w\- ]", "", heading.strip().lower())
+    return text.replace(" ", "-")
+
+
+def _outside_fences(text: str) -> str:
+    return re.sub(r"^(`{3,}).*?^\1", "", text, flags=re.MULTILINE | re.DOTALL)
+
+
+def test_every_relative_link_names_a_file_and_heading_that_exist():
+    checked = 0
+    for path in FILES:
+        text = _outside_fences(path.read_text(encoding="utf-8"))
+        for target in re.findall(r"\]\(([^)\s]+)\)", text):
+            if re.match(r"^[a-z]+:", target):
+                continue  # a web address
+            name, _, anchor = target.partition("#")
+            linked = (path.parent / name).resolve() if name else path
+            assert linked.exists(), f"{path.name}: link to {target}: no such file"
+            if anchor:
+                headings = re.findall(r"^#+ (.+)$", _outside_fences(
+                    linked.read_text(encoding="utf-8")), flags=re.MULTILINE)
+                assert anchor in {_slug(h) for h in headings}, \
+                    f"{path.name}: link to {target}: no such heading"
+            checked += 1
+    assert checked > 20
+
+
+def test_headings_get_the_anchors_github_gives_them():
+    assert _slug("Scores of wins only: `--must-clear`") == "scores-of-wins-only---must-clear"
+    assert _slug("Speed of the two commands and the tests") == \
+        "speed-of-the-two-commands-and-the-tests"

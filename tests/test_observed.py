@@ -186,7 +186,7 @@ CODE_1 = "TP1-E-AAAAAAB"
     # a move that needs an observation the record lacks
     (["--seen", SEEN_1, "Js", "d"], ["move 2 (d)", "stock card 1", "d:"]),
     (["--seen", SEEN_1, "Js", "Th", "d:4s", "d:6c", "d:7c", "d:As", "Kh"],
-     ["move 7 (Kh)", "row 3, 5th card from the left", "Kh:"]),
+     ["move 7 (Kh)", "row 3 from the top, 5th card from the left", "Kh:"]),
     # an undo shows nothing
     (["--seen", SEEN_1, "Js", "u:Js"], ["move 2", "undo shows no card"]),
     # a start that is not what a player sees
@@ -268,12 +268,16 @@ def test_record_file_round_trip(rules: Rules) -> None:
     record = parse_record_file(text, "f")
     assert record.start == start and record.scoring == "cards-left"
     assert [o.token for o in record.moves] == tokens
-    # A last move cut short as it was written is left out; a whole one is kept.
+    assert f"variant: {rules.variant or 'none'}\n" in text  # never an empty value
+    assert parse_record_file(text.replace("variant: none", "variant:"), "f") == record
+    # A last move cut short as it was written is left out (and said); a whole one is kept.
     assert parse_record_file(text + "Kc:", "f").moves == record.moves
+    assert parse_record_file(text + "Kc:", "f").torn == "Kc:" and record.torn is None
     assert len(parse_record_file(text + "d", "f").moves) == len(tokens) + 1
     for bad in ("hello\n", text.replace("rules: ", "rules: hard"),
                 text.replace("scoring: cards-left", "scoring: best"),
-                text.replace("start: seen", "start: seen Kc")):
+                text.replace("start: seen", "start: seen Kc"),
+                text.replace("scoring:", "rules: easy\nscoring:")):
         with pytest.raises(InputError):
             parse_record_file(bad, "f")
 

@@ -50,7 +50,7 @@ def test_report_is_the_batch_summary(made, capsys):
             got["typed"]) == ("report", str(path), 40, True, False, False)
     code, text, err = run(capsys, "report", str(path))
     assert code == 0, err
-    assert f"{path}: 40 rows; Deals 0 … 19 (20 deals)" in text
+    assert f"{path}: 40 rows; deals 0 … 19 (20 deals)" in text
     assert "Wilson" in text and "Easy × Classic" in text and "incomplete" not in text
 
 

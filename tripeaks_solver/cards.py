@@ -13,7 +13,7 @@ from typing import Self
 
 import numpy as np
 
-from .errors import InputError
+from .errors import InputError, quoted
 
 RANKS = "A23456789TJQK"
 SUITS = "cdhs"
@@ -101,18 +101,18 @@ def ranks(cards: Sequence[int]) -> np.ndarray:
 def parse_card(text: str) -> int:
     """Return the card index of ``text`` or raise InputError that names the token."""
     if not isinstance(text, str):
-        raise InputError(f"not a card: {text!r}")
+        raise InputError(f"not a card: {quoted(text)}")
     token = text.strip().replace("\ufe0f", "")
     if token.lower() in _JOKER_WORDS:
         return JOKER
     if len(token) < 2:
-        raise InputError(f"not a card: {text!r} (expected rank and suit, e.g. Kc or K♣)")
+        raise InputError(f"not a card: {quoted(text)} (expected rank and suit, e.g. Kc or K♣)")
     rank_text, suit_char = token[:-1].upper(), token[-1]
     suit = _SUIT_BY_CHAR.get(suit_char.lower(), _SUIT_BY_CHAR.get(suit_char))
     if rank_text == "10":
         rank_text = "T"
     if len(rank_text) != 1 or rank_text not in RANKS or suit is None:
-        raise InputError(f"not a card: {text!r} (expected rank and suit, e.g. Kc or K♣)")
+        raise InputError(f"not a card: {quoted(text)} (expected rank and suit, e.g. Kc or K♣)")
     return suit * 13 + RANKS.index(rank_text)
 
 

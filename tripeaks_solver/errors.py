@@ -17,6 +17,14 @@ class IllegalMoveError(TriPeaksError):
         self.key = key
 
 
+def quoted(text: object, most: int = 40) -> str:
+    """``text`` in quotes for a message, cut to ``most`` characters: a pasted page
+    does not fill the screen."""
+    if not isinstance(text, str) or len(text) <= most:
+        return repr(text)
+    return repr(text[:most] + "…")
+
+
 def did_you_mean(word: str, names: tuple[str, ...] | list[str]) -> str:
     """`` (did you mean 'x'?)`` naming the one of ``names`` closest to a mistyped
     ``word``, or an empty string when none is close."""

@@ -131,7 +131,8 @@ class MoveReview:
     best result (None otherwise); ``mark``: ``??`` the move threw the win away, ``?``
     the best result still reachable got worse (as hint's ``?``: under cards-left more
     cards left, or as many in more moves), ``!`` it was the only move of several that
-    kept the win, else empty (undos are never marked). ``share_before``
+    kept the win, else empty (undos and the moves they took back are never marked:
+    ``taken_back``, they are not part of the game as it stands). ``share_before``
     and ``share_after``: the share of completions of the unseen cards still winnable
     before and after the move, as the player could know it; ``verdict`` for a ``??``
     move: ``mistake`` when the fair view also rated it below the best move, ``bad luck``
@@ -152,6 +153,7 @@ class MoveReview:
     share_best: float | None = None
     best_moves_before: int | None = None
     best_moves_after: int | None = None
+    taken_back: bool = False  # an undo, or a move an undo later took back
 
 
 @dataclass(frozen=True)
@@ -173,7 +175,7 @@ class Review:
     def lost_total(self) -> int | None:
         if not self.exact:
             return None
-        return sum(r.lost for r in self.moves if not r.move.is_undo)
+        return sum(r.lost for r in self.moves if not r.taken_back)
 
     def count(self, mark: str) -> int:
         return sum(r.mark == mark for r in self.moves)
@@ -186,12 +188,18 @@ class Review:
                  "best_moves_before": r.best_moves_before,
                  "best_moves_after": r.best_moves_after, "lost": r.lost,
                  "mark": r.mark, "share_before": r.share_before, "share_after": r.share_after,
-                 "share_best": r.share_best, "verdict": r.verdict} for r in self.moves]
+                 "share_best": r.share_best, "verdict": r.verdict,
+                 "taken_back": r.taken_back} for r in self.moves]
+
+    @property
+    def standing(self) -> int:
+        """The moves of the game as it stands: neither an undo nor taken back by one."""
+        return sum(not r.taken_back for r in self.moves)
 
 
 ROW_FIELDS = ("number", "move", "winnable_before", "winnable_after", "best_before",
-              "best_after", "best_moves_before", "best_moves_after", "lost", "mark", "share_before", "share_after", "share_best",
-              "verdict")
+              "best_after", "best_moves_before", "best_moves_after", "lost", "mark",
+              "share_before", "share_after", "share_best", "verdict", "taken_back")
 
 
 def _cell(value: object) -> str:
@@ -255,8 +263,10 @@ def analyze_game(start: Start, record: Iterable[Observed | Move | str], scheme: 
     position = Position.of(game)
     here = solve(position, scheme=scheme) if exact else None
     start_best = here.best_score if exact else None
+    taken_back = _taken_back(observed.moves)
     rows = []
     for number, move in enumerate(observed.moves, 1):
+        back = taken_back[number - 1]
         before, sol_before = position, here
         game.play(move)
         position = Position.of(game)
@@ -266,7 +276,7 @@ def analyze_game(start: Start, record: Iterable[Observed | Move | str], scheme: 
             here = solve(position, scheme=scheme)
             lost = _value(sol_before)[1] - _value(here)[1]  # analyze never asks must_clear
             mark = ""
-            if not move.is_undo:
+            if not back:
                 if sol_before.winnable and not here.winnable:
                     mark = "??"
                 elif _loses(sol_before, here):
@@ -278,7 +288,7 @@ def analyze_game(start: Start, record: Iterable[Observed | Move | str], scheme: 
             if scheme == "cards-left":
                 moves_before, moves_after = sol_before.best_moves, here.best_moves
         share_before = share_after = share_best = verdict = None
-        if fair and not move.is_undo:
+        if fair and not back:
             rating = fair_hint(View.of(before, known[number - 1]), samples, seed,
                                score_samples=0, with_now=True, scheme=scheme)
             share_before = rating.share_now
@@ -288,19 +298,31 @@ def analyze_game(start: Start, record: Iterable[Observed | Move | str], scheme: 
                 verdict = "bad luck" if share_after >= share_best else "mistake"
         rows.append(MoveReview(number, move, winnable_before, winnable_after, best_before,
                                best_after, lost, mark, share_before, share_after, verdict,
-                               share_best, moves_before, moves_after))
+                               share_best, moves_before, moves_after, back))
         if progress is not None:
             progress(number)
     lost_at = None
     if exact and not here.winnable:
         for row in reversed(rows):
-            if row.winnable_before and not row.winnable_after:
+            if not row.taken_back and row.winnable_before and not row.winnable_after:
                 lost_at = row.number
                 break
     final = position.score_under(scheme)
     final_score = final[0] if isinstance(final, tuple) else final
     return Review(Position(deal, start.rules), scheme, tuple(rows), start_best, final_score,
                   here.best_score if exact else None, lost_at, fair, position.status, exact)
+
+
+def _taken_back(moves: list[Move]) -> list[bool]:
+    """For each move of a record: is it an undo, or a move a later undo took back?"""
+    back = [move.is_undo for move in moves]
+    stack: list[int] = []
+    for i, move in enumerate(moves):
+        if not move.is_undo:
+            stack.append(i)
+        elif stack:
+            back[stack.pop()] = True
+    return back
 
 
 def fair_rating(start: Game | Position, samples: int = 1000, seed: int | None = None,
@@ -350,7 +372,7 @@ def review_figure(review: Review, title: str):
     """The best final score still reachable after each move (and the fair win share,
     on a second axis, when the review has it), with the marked moves labelled: a
     matplotlib Figure (Agg canvas). The labels are drawn over the share's line, and
-    the legend lists only what is drawn."""
+    the legend lists only what is drawn. Moves taken back by undos are left out."""
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.figure import Figure
     from matplotlib.ticker import MaxNLocator, PercentFormatter
@@ -358,10 +380,11 @@ def review_figure(review: Review, title: str):
     fig = Figure(figsize=(11, 4.8), layout="constrained")
     FigureCanvasAgg(fig)
     ax = fig.add_subplot()
-    xs = [0] + [r.number for r in review.moves]
-    best = [review.best_start] + [r.best_after for r in review.moves]
-    won = [bool(review.moves[0].winnable_before) if review.moves else True]
-    won += [r.winnable_after for r in review.moves]
+    rows = [r for r in review.moves if not r.taken_back]
+    xs = [0] + [r.number for r in rows]
+    best = [review.best_start] + [r.best_after for r in rows]
+    won = [bool(rows[0].winnable_before) if rows else True]
+    won += [r.winnable_after for r in rows]
     label = {"app": "best final score reachable", "original": "best original score reachable",
              "cards-left": "fewest cards left reachable"}[review.scheme]
     ax.step(xs, best, where="post", color="#4c72b0", label=label)
@@ -370,7 +393,7 @@ def review_figure(review: Review, title: str):
         ax.scatter([x for x, _ in lost], [b for _, b in lost], color="#c44e52", s=12,
                    zorder=3, label="no win left")
     colours = {"??": "#c44e52", "?": "#dd8452", "!": "#55a868"}
-    marked = [r for r in review.moves if r.mark]
+    marked = [r for r in rows if r.mark]
     for i, r in enumerate(marked):
         rise = 12 + 11 * (i % 3)  # three heights, so that neighbouring labels do not overlap
         ax.annotate(f"{r.number}. {r.move.pretty} {r.mark}", (r.number, r.best_after),
@@ -387,8 +410,8 @@ def review_figure(review: Review, title: str):
     ax.set_ylim(lo - 0.2 * (hi - lo + 10), hi + 0.2 * (hi - lo + 10))
     handles, labels = ax.get_legend_handles_labels()
     if review.fair:
-        shares = [(r.number, r.share_after) for r in review.moves if r.share_after is not None]
-        first = next((r.share_before for r in review.moves if r.share_before is not None), None)
+        shares = [(r.number, r.share_after) for r in rows if r.share_after is not None]
+        first = next((r.share_before for r in rows if r.share_before is not None), None)
         if first is not None:
             shares.insert(0, (0, first))
         ax2 = ax.twinx()
@@ -404,6 +427,7 @@ def review_figure(review: Review, title: str):
         ax.set_zorder(ax2.get_zorder() + 1)
         ax.patch.set_visible(False)
     ax.legend(handles, labels, loc="lower left", fontsize=8)
-    ax.set_title(f"{title}: {review.start.rules} rules, {len(review.moves)} moves; final "
+    moves = f"{len(rows)} move{'s' * (len(rows) != 1)}"
+    ax.set_title(f"{title}: {review.start.rules} rules, {moves}; final "
                  f"{review.final_score}, best from the start {review.best_start}")
     return fig

@@ -120,12 +120,13 @@ ORDINALS = ("1st", "2nd", "3rd") + tuple(f"{n}th" for n in range(4, 11))
 
 
 def place_name(place: int, empty_waste: bool = False) -> str:
-    """A place of the line as a player finds it: ``row 3, 4th card from the left``,
+    """A place of the line as a player finds it: ``row 3 from the top, 4th card from
+    the left`` (row 4 is the face-up row at the start),
     ``the waste card``, ``stock card 5`` (the 5th drawn). Under the empty-waste rule
     place 28, the waste card's, heads the stock."""
     if place < TABLEAU_SIZE:
         row = ROW_OF[place]
-        return f"row {row + 1}, {ORDINALS[place - ROWS[row][0]]} card from the left"
+        return f"row {row + 1} from the top, {ORDINALS[place - ROWS[row][0]]} card from the left"
     drawn = place - TABLEAU_SIZE + (1 if empty_waste else 0)
     return "the waste card" if drawn == 0 else f"stock card {drawn}"
 

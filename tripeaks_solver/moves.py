@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 from .cards import JOKER, Card
-from .errors import InputError
+from .errors import InputError, quoted
 
 _DRAW_WORDS = ("draw", "d")
 _UNDO_WORDS = ("undo", "u")
@@ -46,7 +46,7 @@ class Move:
             return cls.remove(Card.parse(text))
         except InputError:
             raise InputError(
-                f"not a move: {text!r} (expected a card such as Kc or K♣, draw, undo)"
+                f"not a move: {quoted(text)} (expected a card such as Kc or K♣, draw, undo)"
             ) from None
 
     @property

@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 
 from .cards import DECK_SIZE, Card
 from .dealing import WASTE_INDEX, Deal
-from .errors import IllegalMoveError, InputError
+from .errors import IllegalMoveError, InputError, quoted
 from .game import Action, Game, Status
 from .geometry import ROWS, TABLEAU_SIZE
 from .layout import Layout, place_name
@@ -48,14 +48,14 @@ class Observed:
         if not colon:
             return cls(move, (), text.strip())
         if move.is_undo:
-            raise InputError(f"{text!r}: an undo shows no card")
+            raise InputError(f"{quoted(text)}: an undo shows no card")
         words = [w for w in tail.replace(",", " ").split() if w]
         if not words:
-            raise InputError(f"{text!r}: name the cards after the colon (e.g. {head}:7s)")
+            raise InputError(f"{quoted(text)}: name the cards after the colon (e.g. {head}:7s)")
         try:
             shown = tuple(Card.parse(w) for w in words)
         except InputError as exc:
-            raise InputError(f"{text!r}: {exc}") from None
+            raise InputError(f"{quoted(text)}: {exc}") from None
         return cls(move, shown, text.strip())
 
     @property
@@ -203,7 +203,8 @@ def name_place(place: int, rules: Rules) -> str:
 
 
 def names(places: Iterable[int], rules: Rules) -> str:
-    """``row 3, 4th card from the left and row 3, 5th card from the left``."""
+    """``row 3 from the top, 4th card from the left and row 3 from the top, 5th card
+    from the left``."""
     said = [name_place(p, rules) for p in places]
     return said[0] if len(said) == 1 else ", ".join(said[:-1]) + " and " + said[-1]
 

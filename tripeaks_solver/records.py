@@ -13,7 +13,8 @@ with ``--record FILE``)::
     draw:9h
 
 ``start`` is ``code TP1-E-AAAAAAD``, ``layout`` and its 52 tokens, or ``seen`` and the
-cards seen at the start; ``variant`` lists the rule options (empty when none).
+cards seen at the start; ``variant`` lists the rule options (``none`` when there are
+none; an empty value is read the same).
 """
 
 from __future__ import annotations
@@ -30,6 +31,7 @@ from .scoring import SCHEMES
 
 MAGIC = "# tripeaks-solver game record"
 HEADER_KEYS = ("start", "rules", "variant", "scoring")
+NO_VARIANT = "none"
 
 
 @dataclass(frozen=True)
@@ -39,6 +41,7 @@ class GameRecord:
     start: Start
     scoring: str
     moves: tuple[Observed, ...]
+    torn: str | None = None  # a last line cut short that was left out
 
 
 def make_start(kind: str, text: str, rules: Rules) -> Start:
@@ -60,7 +63,7 @@ def header(start: Start, scoring: str) -> str:
     return (f"{MAGIC} (tripeaks-solve coach --record FILE continues it)\n"
             f"start: {start.kind} {start.text}\n"
             f"rules: {start.rules.name}\n"
-            f"variant: {start.rules.variant}\n"
+            f"variant: {start.rules.variant or NO_VARIANT}\n"
             f"scoring: {scoring}\n"
             "moves:\n")
 
@@ -72,8 +75,8 @@ def looks_like_record(text: str) -> bool:
 
 def parse_record_file(text: str, name: str) -> GameRecord:
     """Read a record file's text (``name`` for the messages). A last line without its
-    line end is a move cut short as it was written and is left out when it does not
-    read as a move."""
+    line end is a move cut short as it was written and is left out (``torn``) when it
+    does not read as a move."""
     if not looks_like_record(text):
         raise InputError(f"{name} is not a game record (it does not begin with {MAGIC!r})")
     lines = text.split("\n")
@@ -98,12 +101,15 @@ def parse_record_file(text: str, name: str) -> GameRecord:
             if value.strip():
                 moves += _moves(value, f"{name}, line {number}")
             continue
+        if key in fields:
+            raise InputError(f"{name}, line {number}: a second {key!r} line")
         fields[key] = value.strip()
-    if in_moves and cut.strip():
+    torn = None
+    if in_moves and cut.split("#", 1)[0].strip():
         try:
-            moves += _moves(cut, "")
+            moves += _moves(cut.split("#", 1)[0], "")
         except InputError:
-            pass  # the move being written when the session stopped
+            torn = cut.strip()  # the move being written when the session stopped
     missing = [k for k in HEADER_KEYS if k not in fields and k != "variant"]
     if missing or not in_moves:
         what = missing[0] if missing else "moves"
@@ -118,7 +124,14 @@ def parse_record_file(text: str, name: str) -> GameRecord:
         start = make_start(kind, start_text.strip(), rules)
     except InputError as exc:
         raise InputError(f"{name}: start: {exc}") from None
-    return GameRecord(start, scoring, tuple(moves))
+    return GameRecord(start, scoring, tuple(moves), torn)
+
+
+def torn_note(name: str, torn: str) -> str:
+    """What is said of a last line cut short and left out."""
+    shown = torn if len(torn) <= 40 else torn[:40] + "…"
+    return (f"note: the last line of {name}, {shown!r}, has no line end and does not read "
+            "as a move: left out (a move cut short as it was written)")
 
 
 def _moves(text: str, where: str) -> list[Observed]:
@@ -137,7 +150,8 @@ def _rules(name: str, variant: str, where: str) -> Rules:
     except InputError as exc:
         raise InputError(f"{where}: {exc}") from None
     options = {}
-    for option in filter(None, variant.replace("+", " ").split()):
+    words = variant.replace("+", " ").split()
+    for option in [] if words == [NO_VARIANT] else words:
         if option not in VARIANT_OPTIONS:
             raise InputError(f"{where}: unknown rule option {option!r} (expected "
                              f"{', '.join(VARIANT_OPTIONS)})")
@@ -145,4 +159,5 @@ def _rules(name: str, variant: str, where: str) -> Rules:
     return rules.with_options(**options)
 
 
-__all__ = ["GameRecord", "header", "looks_like_record", "make_start", "parse_record_file"]
+__all__ = ["GameRecord", "header", "looks_like_record", "make_start", "parse_record_file",
+           "torn_note"]

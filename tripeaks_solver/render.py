@@ -70,7 +70,8 @@ def board_lines(position: Position, reveal: bool = False) -> list[str]:
     """A game in progress: the peaks, then the waste card and the stock left."""
     lines = tableau_lines(position.deal, position.removed, reveal, position.rules.open)
     top = "empty" if position.waste is None else position.waste.pretty
-    return [*lines, "", f"Waste: {top}    Stock: {position.stock_left} cards left"]
+    left = position.stock_left
+    return [*lines, "", f"Waste: {top}    Stock: {left} card{'s' * (left != 1)} left"]
 
 
 def layout_picture(layout: Layout) -> str:

@@ -80,27 +80,51 @@ def _best(best: int, moves: int | None) -> str:
     return str(best) if moves is None else f"{best} in {moves}"
 
 
+def _taken_back_line(run: list) -> str:
+    # A few moves are named; a peek's long excursions are counted.
+    span = f"{run[0].number:3d}." if len(run) == 1 else f"{run[0].number:3d}–{run[-1].number}."
+    if len(run) <= 6:
+        return f"  {span} {' '.join(r.move.pretty for r in run)}  (taken back)"
+    undos = sum(r.move.is_undo for r in run)
+    return (f"  {span} {plural(len(run) - undos, 'move')} and {plural(undos, 'undo')} "
+            "(taken back)")
+
+
 def review_lines(title: str, review: Review, samples: int, seed: int | None) -> list[str]:
-    """The review as text: a row a move, then a summary."""
+    """The review as text: a row a move (a run of moves taken back by undos on one line),
+    then a summary."""
     scheme = review.scheme
     label = "cards left" if scheme == "cards-left" else SCORE_LABEL[scheme]
     fairly = f"fairly over {plural(samples, 'completion')} a move, seed {seed}"
     judged = ("exactly" + (f", and {fairly}" if review.fair else "") if review.exact
-              else f"{fairly} (some cards were never seen: no exact values)")
-    lines = [f"{title}: {plural(len(review.moves), 'move')} judged {judged} ({scheme} scoring)"]
+              else f"{fairly}; some cards were never seen: no exact values")
+    back = len(review.moves) - review.standing
+    also = f", {back} taken back by undos" if back else ""
+    head = f"{title}: {plural(review.standing, 'move')} judged{also}"
+    lines = [f"{head} ({scheme} scoring, {judged})"]
     exact_head = f"{'best before':>11} {'best after':>10} {'lost':>5}  mark" if review.exact \
         else ""
-    fair_head = "   share before  after   best   verdict" if review.fair else ""
+    fair_head = f"{'share before':>13} {'after':>7} {'best':>7}  verdict" if review.fair else ""
     lines.append(f"  {'#':>3}  {'move':<6} {exact_head}{fair_head}".rstrip())
-    for r in review.moves:
+    run: list = []  # moves taken back, shown together
+    for r in (*review.moves, None):
+        if r is not None and r.taken_back:
+            run.append(r)
+            continue
+        if run:
+            lines.append(_taken_back_line(run))
+            run = []
+        if r is None:
+            break
         line = f"  {r.number:3d}. {r.move.pretty:<6} "
         if review.exact:
             before = _best(r.best_before, r.best_moves_before)
             after = _best(r.best_after, r.best_moves_after)
             line += f"{before:>11} {after:>10} {r.lost:>5}  {r.mark:<4}"
         if review.fair and r.share_before is not None:
-            line += (f"  {100 * r.share_before:10.1f}%  {100 * r.share_after:5.1f}%  "
-                     f"{100 * r.share_best:5.1f}%  {r.verdict or ''}")
+            line += "".join(f"{f'{100 * x:.1f}%':>{w}} " for x, w in (
+                (r.share_before, 13), (r.share_after, 7), (r.share_best, 7)))
+            line += f" {r.verdict or ''}"
         lines.append(line.rstrip())
     now = "final" if review.status is not Status.IN_PLAY else "so far (game in play)"
     if not review.exact:

@@ -32,8 +32,8 @@ from ..observed import (
     name_place,
     seen_help,
 )
-from ..records import header, looks_like_record, make_start, parse_record_file
-from .common import SEED, plural, refuse_unused, rule_options
+from ..records import header, looks_like_record, make_start, parse_record_file, torn_note
+from .common import SEED, STDIN, plural, refuse_unused, rule_options
 from .games import RULE_PARAMS, Typed, game_options, read_game
 from .group import cli
 from .hint import SCORE_LABEL, new_seed, position_lines
@@ -54,7 +54,12 @@ Type what you did in the app, one move a line:
   u          you took back the last move (the cards you saw stay known)
 Commands: ? this help, b the board again, r the record so far, p peek (start or stop
 looking at the cards with moves and undos, in an app with undo), q stop (Ctrl-D too).
-The record is saved after every move; coach --record FILE continues it."""
+The record is saved after every move; coach --record FILE continues it.
+Moves are counted as the app counts them: a move taken back still counts."""
+ADVICE = """\
+  It plays the careful move, unless playing on over guesses at the cards you have not
+  seen shows a better one. "Still winnable" is the share of those guesses that a player
+  who saw every card could still win: a ceiling, not your odds."""
 TURN_KEYS = ("moves_played", "status", "score", "stock_left", "cards_left", "waste", "known",
              "unknown", "exact", "recommended", "player", "seed", "moves", "need", "peek",
              "error", "record_file", "final")
@@ -131,18 +136,18 @@ class RecordFile:
             raise InputError(f"cannot write the record {self.path}: "
                              f"{exc.strerror or exc}") from None
 
-    def cut_torn_tail(self, text: str) -> None:
-        """Drop a last line cut short (no line end) that was not read as a move, and end
-        a whole one with its line end."""
+    def end_torn_tail(self, text: str, torn: str | None) -> None:
+        """End the last line with its line end; one cut short that was not read as a
+        move (``torn``) is kept as a comment, so that what the file held stays in it."""
         if not text or text.endswith("\n"):
             return
         assert self.file is not None
-        body, _, tail = text.rpartition("\n")
-        try:
-            Observed.parse(tail.strip()) if tail.strip() else None
-            self.write("\n")
-        except InputError:
+        if torn is not None:
+            body = text.rpartition("\n")[0]
             os.ftruncate(self.file.fd, len((body + "\n").encode("utf-8")))
+            self.write(f"# cut short, left out: {torn}\n")
+        else:
+            self.write("\n")
 
     def close(self) -> None:
         if self.file is not None:
@@ -302,15 +307,17 @@ class Session:
         self.say(f"Recommended: {fa.recommended.pretty}  ({fa.player} player, seed {fa.seed})")
         shares = "   ".join(f"{m.move.pretty} {100 * m.share:.0f}%" for m in fa.rating.moves)
         self.say(f"  still winnable after: {shares}  (of "
-                 f"{plural(fa.rating.samples, 'completion')} of the unseen cards)")
+                 f"{plural(fa.rating.samples, 'guess', 'guesses')} at the unseen cards)")
 
     # --- peek -----------------------------------------------------------------------
     def toggle_peek(self) -> str | None:
         """Start a peek here, or stop the one going on: a message when there is none to
         start."""
         if self.peek_base is not None:
+            back = self.peek_turn().back
             self.peek_base = None
-            self.say("Peek stopped.")
+            self.say("Peek stopped." + (f" Undo {back} to go back to where it began (or "
+                                        "play on from here)." if back else ""))
             return None
         if self.exact():
             return "every card is known already: nothing to peek"
@@ -343,18 +350,20 @@ class Session:
 
     # --- input ----------------------------------------------------------------------
     def ask(self, prompt: str) -> str | None:
-        """One line of input (None at its end). Interactive: after the prompt; from a
-        pipe, a question about a card is still printed (it says what to give)."""
+        """One line of input (None at its end), after the prompt; from a pipe the prompt
+        and the line read are printed, as a terminal would show them."""
         if self.interactive:
             try:
                 return input(prompt)
             except EOFError:
                 click.echo()
                 return None
-        if self.pending is not None:
-            self.say(prompt.rstrip())
         line = sys.stdin.readline()
-        return None if not line else line.rstrip("\r\n")
+        if not line:
+            return None
+        line = line.rstrip("\r\n")
+        self.say(prompt + line)  # a log of the session reads as it would on a terminal
+        return line
 
     def prompt(self) -> str:
         if self.pending is not None:
@@ -476,18 +485,25 @@ def coach_command(words: tuple[str, ...], rule_choice: str, layouts: tuple[str, 
     in the fewest taps the coach can plan; then it gives the exact best line.
     """
     interactive = sys.stdin is not None and sys.stdin.isatty() and not as_json
+    if sys.stdin is not None and hasattr(sys.stdin, "reconfigure"):
+        # Lines are read as UTF-8, as every command reads them; a byte that is not
+        # becomes a mark the move's message shows, never a traceback.
+        sys.stdin.reconfigure(encoding="utf-8", errors="replace")
     if interactive:
         try:
             import readline  # noqa: F401  (line editing and history for input())
         except ImportError:
             pass
+    if record_path is not None and str(record_path) == STDIN:
+        raise click.UsageError("--record -: the coach writes its record as the game goes, "
+                               "so it needs a file name")
     path = Path(record_path) if record_path is not None else None
     existing = path is not None and path.exists() and path.stat().st_size > 0
     if existing:
         if words or layouts or layout_file is not None or seen is not None:
             raise click.UsageError(f"{path} holds a game already: give no start to "
                                    "continue it, or another --record file for a new game")
-        refuse_unused(RULE_PARAMS, "the record holds its rules")
+        refuse_unused(RULE_PARAMS + ("scoring",), "the record holds its rules and scoring")
     record_file = RecordFile(path) if path is not None else None
     given = words or layouts or layout_file is not None or seen is not None
     if existing:
@@ -501,10 +517,7 @@ def coach_command(words: tuple[str, ...], rule_choice: str, layouts: tuple[str, 
         except InputError:
             record_file.close()
             raise
-        if click.get_current_context().get_parameter_source("scoring") in (
-                None, click.core.ParameterSource.DEFAULT):
-            scoring = stored.scoring
-        typed = Typed(stored.start, scoring, stored.moves)
+        typed = Typed(stored.start, stored.scoring, stored.moves)
     elif given:
         typed = read_game(words, layouts, layout_file, seen, None, rule_choice, scoring, opts)
     else:
@@ -520,6 +533,9 @@ def coach_command(words: tuple[str, ...], rule_choice: str, layouts: tuple[str, 
             if record_file is not None:
                 record_file.close()
             raise InputError(f"move {number} ({step.said}) of the record: {exc}") from None
+    if game.exact and not fair:
+        refuse_unused(("samples", "seed"), "the coach knows every card of this deal and "
+                      "gives the exact best move (add --fair to be advised blind)")
     if record_file is None:
         record_file = RecordFile(default_record(typed.start), make_folder=True)
     try:
@@ -528,7 +544,9 @@ def coach_command(words: tuple[str, ...], rule_choice: str, layouts: tuple[str, 
             record_file.write(header(typed.start, typed.scoring)
                               + "".join(o.token + "\n" for o in game.record))
         else:
-            record_file.cut_torn_tail(text)
+            if stored.torn is not None:
+                click.echo(torn_note(str(path), stored.torn), err=True)
+            record_file.end_torn_tail(text, stored.torn)
         seed = new_seed() if seed is None else seed
         session = Session(game, typed.scoring, samples, seed, fair, as_json, interactive,
                           record_file, undo_limit)
@@ -543,9 +561,11 @@ def _ask_start(rule_choice: str, scoring: str, opts: dict, interactive: bool,
     from .games import _rules
 
     rules = _rules(rule_choice, None, opts)
+    other = "Classic" if rules.name == "easy" else "Easy"
     if interactive:
         click.echo(f"What do you see? Type {seen_help(rules)} (e.g. Jd 4s Ac 8h 4c 2h 8c 6h 8d "
-                   "8s 9c), or a game code.")
+                   f"8s 9c), or a game code; q stops. Cards as seen play under {rules} "
+                   f"rules (for {other}: coach --rules {other.lower()}).")
     while True:
         if interactive:
             try:
@@ -562,6 +582,8 @@ def _ask_start(rule_choice: str, scoring: str, opts: dict, interactive: bool,
         text = line.strip()
         if not text:
             continue
+        if COMMANDS.get(text.lower()) == "quit":
+            return None
         try:
             if "-" in text and len(text.split()) == 1:
                 from .common import parse_code, pick_rules
@@ -572,6 +594,7 @@ def _ask_start(rule_choice: str, scoring: str, opts: dict, interactive: bool,
             return Typed(Start.of_seen(text, rules), scoring, ())
         except (InputError, click.UsageError) as exc:
             message = exc.format_message() if isinstance(exc, click.UsageError) else str(exc)
+            message = message.replace("--seen ", "the start ", 1)  # not typed as an option
             if not interactive:
                 raise click.UsageError(message) from None
             click.echo(f"  {message}")
@@ -581,10 +604,13 @@ def _run(session: Session, continued: bool, analysis: bool, peek: bool) -> None:
     game = session.game
     where = "Continuing" if continued else "Recording to"
     session.say(f"{where} {session.record.path}  (coach --record FILE continues it)")
+    session.say(f"{game.rules} rules, {session.scoring} scoring")
     if not session.exact():
         session.say(f"Advice: the fair:{session.samples} player, seed {session.seed} "
                     "(? for help, q to stop)")
+        session.say(ADVICE)
     show = True
+    undid = False  # the last line was an undo
     error = session.toggle_peek() if peek else None
     if error is not None:
         session.say(f"  --peek: {error}")
@@ -601,7 +627,9 @@ def _run(session: Session, continued: bool, analysis: bool, peek: bool) -> None:
         in_play = game.game.status is Status.IN_PLAY
         if session.pending is None and peek is not None:
             # a peek may pass a stuck end: undo takes it back
-            if show:
+            if show and undid and peek.step is not None and peek.step.undos:
+                session.say(peek.text(game.rules))  # in a run of undos, no board each time
+            elif show:
                 session.say()
                 session.board()
                 session.say(peek.text(game.rules))
@@ -636,7 +664,9 @@ def _run(session: Session, continued: bool, analysis: bool, peek: bool) -> None:
             break
         if line is None:
             break
+        played = len(game.record)
         result = session.handle(line)
+        undid = len(game.record) > played and game.record[-1].move.is_undo
         error = None
         show = True
         if result == "quit":
@@ -697,7 +727,7 @@ def _finish(session: Session, analysis: bool) -> None:
             for line in review_lines(title, review, samples, session.seed):
                 session.say(line)
     session.say()
-    session.say("Record: " + " ".join(game.tokens))
+    session.say("Record: " + (" ".join(game.tokens) or "(no move)"))
     session.say(f"Saved in {session.record.path}: tripeaks-solve analyze --record "
                 f"{session.record.path}")
     final = {"result": result, "score": _score(position, session.scoring),

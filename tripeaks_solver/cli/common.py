@@ -156,8 +156,19 @@ def refuse_unused(names: tuple[str, ...], why: str) -> None:
         source = ctx.get_parameter_source(name)
         if source is not None and source not in (click.core.ParameterSource.DEFAULT,
                                                  click.core.ParameterSource.DEFAULT_MAP):
-            flag = "--" + name.replace("_", "-")
-            raise click.UsageError(f"{flag} does nothing here: {why}")
+            raise click.UsageError(f"{_typed_flag(ctx, name)} does nothing here: {why}")
+
+
+def _typed_flag(ctx: click.Context, name: str) -> str:
+    """The option as the user typed it (``--rules``, ``--no-wrap``), from its parameter
+    name (``rule_choice``, ``wrap``)."""
+    param = next((p for p in ctx.command.params if p.name == name), None)
+    if param is None:
+        return "--" + name.replace("_", "-")
+    opts = param.opts
+    if getattr(param, "secondary_opts", None) and ctx.params.get(name) is False:
+        opts = param.secondary_opts
+    return next((o for o in opts if o.startswith("--")), opts[0])
 
 
 def parse_code(text: str) -> GameCode:

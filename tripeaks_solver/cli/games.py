@@ -13,7 +13,7 @@ import click
 from ..errors import IllegalMoveError, InputError
 from ..messages import LANGUAGES, language_from_env
 from ..observed import Observed, ObservedGame, Start, parse_observed
-from ..records import make_start, parse_record_file
+from ..records import make_start, parse_record_file, torn_note
 from ..rules import Rules
 from .common import (
     EXIT_ILLEGAL,
@@ -99,6 +99,8 @@ def read_game(words: tuple[str, ...], layouts: tuple[str, ...], layout_file: Pat
         refuse_unused(RULE_PARAMS, "the record holds its rules")
         name, text = read_input(record_path)
         record = parse_record_file(text, name)
+        if record.torn is not None:
+            click.echo(torn_note(name, record.torn), err=True)
         if click.get_current_context().get_parameter_source("scoring") in (
                 None, click.core.ParameterSource.DEFAULT):
             scoring = record.scoring

@@ -70,8 +70,9 @@ def cli() -> None:
     tripeaks-solve report deals.csv        summary and plot of a batch CSV
     tripeaks-solve hint CODE MOVE...       every move of a game in progress, valued
     tripeaks-solve analyze CODE MOVE...    where a played game lost points or the win
-    tripeaks-solve play CODE --player fair watch a player that cannot see play
+    tripeaks-solve play CODE               watch a player (--player) play to the end
 
-    Every command takes the rule variants (--empty-waste, --joker, --draw-when-stuck,
-    --open, --wrap/--no-wrap) and, where scores matter, --scoring.
+    Every command that plays a deal takes the rule options (--rules, --empty-waste,
+    --joker, --draw-when-stuck, --open, --wrap/--no-wrap), and those that score it
+    take --scoring.
     """

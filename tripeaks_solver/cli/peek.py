@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 import click
 
 from ..errors import InputError
-from ..game import UNDO_LIMIT
+from ..game import UNDO_LIMIT, Status
 from ..geometry import TABLEAU_SIZE
 from ..layout import Layout
 from ..moves import Move
@@ -39,7 +39,7 @@ def undo_limit_option(f):
 
 def excursion_text(excursion: Excursion, undos_before: int, knowledge: Layout,
                    rules: Rules) -> str:
-    """``undo 3, then 8♥ 7♣: shows Q♦ (row 3, 4th card from the left)``."""
+    """``undo 3, then 8♥ 7♣: shows Q♦ (row 3 from the top, 4th card from the left)``."""
     parts = []
     if undos_before:
         parts.append(f"undo {undos_before}")
@@ -49,9 +49,9 @@ def excursion_text(excursion: Excursion, undos_before: int, knowledge: Layout,
     return f"{', then '.join(parts)}: shows {said}"
 
 
-def plan_lines(plan: PeekPlan, rules: Rules, base_moves: int) -> list[str]:
-    """The plan as a player reads it: a summary, then one numbered line an excursion."""
-    where = "the start" if not base_moves else f"after move {base_moves}"
+def plan_lines(plan: PeekPlan, rules: Rules, where: str) -> list[str]:
+    """The plan as a player reads it: a summary, then one numbered line an excursion;
+    ``where`` it begins (``the start``, ``here``)."""
     moves = sum(len(e.moves) for e in plan.excursions)
     undos = plan.actions - moves
     lines = [(f"Peek plan from {where}: {plural(plan.actions, 'tap')} ({plural(moves, 'move')}, "
@@ -134,18 +134,23 @@ def peek_command(words: tuple[str, ...], rule_choice: str, layouts: tuple[str, .
     counts the taps (moves + undos). The last unknown card follows by elimination.
     When every card is known, the best line from where the peek began.
 
-    The plan is simulated on a deal whose cards are all known here: a CODE, or a full
-    --layout (MOVES after it say where the peek begins). In a game whose cards you do
-    not know, `coach --peek` guides you through the same plan as you go.
+    The plan is simulated on a deal whose cards are all known here: a CODE, a full
+    --layout, or a game (--seen, --record) whose moves have shown every card; MOVES
+    say where the peek begins. In a game whose cards you do not know, `coach --peek`
+    guides you through the same plan as you go.
     """
     typed = read_game(words, layouts, layout_file, seen, record_path, rule_choice, scoring,
                       opts)
     game = play_game(typed, lang)
     deal = game.deal
     if deal is None:
-        raise InputError("peek simulates the plan on a deal whose cards are all known (a code "
-                         "or a full --layout); in a game you are playing, coach --peek "
-                         "guides you as you go")
+        raise InputError("peek simulates the plan on a deal whose cards are all known (a code, "
+                         "a full --layout, or a record that has shown every card); in a game "
+                         "you are playing, coach --peek guides you as you go")
+    status = game.position().status
+    if status is not Status.IN_PLAY:
+        raise InputError(f"the game is over ({status.value}) after move {len(game.record)}: "
+                         "nothing to peek")
     from ..peek import plan_peek
     from ..solver import solve
 
@@ -156,7 +161,8 @@ def peek_command(words: tuple[str, ...], rule_choice: str, layouts: tuple[str, .
     if as_json:
         click.echo(json.dumps(_json(typed, plan, undo_limit, best), ensure_ascii=False))
         return
-    click.echo(typed.title())
+    played = game.game.moves  # as the app counts them: undone moves too
+    click.echo(typed.title(game) + (f", after {plural(played, 'move')}" if game.record else ""))
     if not undo_limit:
         click.echo("No undo (--undo-limit 0): nothing to plan; the cards show as you play.")
         return
@@ -164,8 +170,11 @@ def peek_command(words: tuple[str, ...], rule_choice: str, layouts: tuple[str, .
 
 
 def _print_plan(game: ObservedGame, plan: PeekPlan, rules: Rules, scoring: str, best) -> None:
-    for line in plan_lines(plan, rules, len(game.record)):
-        click.echo(line)
+    if plan.excursions or plan.by_elimination is not None or plan.unreachable:
+        for line in plan_lines(plan, rules, "here" if game.record else "the start"):
+            click.echo(line)
+    else:
+        click.echo("Every card is known already: nothing to peek.")
     if best is None:
         click.echo("\nSome cards stay unknown: play on with the fair advice of hint or coach.")
         return
