@@ -479,6 +479,8 @@ def coach_command(words: tuple[str, ...], rule_choice: str, layouts: tuple[str, 
     strongest fair player would make. The record is saved after every move to --record
     FILE (by default a new file under your data directory, named at the start);
     coach --record FILE continues a game. Reads one line a move from a pipe too.
+    At the prompt: ? help, b the board, r the record, p peek, q stop. Easy rules
+    unless --rules classic.
 
     In an app with undo, --peek (or p during the game) first walks you through
     looking at every card: a few moves to play, the card to say, the moves to undo,
