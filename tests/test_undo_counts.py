@@ -157,7 +157,7 @@ def test_hint_and_analyze_agree_on_records_with_undos(number, classic, scheme, s
 @pytest.mark.parametrize("scheme", SCHEMES)
 def test_many_records_with_undos(scheme):
     rng = random.Random(31)
-    for _ in range(40):
+    for _ in range(20 if scheme == "original" else 40):  # original's searches cost most
         rules = rng.choice([EASY, CLASSIC, EASY.with_options(empty_waste=True)])
         deal = Deal.from_number(rng.randrange(100_000))
         check_record(deal, rules, random_record(deal, rules, rng, rng.randrange(4, 30)),
