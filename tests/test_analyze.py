@@ -360,6 +360,11 @@ def test_moves_taken_back_are_listed_not_judged(capsys):
     drawn = analyze(deal, EASY, record[:6])
     assert any(r.mark for r in drawn.moves[1:])
     assert review.lost_total == review.best_start - review.final_best
+    from tripeaks_solver.hints import review_figure
+
+    figure = review_figure(review, "t")  # the picture leaves them out and says so
+    assert "3 moves, 10 taken back" in figure.axes[0].get_title()
+    assert list(figure.axes[0].lines[0].get_xdata()) == [0, 1, 12, 13]
     code, out, err = run(capsys, "analyze", "TP1-E-AAAAAAD", *record)
     assert code == 0, err
     lines = out.splitlines()

@@ -427,7 +427,8 @@ def review_figure(review: Review, title: str):
         ax.set_zorder(ax2.get_zorder() + 1)
         ax.patch.set_visible(False)
     ax.legend(handles, labels, loc="lower left", fontsize=8)
-    moves = f"{len(rows)} move{'s' * (len(rows) != 1)}"
+    back = len(review.moves) - len(rows)
+    moves = f"{len(rows)} move{'s' * (len(rows) != 1)}" + (f", {back} taken back" if back else "")
     ax.set_title(f"{title}: {review.start.rules} rules, {moves}; final "
                  f"{review.final_score}, best from the start {review.best_start}")
     return fig
