@@ -17,11 +17,11 @@ import argparse
 import statistics
 import time
 
-from tripeaks_solver.dealing import Deal
-from tripeaks_solver.fair import View
-from tripeaks_solver.hints import fair_advice
-from tripeaks_solver.position import Position
-from tripeaks_solver.rules import EASY
+from tripeaks_solver.analysis.fair import View
+from tripeaks_solver.analysis.hints import fair_advice
+from tripeaks_solver.model.dealing import Deal
+from tripeaks_solver.model.position import Position
+from tripeaks_solver.model.rules import EASY
 
 
 def main() -> None:

@@ -33,8 +33,10 @@ def measure(root: str, deals: int, repeat: int, lost: bool) -> None:
 
     import numpy as np
 
-    from tripeaks_solver import Deal, Rules, kernels, solver
-    from tripeaks_solver.position import Position
+    from tripeaks_solver import Deal, Rules
+    from tripeaks_solver.kernels import search as kernels
+    from tripeaks_solver.model.position import Position
+    from tripeaks_solver.solver import solve as solver
 
     assert kernels.__file__.startswith(root), kernels.__file__
     out = {}

@@ -22,11 +22,11 @@ import time
 
 from tqdm import tqdm
 
-from tripeaks_solver.dealing import Deal
-from tripeaks_solver.game import Game
-from tripeaks_solver.layout import Layout
-from tripeaks_solver.peek import DEFAULT_UNDO_LIMIT, plan_peek
-from tripeaks_solver.rules import CLASSIC, EASY
+from tripeaks_solver.analysis.peek import DEFAULT_UNDO_LIMIT, plan_peek
+from tripeaks_solver.model.dealing import Deal
+from tripeaks_solver.model.game import Game
+from tripeaks_solver.model.layout import Layout
+from tripeaks_solver.model.rules import CLASSIC, EASY
 
 
 def percentile(values: list[int], share: float) -> int:

@@ -13,11 +13,12 @@ import time
 
 import numpy as np
 
-from tripeaks_solver import CLASSIC, EASY, Deal, playout
-from tripeaks_solver.cards import ranks
-from tripeaks_solver.difficulty import difficulties
-from tripeaks_solver.players import play
-from tripeaks_solver.solver import rule_masks
+from tripeaks_solver import CLASSIC, EASY, Deal
+from tripeaks_solver.analysis.difficulty import difficulties
+from tripeaks_solver.analysis.players import play
+from tripeaks_solver.kernels import playouts as playout
+from tripeaks_solver.model.cards import ranks
+from tripeaks_solver.solver.solve import rule_masks
 
 
 def _arrays(deals, rules):

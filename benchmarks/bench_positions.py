@@ -23,10 +23,10 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # this tree's package
 
 from tripeaks_solver import CLASSIC, EASY, Deal
-from tripeaks_solver.fair import View, fair_hint
-from tripeaks_solver.hints import analyze, hint
-from tripeaks_solver.position import Position
-from tripeaks_solver.solver import solve, warm_up
+from tripeaks_solver.analysis.fair import View, fair_hint
+from tripeaks_solver.analysis.hints import analyze, hint
+from tripeaks_solver.model.position import Position
+from tripeaks_solver.solver.solve import solve, warm_up
 
 
 def mid_game(number: int, rules) -> Position:

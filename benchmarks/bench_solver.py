@@ -21,7 +21,7 @@ import time
 from pathlib import Path
 
 from tripeaks_solver import CLASSIC, EASY, Deal
-from tripeaks_solver.solver import solve
+from tripeaks_solver.solver.solve import solve
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 from naive import naive_solve

@@ -19,7 +19,7 @@ from collections import Counter
 from pathlib import Path
 
 from tripeaks_solver import Deal, Rules
-from tripeaks_solver.difficulty import RATINGS, difficulties
+from tripeaks_solver.analysis.difficulty import RATINGS, difficulties
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "deals-0-9999.csv"
 

@@ -12,10 +12,10 @@ from __future__ import annotations
 import argparse
 import time
 
-from tripeaks_solver.codes import GameCode
-from tripeaks_solver.dealing import Deal
-from tripeaks_solver.rules import Rules
-from tripeaks_solver.solver import solve
+from tripeaks_solver.model.codes import GameCode
+from tripeaks_solver.model.dealing import Deal
+from tripeaks_solver.model.rules import Rules
+from tripeaks_solver.solver.solve import solve
 
 
 def main() -> None:

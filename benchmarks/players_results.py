@@ -25,8 +25,8 @@ from itertools import combinations
 from pathlib import Path
 
 from tripeaks_solver import Deal, Rules
-from tripeaks_solver.players import make_player, play
-from tripeaks_solver.rules import VARIANT_OPTIONS
+from tripeaks_solver.analysis.players import make_player, play
+from tripeaks_solver.model.rules import VARIANT_OPTIONS
 
 Z_95 = 1.959963984540054
 

@@ -20,19 +20,20 @@ import sys
 if signal.getsignal(signal.SIGINT) == signal.SIG_IGN:
     signal.signal(signal.SIGINT, signal.default_int_handler)
 
-_SETUP = ("from tripeaks_solver.dealing import Deal\n"
-          "from tripeaks_solver.rules import EASY\n"
+_SETUP = ("from tripeaks_solver.model.dealing import Deal\n"
+          "from tripeaks_solver.model.rules import EASY\n"
           "deal = Deal.from_number(0)\n")
 
 # The two halves take about as long: the optimum's search and sweep, and the rest. The
 # pimc player comes last, since its kernel calls the optimum's: by then the other
 # process has usually cached it, and it is loaded rather than compiled again.
 _HALVES = (
-    ("from tripeaks_solver.solver import warm_up\n"
+    ("from tripeaks_solver.solver.solve import warm_up\n"
      "warm_up()\n"),
-    ("from tripeaks_solver import difficulty, players, solver\n"
-     "solver.solve(deal, EASY, scheme='original')\n"
-     "solver.solve(deal, EASY, optimal=False)\n"
+    ("from tripeaks_solver.analysis import difficulty, players\n"
+     "from tripeaks_solver.solver.solve import solve\n"
+     "solve(deal, EASY, scheme='original')\n"
+     "solve(deal, EASY, optimal=False)\n"
      "difficulty.difficulty(deal, EASY, games=10)\n"
      "for who in ('greedy', 'rollout:2', 'fair:2', 'pimc:2'):\n"
      "    players.play(deal, who, EASY)\n"),

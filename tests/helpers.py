@@ -13,11 +13,11 @@ from functools import cache
 
 from naive import Answer, naive_solve
 
-from tripeaks_solver.cards import JOKER, Card
-from tripeaks_solver.dealing import Deal
 from tripeaks_solver.errors import IllegalMoveError, InputError
-from tripeaks_solver.game import Game, Status
-from tripeaks_solver.rules import CLASSIC, EASY, Rules
+from tripeaks_solver.model.cards import JOKER, Card
+from tripeaks_solver.model.dealing import Deal
+from tripeaks_solver.model.game import Game, Status
+from tripeaks_solver.model.rules import CLASSIC, EASY, Rules
 
 RULE_SETS = [EASY, CLASSIC]
 RULE_IDS = ["easy", "classic"]
@@ -86,7 +86,7 @@ def replay(sol) -> Game:
 
 
 def line_problems(sol) -> list[str]:
-    """Everything wrong with the line of a :class:`~tripeaks_solver.solver.Solution`
+    """Everything wrong with the line of a :class:`~tripeaks_solver.solver.solve.Solution`
     (empty when it is right): it must be legal on the plain-Python game, end as claimed
     (a win when winnable; with the optimum asked for, a finished game scoring exactly
     ``best_score`` under its scheme, with ``min_draws`` draws on a win under the app and

@@ -2,7 +2,7 @@
 
 Deliberately naive. It reads neither the configuration tables, nor the kernels, nor
 ``Rules.adjacent``, nor the scores of ``scoring.py``: only the deal's cards, the rule
-options of a :class:`~tripeaks_solver.rules.Rules`, and the board as written down in
+options of a :class:`~tripeaks_solver.model.rules.Rules`, and the board as written down in
 ``geometry.COVERED_BY`` / ``geometry.PEAK_POSITIONS``. The rules (docs/rules.md) are
 restated here, in one place each:
 
@@ -46,7 +46,7 @@ or under cards-left the moves made so far).
   the position after a legal move; ``.solve(start=None)`` the answers from ``start``
   (default the opening).
 - ``naive_solve(deal, rules, scheme="app", start=None)``: the same in one call.
-- ``position_of(game, scheme)``: the position a :class:`~tripeaks_solver.game.Game`
+- ``position_of(game, scheme)``: the position a :class:`~tripeaks_solver.model.game.Game`
   shows after some moves (``game.removed``, ``game.stock_index``, ``game.waste``,
   ``game.run``, and ``game.score`` / ``game.original`` / ``game.moves``).
 
@@ -99,12 +99,12 @@ from collections import defaultdict
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, NamedTuple
 
-from tripeaks_solver.geometry import COVERED_BY, PEAK_POSITIONS
+from tripeaks_solver.model.geometry import COVERED_BY, PEAK_POSITIONS
 
 if TYPE_CHECKING:  # types only: the twin reads the deal's cards and the rule options
-    from tripeaks_solver.dealing import Deal
-    from tripeaks_solver.game import Game
-    from tripeaks_solver.rules import Rules
+    from tripeaks_solver.model.dealing import Deal
+    from tripeaks_solver.model.game import Game
+    from tripeaks_solver.model.rules import Rules
 
 N_POSITIONS = 28
 ALL_REMOVED = (1 << N_POSITIONS) - 1
@@ -320,7 +320,7 @@ def naive_solve(deal: Deal, rules: Rules, scheme: str = "app", start: Position |
 
 
 def position_of(game: Game, scheme: str = "app") -> Position:
-    """The position a :class:`tripeaks_solver.game.Game` shows, with its score under
+    """The position a :class:`tripeaks_solver.model.game.Game` shows, with its score under
     ``scheme`` (the moves made, as ``Game.moves`` counts them, under cards-left)."""
     score = {"app": game.score, "original": game.original, "cards-left": game.moves}[scheme]
     return Position(game.removed, game.stock_index, game.waste, game.run, score)

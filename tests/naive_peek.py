@@ -7,14 +7,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from tripeaks_solver.cards import WILD_RANK, Card
-from tripeaks_solver.dealing import Deal
-from tripeaks_solver.game import Game
-from tripeaks_solver.geometry import COVER_MASK, FULL_MASK, TABLEAU_SIZE, UNCOVERS
-from tripeaks_solver.layout import Layout
-from tripeaks_solver.moves import Move
-from tripeaks_solver.peek import DEFAULT_UNDO_LIMIT, Step
-from tripeaks_solver.rules import Rules
+from tripeaks_solver.analysis.peek import DEFAULT_UNDO_LIMIT, Step
+from tripeaks_solver.model.cards import WILD_RANK, Card
+from tripeaks_solver.model.dealing import Deal
+from tripeaks_solver.model.game import Game
+from tripeaks_solver.model.geometry import COVER_MASK, FULL_MASK, TABLEAU_SIZE, UNCOVERS
+from tripeaks_solver.model.layout import Layout
+from tripeaks_solver.model.moves import Move
+from tripeaks_solver.model.rules import Rules
 
 
 @dataclass(frozen=True)

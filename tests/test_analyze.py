@@ -24,14 +24,14 @@ from pathlib import Path
 
 import pytest
 
-from tripeaks_solver.dealing import Deal
-from tripeaks_solver.fair import View, fair_hint
-from tripeaks_solver.game import Game
-from tripeaks_solver.hints import ROW_FIELDS, analyze
-from tripeaks_solver.moves import Move
-from tripeaks_solver.position import Position
-from tripeaks_solver.rules import CLASSIC, EASY, Rules
-from tripeaks_solver.solver import solve
+from tripeaks_solver.analysis.fair import View, fair_hint
+from tripeaks_solver.analysis.hints import ROW_FIELDS, analyze
+from tripeaks_solver.model.dealing import Deal
+from tripeaks_solver.model.game import Game
+from tripeaks_solver.model.moves import Move
+from tripeaks_solver.model.position import Position
+from tripeaks_solver.model.rules import CLASSIC, EASY, Rules
+from tripeaks_solver.solver.solve import solve
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from cli_run import assert_one_line_error, run
@@ -360,7 +360,7 @@ def test_moves_taken_back_are_listed_not_judged(capsys):
     drawn = analyze(deal, EASY, record[:6])
     assert any(r.mark for r in drawn.moves[1:])
     assert review.lost_total == review.best_start - review.final_best
-    from tripeaks_solver.hints import review_figure
+    from tripeaks_solver.analysis.hints import review_figure
 
     figure = review_figure(review, "t")  # the picture leaves them out and says so
     assert "3 moves, 10 taken back" in figure.axes[0].get_title()

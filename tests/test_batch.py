@@ -19,13 +19,13 @@ import pytest
 from cli_run import run
 
 from tripeaks_solver import CLASSIC, EASY, Deal
+from tripeaks_solver.analysis.stats import wilson_interval
 from tripeaks_solver.batch.csvfile import read_existing
 from tripeaks_solver.batch.rows import CSV_HEADER, Row
 from tripeaks_solver.batch.summary import Summary
 from tripeaks_solver.cli import main
-from tripeaks_solver.codes import DEAL_COUNT, parse_range
-from tripeaks_solver.solver import solve
-from tripeaks_solver.stats import wilson_interval
+from tripeaks_solver.model.codes import DEAL_COUNT, parse_range
+from tripeaks_solver.solver.solve import solve
 
 DATA = Path(__file__).resolve().parent.parent / "data"
 HEADER = "code,deal,rules,variant,scoring,winnable,min_draws,best_score,max_removed,states,seconds,line"

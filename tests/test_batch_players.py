@@ -10,12 +10,12 @@ import pytest
 from cli_run import assert_one_line_error, run
 
 from tripeaks_solver import CLASSIC, EASY, Deal
+from tripeaks_solver.analysis.difficulty import RATINGS, difficulties
+from tripeaks_solver.analysis.players import play
+from tripeaks_solver.analysis.stats import wilson_interval
 from tripeaks_solver.batch.csvfile import read_existing
 from tripeaks_solver.batch.rows import CSV_HEADER, Row
-from tripeaks_solver.difficulty import RATINGS, difficulties
-from tripeaks_solver.players import play
-from tripeaks_solver.solver import solve
-from tripeaks_solver.stats import wilson_interval
+from tripeaks_solver.solver.solve import solve
 
 RULES = {"easy": EASY, "classic": CLASSIC}
 DEALS = range(21)

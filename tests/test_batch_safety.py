@@ -25,8 +25,8 @@ from tripeaks_solver import Deal
 from tripeaks_solver.batch.csvfile import read_existing
 from tripeaks_solver.batch.rows import CSV_HEADER, Row
 from tripeaks_solver.batch.run import BatchRun, BatchSpec
-from tripeaks_solver.codes import GameCode
-from tripeaks_solver.scoring import WIN_BASE_SCORE
+from tripeaks_solver.model.codes import GameCode
+from tripeaks_solver.model.scoring import WIN_BASE_SCORE
 
 REPO = Path(__file__).resolve().parent.parent
 HEADER = ",".join(CSV_HEADER)

@@ -14,8 +14,8 @@ from helpers import parse_or_error
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tripeaks_solver.cards import Card, parse_card, parse_cards
 from tripeaks_solver.errors import InputError
+from tripeaks_solver.model.cards import Card, parse_card, parse_cards
 
 # Written out by hand, independent of cards.RANKS / cards.SUITS.
 MACHINE_RANKS = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "T", "J", "Q", "K"]
@@ -230,7 +230,7 @@ def test_joker_parses_and_prints_in_both_notations():
 
 
 def test_ranks_of_every_card_and_the_joker():
-    from tripeaks_solver.cards import ranks
+    from tripeaks_solver.model.cards import ranks
 
     cards = [s * 13 + r for s in range(4) for r in range(13)] + [52]
     expected = [r for s in range(4) for r in range(13)] + [13]  # the joker's rank is wild
@@ -241,14 +241,14 @@ def test_ranks_of_every_card_and_the_joker():
 
 @pytest.mark.parametrize("value", [-1, 53, 100])
 def test_a_removal_of_no_card_is_refused(value):
-    from tripeaks_solver.moves import Move
+    from tripeaks_solver.model.moves import Move
 
     with pytest.raises(InputError, match=str(value)):
         Move.remove(value)
 
 
 def test_a_removal_names_its_card_whatever_int_type_gives_it():
-    from tripeaks_solver.moves import Move
+    from tripeaks_solver.model.moves import Move
 
     for c in range(53):
         for value in (c, Card(c), np.int64(c)):

@@ -23,8 +23,8 @@ import pytest
 
 from tripeaks_solver import CLASSIC, EASY, Card, Deal, Game, GameCode, Status
 from tripeaks_solver.cli import cli
-from tripeaks_solver.geometry import PEAK_POSITIONS
-from tripeaks_solver.solver import solve
+from tripeaks_solver.model.geometry import PEAK_POSITIONS
+from tripeaks_solver.solver.solve import solve
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from cli_run import assert_one_line_error, run

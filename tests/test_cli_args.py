@@ -16,7 +16,7 @@ from cli_run import assert_one_line_error, run
 import tripeaks_solver
 from tripeaks_solver import EASY, Deal, Game
 from tripeaks_solver.cli.common import plural
-from tripeaks_solver.solver import solve
+from tripeaks_solver.solver.solve import solve
 
 ROOT = Path(tripeaks_solver.__file__).resolve().parents[1]
 

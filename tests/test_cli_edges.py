@@ -23,16 +23,16 @@ import click
 import pytest
 from cli_run import assert_one_line_error, run
 
-from tripeaks_solver.cards import Card
 from tripeaks_solver.cli import cli
 from tripeaks_solver.cli.common import Choice, PlayerType
-from tripeaks_solver.dealing import Deal
 from tripeaks_solver.errors import IllegalMoveError
-from tripeaks_solver.game import Game
-from tripeaks_solver.geometry import ROWS
-from tripeaks_solver.moves import parse_record
-from tripeaks_solver.position import Position
-from tripeaks_solver.rules import CLASSIC, EASY
+from tripeaks_solver.model.cards import Card
+from tripeaks_solver.model.dealing import Deal
+from tripeaks_solver.model.game import Game
+from tripeaks_solver.model.geometry import ROWS
+from tripeaks_solver.model.moves import parse_record
+from tripeaks_solver.model.position import Position
+from tripeaks_solver.model.rules import CLASSIC, EASY
 
 CODE = "TP1-E-AAAAABQ"  # deal 42: waste 4♥, stock 3♦ 10♥ J♠ …, bottom row 6♦ A♦ 7♦ 2♣ …
 # Legal under Easy; under Classic the fourth move, K♠ on A♦, is not (no K–A wrap).
@@ -180,7 +180,7 @@ def _share_line(fig):
 
 def test_review_plot_labels_above_the_share_and_a_legend_of_what_is_drawn():
     pytest.importorskip("matplotlib")
-    from tripeaks_solver.hints import analyze, review_figure
+    from tripeaks_solver.analysis.hints import analyze, review_figure
 
     deal = Deal.from_number(42)
     # Greedy's game of deal 42: a ! at move 4, the win lost at move 21.

@@ -26,9 +26,9 @@ from hypothesis import strategies as st
 
 from tripeaks_solver import Deal
 from tripeaks_solver.cli import cli
-from tripeaks_solver.messages import LANGUAGES
-from tripeaks_solver.rules import RULE_CHOICES
-from tripeaks_solver.scoring import SCHEMES
+from tripeaks_solver.model.messages import LANGUAGES
+from tripeaks_solver.model.rules import RULE_CHOICES
+from tripeaks_solver.model.scoring import SCHEMES
 
 HELP = ("-h", "--help", "--version")
 

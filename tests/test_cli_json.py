@@ -15,7 +15,7 @@ from test_observed import seen_text
 import tripeaks_solver
 from tripeaks_solver import EASY, Deal, Game
 from tripeaks_solver.cli.coach import TURN_KEYS
-from tripeaks_solver.solver import solve
+from tripeaks_solver.solver.solve import solve
 
 JSON_DOC = Path(tripeaks_solver.__file__).resolve().parents[1] / "docs" / "json.md"
 

@@ -16,11 +16,11 @@ from pathlib import Path
 import pytest
 from test_observed import seen_text, shown_places
 
-from tripeaks_solver.dealing import Deal
-from tripeaks_solver.game import Game, Status
-from tripeaks_solver.moves import Move
-from tripeaks_solver.records import parse_record_file
-from tripeaks_solver.rules import CLASSIC, EASY, Rules
+from tripeaks_solver.analysis.records import parse_record_file
+from tripeaks_solver.model.dealing import Deal
+from tripeaks_solver.model.game import Game, Status
+from tripeaks_solver.model.moves import Move
+from tripeaks_solver.model.rules import CLASSIC, EASY, Rules
 
 ROOT = Path(__file__).resolve().parent.parent
 TURN_KEYS = ["moves_played", "status", "score", "stock_left", "cards_left", "waste", "known",
@@ -196,9 +196,9 @@ def test_peek_then_the_best_line(tmp_path: Path, number: int, rules: Rules,
                                  fair_code: bool) -> None:
     """The coach walks the peek command's plan tap for tap, then plays the exact best
     line: the final score is the deal's best score, and the record replays to it."""
-    from tripeaks_solver.layout import Layout
-    from tripeaks_solver.peek import plan_peek
-    from tripeaks_solver.solver import solve
+    from tripeaks_solver.analysis.peek import plan_peek
+    from tripeaks_solver.model.layout import Layout
+    from tripeaks_solver.solver.solve import solve
 
     deal = Deal.from_number(number)
     start = (["--layout", deal.line(), "--fair", "--rules", rules.name] if fair_code

@@ -9,10 +9,10 @@ import sys
 from cli_run import assert_one_line_error, run
 from test_observed import seen_text
 
-from tripeaks_solver.dealing import Deal
-from tripeaks_solver.observed import Start
-from tripeaks_solver.records import header, parse_record_file
-from tripeaks_solver.rules import EASY
+from tripeaks_solver.analysis.observed import Start
+from tripeaks_solver.analysis.records import header, parse_record_file
+from tripeaks_solver.model.dealing import Deal
+from tripeaks_solver.model.rules import EASY
 
 SEEN = seen_text(Deal.from_number(1), EASY)
 
@@ -116,7 +116,7 @@ def test_a_stopped_peek_says_how_far_back_it_began(capsys, monkeypatch, tmp_path
 
 
 def test_peek_on_a_finished_game_is_refused(capsys, tmp_path):
-    from tripeaks_solver.solver import solve
+    from tripeaks_solver.solver.solve import solve
 
     line = [m.token for m in solve(Deal.from_number(3), EASY).moves]
     code, _out, err = run(capsys, "peek", "TP1-E-AAAAAAD", *line)
@@ -137,8 +137,8 @@ def test_a_long_bad_token_is_not_echoed_whole(capsys):
 
 
 def test_one_card_left_in_the_stock_is_one_card():
-    from tripeaks_solver.position import Position
-    from tripeaks_solver.render import board_lines
+    from tripeaks_solver.model.position import Position
+    from tripeaks_solver.model.render import board_lines
 
     position = Position.after(Deal.from_number(1), EASY, ["d"] * 22)
     assert position.stock_left == 1

@@ -11,9 +11,9 @@ from helpers import parse_or_error
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tripeaks_solver.codes import GameCode, deal_id, parse_deal_id
-from tripeaks_solver.dealing import Deal
 from tripeaks_solver.errors import InputError
+from tripeaks_solver.model.codes import GameCode, deal_id, parse_deal_id
+from tripeaks_solver.model.dealing import Deal
 
 LAST = 26**7 - 1
 

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from tripeaks_solver.messages import MESSAGES
+from tripeaks_solver.model.messages import MESSAGES
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -113,7 +113,7 @@ def test_ctrl_c_while_modules_load_is_interrupted(module, action):
 
 @pytest.mark.parametrize("after", fast_few(
     [(m,) for m in ("click", "numba", "numpy", "tripeaks_solver.cli.group",
-                    "tripeaks_solver.cli", "tripeaks_solver.solver")], {2}))
+                    "tripeaks_solver.cli", "tripeaks_solver.solver.solve")], {2}))
 def test_a_real_ctrl_c_while_modules_load(after):
     """A real SIGINT, sent as soon as ``-X importtime`` reports the import of ``after``
     (the loads after it are under way when it lands)."""

@@ -20,10 +20,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tripeaks_solver.cards import Card
-from tripeaks_solver.codes import GameCode
-from tripeaks_solver.dealing import Deal, SplitMix64, shuffled_deck
 from tripeaks_solver.errors import InputError
+from tripeaks_solver.model.cards import Card
+from tripeaks_solver.model.codes import GameCode
+from tripeaks_solver.model.dealing import Deal, SplitMix64, shuffled_deck
 
 TWO64 = 1 << 64
 LAST = 26**7 - 1

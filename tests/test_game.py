@@ -11,10 +11,10 @@ from itertools import pairwise
 import pytest
 from helpers import BOTTOM, BOTTOM_UP, layout
 
-from tripeaks_solver import game as game_module
 from tripeaks_solver.errors import IllegalMoveError, InputError
-from tripeaks_solver.game import Game, Status
-from tripeaks_solver.rules import CLASSIC, EASY, Rules
+from tripeaks_solver.model import game as game_module
+from tripeaks_solver.model.game import Game, Status
+from tripeaks_solver.model.rules import CLASSIC, EASY, Rules
 
 # --- docs/rules.md: the start of TP1-E-AAAAAAB, as an explicit layout ---------------------
 

@@ -11,7 +11,7 @@ import random
 import numpy as np
 import pytest
 
-from tripeaks_solver import geometry as g
+from tripeaks_solver.model import geometry as g
 
 # docs/rules.md, written out: position -> the two positions that cover it.
 COVER = {

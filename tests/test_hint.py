@@ -20,15 +20,15 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from tripeaks_solver.dealing import Deal
-from tripeaks_solver.fair import View, seen_at
-from tripeaks_solver.game import Game
-from tripeaks_solver.hints import hint
-from tripeaks_solver.moves import Move
-from tripeaks_solver.players import make_player
-from tripeaks_solver.position import Position
-from tripeaks_solver.rules import CLASSIC, EASY, Rules
-from tripeaks_solver.solver import solve
+from tripeaks_solver.analysis.fair import View, seen_at
+from tripeaks_solver.analysis.hints import hint
+from tripeaks_solver.analysis.players import make_player
+from tripeaks_solver.model.dealing import Deal
+from tripeaks_solver.model.game import Game
+from tripeaks_solver.model.moves import Move
+from tripeaks_solver.model.position import Position
+from tripeaks_solver.model.rules import CLASSIC, EASY, Rules
+from tripeaks_solver.solver.solve import solve
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from cli_run import assert_one_line_error, run

@@ -1,4 +1,4 @@
-"""``tripeaks_solver.jit`` (issue "Hardening", items 6 and 8): numba's ``njit`` whose
+"""``tripeaks_solver.kernels.jit`` (issue "Hardening", items 6 and 8): numba's ``njit`` whose
 cache never stops the program, and the notice printed when kernels really compile.
 
 Small kernels of the tests' own stand in for the search kernels. The environment of
@@ -28,8 +28,8 @@ import pytest
 from numba.core.dispatcher import Dispatcher
 
 import tripeaks_solver
-from tripeaks_solver import jit
-from tripeaks_solver.jit import cache_path, njit
+from tripeaks_solver.kernels import jit
+from tripeaks_solver.kernels.jit import cache_path, njit
 
 ROOT = Path(tripeaks_solver.__file__).resolve().parents[1]
 
@@ -214,7 +214,7 @@ def _load(path: Path, name: str):
 def test_compile_notice_silent_when_loading_from_the_cache(tmp_path, monkeypatch):
     monkeypatch.setattr(jit, "_noticed", False)
     source = tmp_path / "cached_kernel.py"
-    source.write_text(KERNELS.format(module="tripeaks_solver.jit"))
+    source.write_text(KERNELS.format(module="tripeaks_solver.kernels.jit"))
     first = _load(source, "cached_kernel_a")
     assert first.sum_squares(6) == 55  # compiled and saved
     assert sum(first.sum_squares.stats.cache_misses.values()) == 1
@@ -247,7 +247,7 @@ def sum_squares(n):
 
 SCRIPT = '''
 import json
-from tripeaks_solver.jit import cache_path, compile_notice, uncached
+from tripeaks_solver.kernels.jit import cache_path, compile_notice, uncached
 with compile_notice():
     from minikernels import kernels
     value = kernels.sum_squares(10)
@@ -277,7 +277,7 @@ def _env(home: Path, tmpdir: Path, *paths: Path) -> dict[str, str]:
     return env
 
 
-def _package(where: Path, module: str = "tripeaks_solver.jit") -> Path:
+def _package(where: Path, module: str = "tripeaks_solver.kernels.jit") -> Path:
     pkg = where / "minikernels"
     pkg.mkdir(parents=True)
     (pkg / "__init__.py").write_text("")
@@ -320,7 +320,7 @@ def test_numba_alone_crashes_in_this_environment(read_only, tmp_path):
 
 
 def test_read_only_install_caches_in_a_private_temporary_directory(read_only, tmp_path):
-    site, home = read_only("tripeaks_solver.jit")
+    site, home = read_only("tripeaks_solver.kernels.jit")
     tmp = tmp_path / "tmp"
     tmp.mkdir()
     env = _env(home, tmp, site)
@@ -415,7 +415,7 @@ def test_compile_notice_on_a_terminal_first_run_only(tmp_path):
 
 
 def test_nowhere_to_cache_compiles_and_says_so_on_a_terminal(read_only, tmp_path):
-    site, home = read_only("tripeaks_solver.jit")
+    site, home = read_only("tripeaks_solver.kernels.jit")
     tmp = tmp_path / "tmp"
     tmp.mkdir(mode=0o555)
     try:

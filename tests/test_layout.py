@@ -24,9 +24,9 @@ from helpers import BOTTOM_UP, RULE_IDS, RULE_SETS
 from naive import may_follow
 
 from tripeaks_solver import CLASSIC, EASY, Card, Deal, Game, InputError, Status
-from tripeaks_solver.layout import Layout, parse_layout_file
-from tripeaks_solver.probability import distinct_rank_fillings, win_probability
-from tripeaks_solver.solver import solve
+from tripeaks_solver.analysis.probability import distinct_rank_fillings, win_probability
+from tripeaks_solver.model.layout import Layout, parse_layout_file
+from tripeaks_solver.solver.solve import solve
 
 RANKS = "A23456789TJQK"
 EXE = shutil.which("tripeaks-solve")

@@ -23,13 +23,13 @@ from naive import naive_solve, position_of
 from test_positions import RULE_SETS, SCHEMES, random_position
 
 from tripeaks_solver.batch.rows import CSV_HEADER, Row
-from tripeaks_solver.codes import GameCode
-from tripeaks_solver.dealing import Deal
-from tripeaks_solver.game import Game, Status
-from tripeaks_solver.moves import Move
-from tripeaks_solver.position import Position
-from tripeaks_solver.rules import CLASSIC, EASY
-from tripeaks_solver.solver import solve
+from tripeaks_solver.model.codes import GameCode
+from tripeaks_solver.model.dealing import Deal
+from tripeaks_solver.model.game import Game, Status
+from tripeaks_solver.model.moves import Move
+from tripeaks_solver.model.position import Position
+from tripeaks_solver.model.rules import CLASSIC, EASY
+from tripeaks_solver.solver.solve import solve
 
 
 def fast_answers(sol) -> tuple:

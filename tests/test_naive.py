@@ -37,10 +37,10 @@ from naive import (
     position_of,
 )
 
-from tripeaks_solver.cards import WILD_RANK
 from tripeaks_solver.errors import IllegalMoveError
-from tripeaks_solver.game import Game, Status
-from tripeaks_solver.rules import CLASSIC, EASY, Rules
+from tripeaks_solver.model.cards import WILD_RANK
+from tripeaks_solver.model.game import Game, Status
+from tripeaks_solver.model.rules import CLASSIC, EASY, Rules
 
 ALL_RULES = RULE_SETS + VARIANTS
 ALL_IDS = RULE_IDS + VARIANT_IDS

@@ -17,14 +17,20 @@ from cli_run import assert_one_line_error, run
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tripeaks_solver.cards import Card
-from tripeaks_solver.dealing import Deal
+from tripeaks_solver.analysis.observed import (
+    NeedsObservation,
+    Observed,
+    ObservedGame,
+    Start,
+    parse_observed,
+)
+from tripeaks_solver.analysis.records import header, parse_record_file
 from tripeaks_solver.errors import IllegalMoveError, InputError
-from tripeaks_solver.game import Game, Status
-from tripeaks_solver.moves import Move
-from tripeaks_solver.observed import NeedsObservation, Observed, ObservedGame, Start, parse_observed
-from tripeaks_solver.records import header, parse_record_file
-from tripeaks_solver.rules import CLASSIC, EASY, Rules
+from tripeaks_solver.model.cards import Card
+from tripeaks_solver.model.dealing import Deal
+from tripeaks_solver.model.game import Game, Status
+from tripeaks_solver.model.moves import Move
+from tripeaks_solver.model.rules import CLASSIC, EASY, Rules
 
 # Who covers whom, as docs/rules.md states it (row 3 card j under bottom cards j, j+1;
 # row 2 card k of peak p = k // 2 under row-3 cards 3p + k % 2 and the next; row 1 card p
@@ -233,7 +239,7 @@ def full_reveal(deal: Deal, rules: Rules) -> list[str]:
 
 @pytest.mark.parametrize("number", [1, 3])
 def test_hint_on_an_observed_record_equals_hint_on_the_deal(capsys, number: int) -> None:
-    from tripeaks_solver.solver import solve
+    from tripeaks_solver.solver.solve import solve
 
     deal = Deal.from_number(number)
     # Draw the whole stock and take it back, then play the exact line, saying each card

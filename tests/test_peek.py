@@ -10,12 +10,12 @@ import pytest
 from helpers import deal_for
 from naive_peek import naive_next_step
 
-from tripeaks_solver.dealing import Deal
-from tripeaks_solver.game import Game
-from tripeaks_solver.layout import Layout
-from tripeaks_solver.moves import Move
-from tripeaks_solver.peek import PeekPlan, learn_by_elimination, next_step, plan_peek
-from tripeaks_solver.rules import CLASSIC, EASY, Rules
+from tripeaks_solver.analysis.peek import PeekPlan, learn_by_elimination, next_step, plan_peek
+from tripeaks_solver.model.dealing import Deal
+from tripeaks_solver.model.game import Game
+from tripeaks_solver.model.layout import Layout
+from tripeaks_solver.model.moves import Move
+from tripeaks_solver.model.rules import CLASSIC, EASY, Rules
 
 RULE_SETS = [EASY, CLASSIC, Rules(wrap=True, joker=True), Rules(wrap=False, empty_waste=True)]
 

@@ -18,17 +18,18 @@ import numpy as np
 import pytest
 from cli_run import assert_one_line_error, run
 
-from tripeaks_solver import CLASSIC, EASY, Deal, Game, Status, players
-from tripeaks_solver.dealing import SplitMix64
-from tripeaks_solver.difficulty import difficulties, difficulty, rating_of
-from tripeaks_solver.fair import View
-from tripeaks_solver.geometry import COVERED_BY, ROWS
-from tripeaks_solver.moves import Move
-from tripeaks_solver.players import fair_margin, play
-from tripeaks_solver.playout import _best, _next, new_rng
-from tripeaks_solver.position import Position
-from tripeaks_solver.rules import Rules
-from tripeaks_solver.solver import solve
+from tripeaks_solver import CLASSIC, EASY, Deal, Game, Status
+from tripeaks_solver.analysis import players
+from tripeaks_solver.analysis.difficulty import difficulties, difficulty, rating_of
+from tripeaks_solver.analysis.fair import View
+from tripeaks_solver.analysis.players import fair_margin, play
+from tripeaks_solver.kernels.playouts import _best, _next, new_rng
+from tripeaks_solver.model.dealing import SplitMix64
+from tripeaks_solver.model.geometry import COVERED_BY, ROWS
+from tripeaks_solver.model.moves import Move
+from tripeaks_solver.model.position import Position
+from tripeaks_solver.model.rules import Rules
+from tripeaks_solver.solver.solve import solve
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "deals-0-9999.csv"
 VARIANTS = (EASY, CLASSIC, EASY.with_options(empty_waste=True),
@@ -186,7 +187,7 @@ def random_position(deal: Deal, rules: Rules, rnd: random.Random) -> Position:
 
 @pytest.mark.parametrize("rules", VARIANTS, ids=lambda r: str(r))
 def test_kernel_policies_match_twin(rules):
-    from tripeaks_solver.players import KernelPlayer, _kernel_game
+    from tripeaks_solver.analysis.players import KernelPlayer, _kernel_game
 
     rnd = random.Random(7)
     for n in range(16):  # the slow set's breadth test plays 300 more
@@ -451,7 +452,7 @@ def test_breadth_records_and_lost_deals(rules):
 
 @pytest.mark.slow
 def test_kernel_policies_match_twin_breadth():
-    from tripeaks_solver.players import KernelPlayer, _kernel_game
+    from tripeaks_solver.analysis.players import KernelPlayer, _kernel_game
 
     rnd = random.Random(99)
     for n in range(300):

@@ -29,15 +29,16 @@ import numpy as np
 import pytest
 from naive import naive_solve, position_of
 
-from tripeaks_solver import completion_kernels, fair
-from tripeaks_solver.dealing import Deal
-from tripeaks_solver.fair import View, fair_hint, seen_at
-from tripeaks_solver.game import Status
-from tripeaks_solver.hints import hint
-from tripeaks_solver.jit import chunks
-from tripeaks_solver.position import Position
-from tripeaks_solver.rules import CLASSIC, EASY, Rules
-from tripeaks_solver.solver import board, cards_at, rule_masks, scratch, solve
+from tripeaks_solver.analysis import fair
+from tripeaks_solver.analysis.fair import View, fair_hint, seen_at
+from tripeaks_solver.analysis.hints import hint
+from tripeaks_solver.kernels import completions as completion_kernels
+from tripeaks_solver.kernels.jit import chunks
+from tripeaks_solver.model.dealing import Deal
+from tripeaks_solver.model.game import Status
+from tripeaks_solver.model.position import Position
+from tripeaks_solver.model.rules import CLASSIC, EASY, Rules
+from tripeaks_solver.solver.solve import board, cards_at, rule_masks, scratch, solve
 
 RULE_SETS = [
     EASY,

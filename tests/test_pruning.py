@@ -40,14 +40,15 @@ from functools import cache
 import numpy as np
 import pytest
 
-from tripeaks_solver import kernels, solver
-from tripeaks_solver.cards import WILD_RANK
-from tripeaks_solver.dealing import Deal
-from tripeaks_solver.geometry import COVERED_BY, TABLEAU_SIZE, peaks_cleared
-from tripeaks_solver.moves import Move
-from tripeaks_solver.position import Position
-from tripeaks_solver.rules import CLASSIC, EASY
-from tripeaks_solver.scoring import MOVE_COST, PEAK_BONUS, app_score
+from tripeaks_solver.kernels import search as kernels
+from tripeaks_solver.model.cards import WILD_RANK
+from tripeaks_solver.model.dealing import Deal
+from tripeaks_solver.model.geometry import COVERED_BY, TABLEAU_SIZE, peaks_cleared
+from tripeaks_solver.model.moves import Move
+from tripeaks_solver.model.position import Position
+from tripeaks_solver.model.rules import CLASSIC, EASY
+from tripeaks_solver.model.scoring import MOVE_COST, PEAK_BONUS, app_score
+from tripeaks_solver.solver import solve as solver
 
 FULL = (1 << TABLEAU_SIZE) - 1
 VARIANTS = (

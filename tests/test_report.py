@@ -13,7 +13,7 @@ from cli_run import assert_one_line_error, run
 from tripeaks_solver.batch.csvfile import read_existing
 from tripeaks_solver.batch.rows import CSV_HEADER, Row
 from tripeaks_solver.batch.summary import Summary
-from tripeaks_solver.scoring import WIN_BASE_SCORE
+from tripeaks_solver.model.scoring import WIN_BASE_SCORE
 
 DATA = Path(__file__).resolve().parent.parent / "data"
 HEADER = ",".join(CSV_HEADER)
@@ -187,7 +187,7 @@ def test_plot_counts_are_whole_numbers():
 @pytest.fixture(scope="module")
 def typed(tmp_path_factory) -> tuple[Path, Path]:
     from tripeaks_solver.cli import main
-    from tripeaks_solver.dealing import Deal
+    from tripeaks_solver.model.dealing import Deal
 
     where = tmp_path_factory.mktemp("typed")
     layouts = where / "layouts.txt"

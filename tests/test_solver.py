@@ -33,13 +33,13 @@ from helpers import (
 from naive import naive_solve
 from numba.core.dispatcher import Dispatcher
 
-from tripeaks_solver import kernels
-from tripeaks_solver.cards import Card
-from tripeaks_solver.dealing import Deal
-from tripeaks_solver.game import Status
-from tripeaks_solver.geometry import PEAK_POSITIONS
-from tripeaks_solver.rules import CLASSIC, EASY, Rules
-from tripeaks_solver.solver import Solution, Step, solve
+from tripeaks_solver.kernels import search as kernels
+from tripeaks_solver.model.cards import Card
+from tripeaks_solver.model.dealing import Deal
+from tripeaks_solver.model.game import Status
+from tripeaks_solver.model.geometry import PEAK_POSITIONS
+from tripeaks_solver.model.rules import CLASSIC, EASY, Rules
+from tripeaks_solver.solver.solve import Solution, Step, solve
 
 STOCK_SIZE = 23
 WIN_SCORE = 772  # 500 - 28 removals + 3 * 100 peak bonus, before draws

@@ -24,11 +24,12 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from tripeaks_solver import kernels, solver
-from tripeaks_solver.dealing import Deal
-from tripeaks_solver.position import Position
-from tripeaks_solver.rules import CLASSIC, EASY, Rules
-from tripeaks_solver.solver import solve
+from tripeaks_solver.kernels import search as kernels
+from tripeaks_solver.model.dealing import Deal
+from tripeaks_solver.model.position import Position
+from tripeaks_solver.model.rules import CLASSIC, EASY, Rules
+from tripeaks_solver.solver import solve as solver
+from tripeaks_solver.solver.solve import solve
 
 ROOT = Path(__file__).resolve().parents[1]
 REFERENCE = "a55f2a3"  # the kernels before issue 11
@@ -145,9 +146,9 @@ def test_bellman_consistency_on_positions() -> None:
 # --- the kernels as plain Python -----------------------------------------------------------
 NO_JIT_SCRIPT = """
 import json, sys
-from tripeaks_solver.dealing import Deal
-from tripeaks_solver.rules import Rules
-from tripeaks_solver.solver import solve
+from tripeaks_solver.model.dealing import Deal
+from tripeaks_solver.model.rules import Rules
+from tripeaks_solver.solver.solve import solve
 out = []
 for number, name in json.loads(sys.argv[1]):
     for optimal in (False, True):

@@ -24,12 +24,12 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tripeaks_solver.dealing import Deal
-from tripeaks_solver.game import Game, Status
-from tripeaks_solver.hints import analyze, hint
-from tripeaks_solver.position import Position
-from tripeaks_solver.rules import CLASSIC, EASY, Rules
-from tripeaks_solver.scoring import SCHEMES
+from tripeaks_solver.analysis.hints import analyze, hint
+from tripeaks_solver.model.dealing import Deal
+from tripeaks_solver.model.game import Game, Status
+from tripeaks_solver.model.position import Position
+from tripeaks_solver.model.rules import CLASSIC, EASY, Rules
+from tripeaks_solver.model.scoring import SCHEMES
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from cli_run import run

@@ -39,11 +39,11 @@ from helpers import (
 )
 from naive import naive_solve
 
-from tripeaks_solver.cards import JOKER, WILD_RANK, Card
 from tripeaks_solver.errors import IllegalMoveError, InputError
-from tripeaks_solver.game import Game, Status
-from tripeaks_solver.rules import CLASSIC, EASY, Rules
-from tripeaks_solver.solver import Solution, solve
+from tripeaks_solver.model.cards import JOKER, WILD_RANK, Card
+from tripeaks_solver.model.game import Game, Status
+from tripeaks_solver.model.rules import CLASSIC, EASY, Rules
+from tripeaks_solver.solver.solve import Solution, solve
 
 SINGLE_OPTIONS = VARIANTS[:6]  # one option, Easy and Classic: 40+ naive deals each
 

@@ -8,11 +8,11 @@ from importlib import import_module
 
 # Loaded on first use (PEP 562): the console entry point (console.py) must start
 # before numpy, so that a Ctrl-C while the modules load is caught there.
-_HOMES = {"Card": "cards", "parse_card": "cards", "parse_cards": "cards",
-          "GameCode": "codes", "deal_id": "codes", "parse_deal_id": "codes",
-          "Deal": "dealing", "IllegalMoveError": "errors", "InputError": "errors",
-          "TriPeaksError": "errors", "Game": "game", "Status": "game", "CLASSIC": "rules",
-          "EASY": "rules", "Rules": "rules"}
+_HOMES = {"Card": "model.cards", "parse_card": "model.cards", "parse_cards": "model.cards",
+          "GameCode": "model.codes", "deal_id": "model.codes", "parse_deal_id": "model.codes",
+          "Deal": "model.dealing", "IllegalMoveError": "errors", "InputError": "errors",
+          "TriPeaksError": "errors", "Game": "model.game", "Status": "model.game", "CLASSIC": "model.rules",
+          "EASY": "model.rules", "Rules": "model.rules"}
 
 __all__ = [
     "CLASSIC",

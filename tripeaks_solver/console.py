@@ -11,25 +11,15 @@ the interpreter's own start and the few statements of the script that calls
 from __future__ import annotations
 
 import signal
-import sys
-from typing import NoReturn
 
-EXIT_INTERRUPTED = 130
+from .errors import interrupted
+
 _caught: list[int] = []
 
 
 def _on_interrupt(signum: int, frame: object) -> None:
     _caught.append(signum)
     signal.default_int_handler(signum, frame)  # KeyboardInterrupt, as by default
-
-
-def interrupted(starting: bool = False) -> NoReturn:
-    """Say so (``starting``: before any command ran, so nothing was written), and exit
-    with code 130."""
-    said = " before the command started: nothing was written" if starting else ""
-    sys.stderr.write(f"tripeaks-solve: interrupted{said}\n")
-    sys.stderr.flush()
-    sys.exit(EXIT_INTERRUPTED)
 
 
 def main() -> None:

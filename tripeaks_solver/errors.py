@@ -1,4 +1,12 @@
-"""Exceptions. Every message is one line that a user can act on."""
+"""Exceptions, and how a command ends on a Ctrl-C. Every message is one line that a user
+can act on."""
+
+from __future__ import annotations
+
+import sys
+from typing import NoReturn
+
+EXIT_INTERRUPTED = 130
 
 
 class TriPeaksError(Exception):
@@ -32,3 +40,12 @@ def did_you_mean(word: str, names: tuple[str, ...] | list[str]) -> str:
 
     close = difflib.get_close_matches(word.strip().lower(), list(names), n=1)
     return f" (did you mean {close[0]!r}?)" if close else ""
+
+
+def interrupted(starting: bool = False) -> NoReturn:
+    """Say so (``starting``: before any command ran, so nothing was written), and exit
+    with code 130."""
+    said = " before the command started: nothing was written" if starting else ""
+    sys.stderr.write(f"tripeaks-solve: interrupted{said}\n")
+    sys.stderr.flush()
+    sys.exit(EXIT_INTERRUPTED)

@@ -77,7 +77,7 @@ def _init_worker(parent: int, scoring: str, inherited: tuple[int, ...]) -> None:
             pass
     try:
         threading.Thread(target=_watch_parent, args=(parent,), daemon=True).start()
-        from ..solver import warm_up  # here: `batch --help` reads MAX_JOBS, not the kernels
+        from ..solver.solve import warm_up  # here: `batch --help` reads MAX_JOBS, not the kernels
 
         warm_up(scoring)
     except (RuntimeError, OSError, MemoryError):  # no thread, no process, no memory
@@ -103,7 +103,7 @@ class LocalEngine:
         self._pool = None
 
     def __enter__(self) -> Self:
-        from ..solver import warm_up
+        from ..solver.solve import warm_up
 
         warm_up(self.scoring)  # forked workers inherit the loaded kernels
         if self.workers > 1:

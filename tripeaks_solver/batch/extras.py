@@ -15,14 +15,14 @@ import math
 import re
 from dataclasses import dataclass
 
-from ..dealing import Deal
-from ..difficulty import RATINGS, difficulties, rating_of
-from ..game import Status
-from ..player_spec import MAX_SEED
-from ..players import PerfectPlayer, make_player, play
-from ..position import Position
-from ..rules import Rules
-from ..solver import Solution
+from ..analysis.difficulty import RATINGS, difficulties, rating_of
+from ..analysis.player_spec import MAX_SEED
+from ..analysis.players import PerfectPlayer, make_player, play
+from ..model.dealing import Deal
+from ..model.game import Status
+from ..model.position import Position
+from ..model.rules import Rules
+from ..solver.solve import Solution
 
 SEED_COLUMNS = ("seed",)
 DIFFICULTY_COLUMNS = ("difficulty", "rating", "difficulty_games")

@@ -12,9 +12,9 @@ from __future__ import annotations
 import io
 from collections import Counter
 
-from ..difficulty import RATINGS
-from ..geometry import TABLEAU_SIZE
-from ..scoring import WIN_BASE_SCORE, win_score
+from ..analysis.difficulty import RATINGS
+from ..model.geometry import TABLEAU_SIZE
+from ..model.scoring import WIN_BASE_SCORE, win_score
 from .rows import stock_size
 from .summary import Summary
 

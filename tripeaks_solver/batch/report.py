@@ -6,7 +6,7 @@ import zlib
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..rules import RULE_ORDER
+from ..model.rules import RULE_ORDER
 from .csvfile import CsvReader
 from .errors import BatchError
 from .files import open_output, open_regular

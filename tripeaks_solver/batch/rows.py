@@ -6,13 +6,13 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from ..cards import DECK_SIZE
-from ..codes import DEAL_COUNT, GameCode
-from ..dealing import Deal
 from ..errors import InputError
-from ..geometry import PEAK_COUNT, TABLEAU_SIZE
-from ..rules import RULE_SETS, VARIANT_OPTIONS
-from ..scoring import (
+from ..model.cards import DECK_SIZE
+from ..model.codes import DEAL_COUNT, GameCode
+from ..model.dealing import Deal
+from ..model.geometry import PEAK_COUNT, TABLEAU_SIZE
+from ..model.rules import RULE_SETS, VARIANT_OPTIONS
+from ..model.scoring import (
     ORIGINAL_BONUS_AFTER,
     ORIGINAL_DRAW_COST,
     PEAK_BONUS,
@@ -21,7 +21,7 @@ from ..scoring import (
     run_points,
     win_score,
 )
-from ..solver import Solution
+from ..solver.solve import Solution
 from .extras import Extras, RowExtras, layout_of
 
 CSV_HEADER = ("code", "deal", "rules", "variant", "scoring", "winnable", "min_draws",

@@ -13,10 +13,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Self, TextIO
 
-from ..dealing import Deal
-from ..rules import EASY, RULE_ORDER, Rules
-from ..scoring import SCHEMES
-from ..solver import solve
+from ..model.dealing import Deal
+from ..model.rules import EASY, RULE_ORDER, Rules
+from ..model.scoring import SCHEMES
+from ..solver.solve import solve
 from .csvfile import CsvOutput
 from .engines import MAX_JOBS, DaskEngine, LocalEngine
 from .errors import BatchError

@@ -14,9 +14,9 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ..difficulty import RATINGS
-from ..rules import RULE_ORDER
-from ..stats import mean_of_counts, median_of_counts, wilson_interval
+from ..analysis.difficulty import RATINGS
+from ..analysis.stats import mean_of_counts, median_of_counts, wilson_interval
+from ..model.rules import RULE_ORDER
 from .extras import PLAIN, Extras
 from .rows import Row
 

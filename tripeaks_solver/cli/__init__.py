@@ -18,8 +18,7 @@ import sys
 
 import click
 
-from ..console import interrupted
-from ..errors import InputError
+from ..errors import InputError, interrupted
 from . import analyze, batch, coach, hint, peek, play, record, report, solve  # noqa: F401  (each registers commands)
 from .common import EXIT_INPUT
 from .group import cli

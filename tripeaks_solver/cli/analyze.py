@@ -10,11 +10,11 @@ from typing import TYPE_CHECKING
 
 import click
 
+from ..analysis.observed import ObservedGame
 from ..batch.errors import BatchError
 from ..batch.files import LockedFile, open_output
 from ..errors import InputError
-from ..game import Status
-from ..observed import ObservedGame
+from ..model.game import Status
 from .common import (
     SEED,
     STDIN,
@@ -30,7 +30,7 @@ from .group import cli
 from .hint import SCORE_LABEL, new_seed
 
 if TYPE_CHECKING:
-    from ..hints import Review
+    from ..analysis.hints import Review
 
 
 def _review_json(typed: Typed, scheme: str, fair: bool, samples: int, seed: int | None,
@@ -204,8 +204,12 @@ def analyze_command(words: tuple[str, ...], rule_choice: str, layouts: tuple[str
         refuse_unused(("samples", "seed"), "it counts with --fair (or while some card is "
                       "unknown)")
     seed = new_seed() if fair and seed is None else seed
-    from ..hints import analyze_game, plot_review, review_csv  # the kernels load from here on
-    from ..solver import warm_up
+    from ..analysis.hints import (  # the kernels load from here on
+        analyze_game,
+        plot_review,
+        review_csv,
+    )
+    from ..solver.solve import warm_up
 
     outputs = _open_outputs(csv_path, plot_path, force)
     written = False

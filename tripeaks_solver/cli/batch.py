@@ -109,7 +109,7 @@ def batch_command(start: str | None, stop: str | None, layout_file: str | None,
     With --layout-file the deals are those typed in the file, in its order.
     With --must-clear the CSV gains a must_clear column after line.
     """
-    from ..codes import parse_range
+    from ..model.codes import parse_range
 
     to_stdout = csv_name == "-"
     csv_path = None if csv_name is None or to_stdout else Path(csv_name)

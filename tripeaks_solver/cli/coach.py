@@ -17,14 +17,7 @@ from typing import TYPE_CHECKING
 
 import click
 
-from ..batch.errors import BatchError
-from ..batch.files import LockedFile, write_all
-from ..cards import Card
-from ..errors import IllegalMoveError, InputError
-from ..game import UNDO_LIMIT, Status
-from ..messages import language_from_env
-from ..moves import Move
-from ..observed import (
+from ..analysis.observed import (
     NeedsObservation,
     Observed,
     ObservedGame,
@@ -32,7 +25,14 @@ from ..observed import (
     name_place,
     seen_help,
 )
-from ..records import header, looks_like_record, make_start, parse_record_file, torn_note
+from ..analysis.records import header, looks_like_record, make_start, parse_record_file, torn_note
+from ..batch.errors import BatchError
+from ..batch.files import LockedFile, write_all
+from ..errors import IllegalMoveError, InputError
+from ..model.cards import Card
+from ..model.game import UNDO_LIMIT, Status
+from ..model.messages import language_from_env
+from ..model.moves import Move
 from .common import SEED, STDIN, plural, refuse_unused, rule_options
 from .games import RULE_PARAMS, Typed, game_options, read_game
 from .group import cli
@@ -40,9 +40,9 @@ from .hint import SCORE_LABEL, new_seed, position_lines
 from .peek import undo_limit_option
 
 if TYPE_CHECKING:
-    from ..hints import FairAdvice, Hint
-    from ..peek import Step as PeekStep
-    from ..rules import Rules
+    from ..analysis.hints import FairAdvice, Hint
+    from ..analysis.peek import Step as PeekStep
+    from ..model.rules import Rules
 
 COMMANDS = {"q": "quit", "quit": "quit", "exit": "quit", "?": "help", "h": "help",
             "help": "help", "b": "board", "board": "board", "r": "record", "record": "record",
@@ -282,8 +282,8 @@ class Session:
 
     def advise(self) -> tuple[Hint | None, FairAdvice | None]:
         """The exact hint when every card is known (and not --fair), else the fair one."""
-        from ..fair import View
-        from ..hints import fair_advice, hint
+        from ..analysis.fair import View
+        from ..analysis.hints import fair_advice, hint
 
         position = self.game.position()
         if self.exact():
@@ -329,7 +329,7 @@ class Session:
     def peek_turn(self) -> PeekTurn:
         """The next step of the peek, from what the player knows and the moves played
         since it began that are still on the board."""
-        from ..peek import next_step
+        from ..analysis.peek import next_step
 
         moves = self.game.moves
         stack: list[Move] = []
@@ -709,7 +709,7 @@ def _finish(session: Session, analysis: bool) -> None:
                 f"{plural(game.game.moves, 'move')}")
     review = None
     if analysis and game.record:
-        from ..hints import analyze_game
+        from ..analysis.hints import analyze_game
         from .analyze import review_lines
         from .common import progress_bar
 

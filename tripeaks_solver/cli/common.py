@@ -13,14 +13,14 @@ from typing import IO
 
 import click
 
+from ..analysis.player_spec import DEFAULT_SAMPLES, MAX_SEED, PLAYER_NAMES, SAMPLED, parse_player
 from ..batch.files import file_kind
-from ..codes import GameCode
 from ..errors import InputError, did_you_mean
-from ..layout import Layout, parse_layout_file
-from ..player_spec import DEFAULT_SAMPLES, MAX_SEED, PLAYER_NAMES, SAMPLED, parse_player
-from ..render import peak_name
-from ..rules import Rules, select_rules
-from ..scoring import SCHEMES
+from ..model.codes import GameCode
+from ..model.layout import Layout, parse_layout_file
+from ..model.render import peak_name
+from ..model.rules import Rules, select_rules
+from ..model.scoring import SCHEMES
 
 EXIT_ILLEGAL = 1
 EXIT_INPUT = 2

@@ -10,11 +10,11 @@ from pathlib import Path
 
 import click
 
+from ..analysis.observed import Observed, ObservedGame, Start, parse_observed
+from ..analysis.records import make_start, parse_record_file, torn_note
 from ..errors import IllegalMoveError, InputError
-from ..messages import LANGUAGES, language_from_env
-from ..observed import Observed, ObservedGame, Start, parse_observed
-from ..records import make_start, parse_record_file, torn_note
-from ..rules import Rules
+from ..model.messages import LANGUAGES, language_from_env
+from ..model.rules import Rules
 from .common import (
     EXIT_ILLEGAL,
     STDIN,

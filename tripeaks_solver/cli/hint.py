@@ -10,16 +10,16 @@ from typing import TYPE_CHECKING
 
 import click
 
-from ..game import Status
-from ..observed import ObservedGame
-from ..position import Position
-from ..render import board_lines
+from ..analysis.observed import ObservedGame
+from ..model.game import Status
+from ..model.position import Position
+from ..model.render import board_lines
 from .common import SEED, must_clear_option, plural, refuse_unused, rule_options
 from .games import Typed, game_options, play_game, read_game
 from .group import cli
 
 if TYPE_CHECKING:
-    from ..hints import FairAdvice, Hint
+    from ..analysis.hints import FairAdvice, Hint
 
 SCORE_LABEL = {"app": "score", "original": "original score", "cards-left": "cards left"}
 
@@ -217,9 +217,9 @@ def hint_command(words: tuple[str, ...], rule_choice: str, layouts: tuple[str, .
         raise click.UsageError("--reveal shows cards the player has not seen: not with --fair "
                                "(nor while some card is unknown)")
     position = game.position()
-    from ..fair import View  # the kernels load from here on
-    from ..hints import fair_advice, hint
-    from ..solver import warm_up
+    from ..analysis.fair import View  # the kernels load from here on
+    from ..analysis.hints import fair_advice, hint
+    from ..solver.solve import warm_up
 
     warm_up(scoring)
     h = advice = None

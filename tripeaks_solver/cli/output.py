@@ -10,7 +10,7 @@ import io
 import sys
 import unicodedata
 
-from ..cards import SUIT_SYMBOLS, SUITS
+from ..model.cards import SUIT_SYMBOLS, SUITS
 
 ERRORS = "tripeaks-plain"
 _ASCII = "tripeaks-ascii"  # ASCII by another name: see fit_streams

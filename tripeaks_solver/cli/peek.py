@@ -9,20 +9,20 @@ from typing import TYPE_CHECKING
 
 import click
 
+from ..analysis.observed import ObservedGame, name_place
 from ..errors import InputError
-from ..game import UNDO_LIMIT, Status
-from ..geometry import TABLEAU_SIZE
-from ..layout import Layout
-from ..moves import Move
-from ..observed import ObservedGame, name_place
+from ..model.game import UNDO_LIMIT, Status
+from ..model.geometry import TABLEAU_SIZE
+from ..model.layout import Layout
+from ..model.moves import Move
 from .common import plural, rule_options
 from .games import Typed, game_options, play_game, read_game
 from .group import cli
 from .hint import SCORE_LABEL
 
 if TYPE_CHECKING:
-    from ..peek import Excursion, PeekPlan
-    from ..rules import Rules
+    from ..analysis.peek import Excursion, PeekPlan
+    from ..model.rules import Rules
 
 JSON_KEYS = ("code", "deal", "layout", "rules", "variant", "scoring", "undo_limit",
              "excursions", "actions", "moves", "undos", "revealed", "by_elimination",
@@ -151,8 +151,8 @@ def peek_command(words: tuple[str, ...], rule_choice: str, layouts: tuple[str, .
     if status is not Status.IN_PLAY:
         raise InputError(f"the game is over ({status.value}) after move {len(game.record)}: "
                          "nothing to peek")
-    from ..peek import plan_peek
-    from ..solver import solve
+    from ..analysis.peek import plan_peek
+    from ..solver.solve import solve
 
     rules = typed.start.rules
     knowledge = Layout.of_deal(deal, game.known_places)

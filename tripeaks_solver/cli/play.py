@@ -6,8 +6,8 @@ import json
 
 import click
 
-from ..codes import GameCode
-from ..dealing import Deal
+from ..model.codes import GameCode
+from ..model.dealing import Deal
 from .common import SEED, PlayerType, parse_code, pick_rules, plural, rule_options
 from .group import cli
 
@@ -25,7 +25,7 @@ def play_command(code: str, spec: str, seed: int, rule_choice: str, as_json: boo
                  **opts) -> None:
     """Let a player play CODE to the end: its record (which replay accepts), the result
     and the final score. Every player but perfect sees only what a person sees."""
-    from ..players import make_player, play
+    from ..analysis.players import make_player, play
 
     gc = parse_code(code)
     player = make_player(spec)

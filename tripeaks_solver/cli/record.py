@@ -9,14 +9,14 @@ from pathlib import Path
 import click
 from click.core import ParameterSource
 
-from ..codes import GameCode
-from ..dealing import Deal
+from ..analysis.observed import ObservedGame
 from ..errors import IllegalMoveError, InputError
-from ..game import Game
-from ..messages import language_from_env
-from ..observed import ObservedGame
-from ..render import board_lines, deal_picture
-from ..rules import Rules
+from ..model.codes import GameCode
+from ..model.dealing import Deal
+from ..model.game import Game
+from ..model.messages import language_from_env
+from ..model.render import board_lines, deal_picture
+from ..model.rules import Rules
 from .common import (
     EXIT_ILLEGAL,
     Choice,

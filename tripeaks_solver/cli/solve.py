@@ -10,10 +10,10 @@ from typing import TYPE_CHECKING
 
 import click
 
-from ..dealing import Deal
-from ..layout import Layout
-from ..render import deal_picture, layout_picture
-from ..rules import RULE_CHOICES, Rules
+from ..model.dealing import Deal
+from ..model.layout import Layout
+from ..model.render import deal_picture, layout_picture
+from ..model.rules import RULE_CHOICES, Rules
 from .common import (
     SEED,
     STDIN,
@@ -31,8 +31,8 @@ from .common import (
 from .group import cli
 
 if TYPE_CHECKING:
-    from ..probability import WinShare
-    from ..solver import Solution
+    from ..analysis.probability import WinShare
+    from ..solver.solve import Solution
 
 MAX_SAMPLES = 1_000_000  # about an hour of solving; beyond, a typo rather than a wish
 
@@ -202,8 +202,8 @@ def solve_command(codes: tuple[str, ...], rule_choice: str, layouts: tuple[str, 
         refuse_unused(("samples", "seed"), "it counts for a layout with ?? cards")
     if all(job.deal is None for job in jobs):
         refuse_unused(("must_clear",), "a layout with ?? cards gets win shares, not scores")
-    from ..jit import compile_notice  # the kernels load from here on
-    from ..solver import warm_up
+    from ..kernels.jit import compile_notice  # the kernels load from here on
+    from ..solver.solve import warm_up
 
     out = []
     with compile_notice():  # the first solve of a fresh install compiles for seconds
@@ -221,7 +221,7 @@ def solve_command(codes: tuple[str, ...], rule_choice: str, layouts: tuple[str, 
 
 
 def _solve_layout(job: _Job, samples: int, seed: int | None, as_json: bool) -> list[dict]:
-    from ..probability import win_probability
+    from ..analysis.probability import win_probability
 
     assert job.layout is not None
     shares, times = [], []
@@ -243,7 +243,7 @@ def _solve_layout(job: _Job, samples: int, seed: int | None, as_json: bool) -> l
 
 def _solve_deal(job: _Job, optimal: bool, scoring: str, no_solution: bool,
                 as_json: bool, must_clear: bool = False) -> list[dict]:
-    from ..solver import solve
+    from ..solver.solve import solve
 
     assert job.deal is not None
     sols = [solve(job.deal, r, optimal=optimal, scheme=scoring, must_clear=must_clear)

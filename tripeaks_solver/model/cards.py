@@ -13,7 +13,7 @@ from typing import Self
 
 import numpy as np
 
-from .errors import InputError, quoted
+from ..errors import InputError, quoted
 
 RANKS = "A23456789TJQK"
 SUITS = "cdhs"

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 
-from .errors import InputError
+from ..errors import InputError
 
 LANGUAGES = ("en", "vi", "sk")
 

@@ -22,15 +22,15 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from . import peek_kernels
-from .cards import WILD_RANK, Card
-from .dealing import Deal
-from .game import UNDO_LIMIT, Game
-from .geometry import COVER_MASK, FULL_MASK, TABLEAU_SIZE, UNCOVERS
-from .layout import Layout
-from .moves import Move
-from .rules import Rules
-from .solver import rule_masks
+from ..kernels import peek as peek_kernels
+from ..model.cards import WILD_RANK, Card
+from ..model.dealing import Deal
+from ..model.game import UNDO_LIMIT, Game
+from ..model.geometry import COVER_MASK, FULL_MASK, TABLEAU_SIZE, UNCOVERS
+from ..model.layout import Layout
+from ..model.moves import Move
+from ..model.rules import Rules
+from ..solver.solve import rule_masks
 
 DEFAULT_UNDO_LIMIT = UNDO_LIMIT  # the TP1 app's, as the game keeps it
 

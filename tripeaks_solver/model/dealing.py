@@ -14,9 +14,9 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from ..errors import InputError
 from .cards import DECK_SIZE, JOKER, Card, cards_of, parse_card
 from .codes import DEAL_COUNT, GameCode, deal_id
-from .errors import InputError
 from .geometry import BOTTOM_MASK, TABLEAU_SIZE
 
 if TYPE_CHECKING:

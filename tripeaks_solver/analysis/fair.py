@@ -18,17 +18,17 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from . import completion_kernels
-from .cards import DECK_SIZE, Card
-from .dealing import Deal
-from .errors import InputError
-from .geometry import TABLEAU_SIZE
-from .jit import chunks
-from .moves import Move
-from .position import Position
-from .rules import Rules
-from .scoring import check_scheme
-from .solver import board, cards_at, rule_masks, scratch
+from ..errors import InputError
+from ..kernels import completions as completion_kernels
+from ..kernels.jit import chunks
+from ..model.cards import DECK_SIZE, Card
+from ..model.dealing import Deal
+from ..model.geometry import TABLEAU_SIZE
+from ..model.moves import Move
+from ..model.position import Position
+from ..model.rules import Rules
+from ..model.scoring import check_scheme
+from ..solver.solve import board, cards_at, rule_masks, scratch
 from .stats import wilson_interval
 
 MAX_SAMPLES = 1_000_000

@@ -10,8 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import ClassVar
 
+from ..errors import InputError, quoted
 from .cards import JOKER, Card
-from .errors import InputError, quoted
 
 _DRAW_WORDS = ("draw", "d")
 _UNDO_WORDS = ("undo", "u")

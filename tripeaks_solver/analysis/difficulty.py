@@ -26,11 +26,11 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from . import playout
-from .cards import ranks
-from .dealing import Deal
-from .rules import EASY, Rules
-from .solver import rule_masks, solve
+from ..kernels import playouts as playout
+from ..model.cards import ranks
+from ..model.dealing import Deal
+from ..model.rules import EASY, Rules
+from ..solver.solve import rule_masks, solve
 
 DEFAULT_GAMES = 100
 RATINGS = ("easy", "medium", "hard", "expert", "impossible")

@@ -15,16 +15,16 @@ from typing import BinaryIO
 
 import numpy as np
 
-from .dealing import Deal
+from ..model.dealing import Deal
+from ..model.game import Game, Status
+from ..model.moves import Move
+from ..model.position import Position
+from ..model.rules import Rules
+from ..model.scoring import check_scheme, objective
+from ..solver.solve import Solution, solve
 from .fair import FairHint, View, fair_hint
-from .game import Game, Status
-from .moves import Move
 from .observed import Observed, ObservedGame, Start
 from .players import make_player
-from .position import Position
-from .rules import Rules
-from .scoring import check_scheme, objective
-from .solver import Solution, solve
 
 
 def _value(sol: Solution) -> tuple[int, ...]:

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .errors import InputError, did_you_mean
+from ..errors import InputError, did_you_mean
 
 PLAYER_NAMES = ("random", "greedy", "careful", "pimc", "rollout", "fair", "perfect")
 SAMPLED = ("pimc", "rollout", "fair")  # the players that take ``:N`` samples a decision

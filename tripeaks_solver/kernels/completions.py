@@ -37,9 +37,10 @@ from typing import NamedTuple
 
 import numpy as np
 
-from .geometry import TABLEAU_SIZE as TABLEAU
+from ..model.geometry import TABLEAU_SIZE as TABLEAU
+from ..model.scoring import MOVE_COST, WIN_BASE_SCORE
 from .jit import njit
-from .kernels import (
+from .search import (
     DRAW,
     MAX_DEPTH,
     NO_LIMIT,
@@ -53,7 +54,6 @@ from .kernels import (
     _search,
     _unmark_line,
 )
-from .scoring import MOVE_COST, WIN_BASE_SCORE
 
 STAY = -1  # "no move": the position itself
 APP, CARDS_LEFT, ORIGINAL = 0, 1, 2  # the scheme of the scores

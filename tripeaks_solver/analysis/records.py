@@ -21,13 +21,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .codes import GameCode
-from .dealing import Deal
-from .errors import InputError
-from .layout import Layout
+from ..errors import InputError
+from ..model.codes import GameCode
+from ..model.dealing import Deal
+from ..model.layout import Layout
+from ..model.rules import VARIANT_OPTIONS, Rules
+from ..model.scoring import SCHEMES
 from .observed import START_KINDS, Observed, Start
-from .rules import VARIANT_OPTIONS, Rules
-from .scoring import SCHEMES
 
 MAGIC = "# tripeaks-solver game record"
 HEADER_KEYS = ("start", "rules", "variant", "scoring")

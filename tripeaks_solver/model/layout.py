@@ -12,9 +12,9 @@ import math
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
+from ..errors import InputError
 from .cards import DECK_SIZE, Card
 from .dealing import Deal
-from .errors import InputError
 from .geometry import ROW_OF, ROWS, TABLEAU_SIZE
 
 UNKNOWN = "??"

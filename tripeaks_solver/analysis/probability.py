@@ -11,11 +11,11 @@ import random
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from .cards import Card
-from .errors import InputError
-from .layout import Layout
-from .rules import Rules
-from .solver import solve
+from ..errors import InputError
+from ..model.cards import Card
+from ..model.layout import Layout
+from ..model.rules import Rules
+from ..solver.solve import solve
 from .stats import wilson_interval
 
 

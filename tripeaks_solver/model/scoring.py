@@ -13,7 +13,7 @@ Three schemes:
 
 from __future__ import annotations
 
-from .errors import InputError
+from ..errors import InputError
 from .geometry import PEAK_COUNT, TABLEAU_SIZE
 
 SCHEMES = ("app", "original", "cards-left")

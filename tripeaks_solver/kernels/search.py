@@ -79,15 +79,15 @@ import numba
 import numpy as np
 from numba.cpython.unsafe.numbers import leading_zeros, trailing_zeros
 
-from .geometry import TABLEAU_SIZE as TABLEAU
-from .jit import njit
-from .scoring import (
+from ..model.geometry import TABLEAU_SIZE as TABLEAU
+from ..model.scoring import (
     MOVE_COST,
     ORIGINAL_BONUS_AFTER,
     ORIGINAL_DRAW_COST,
     PEAK_BONUS,
     START_SCORE,
 )
+from .jit import njit
 
 RANKS = 14  # 13 card ranks + the wild rank
 ALL_RANKS = (1 << RANKS) - 1

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, fields
 
+from ..errors import InputError
 from .cards import WILD_RANK
-from .errors import InputError
 
 RANK_COUNT = 13
 

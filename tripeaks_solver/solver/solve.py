@@ -14,17 +14,17 @@ from functools import cache
 
 import numpy as np
 
-from . import kernels
-from .cards import Card, ranks
-from .dealing import Deal
-from .errors import InputError
-from .game import Game
-from .geometry import TABLEAU_SIZE, configurations
-from .jit import compile_notice
-from .moves import Move
-from .position import Position
-from .rules import EASY, Rules
-from .scoring import MOVE_COST, PEAK_BONUS, WIN_BASE_SCORE, check_scheme, win_score
+from ..errors import InputError
+from ..kernels import search as kernels
+from ..kernels.jit import compile_notice
+from ..model.cards import Card, ranks
+from ..model.dealing import Deal
+from ..model.game import Game
+from ..model.geometry import TABLEAU_SIZE, configurations
+from ..model.moves import Move
+from ..model.position import Position
+from ..model.rules import EASY, Rules
+from ..model.scoring import MOVE_COST, PEAK_BONUS, WIN_BASE_SCORE, check_scheme, win_score
 
 
 @dataclass(frozen=True)

@@ -34,19 +34,19 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from . import playout
-from .cards import Card, ranks
-from .dealing import Deal
-from .errors import InputError
+from ..errors import InputError
+from ..kernels import playouts as playout
+from ..kernels.jit import chunks
+from ..model.cards import Card, ranks
+from ..model.dealing import Deal
+from ..model.game import Game, Status
+from ..model.geometry import TABLEAU_SIZE
+from ..model.moves import Move
+from ..model.position import Position
+from ..model.rules import EASY, Rules
+from ..solver.solve import rule_masks, solve
 from .fair import View, fair_hint
-from .game import Game, Status
-from .geometry import TABLEAU_SIZE
-from .jit import chunks
-from .moves import Move
 from .player_spec import parse_player
-from .position import Position
-from .rules import EASY, Rules
-from .solver import rule_masks, solve
 
 
 @dataclass(frozen=True)

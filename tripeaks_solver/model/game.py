@@ -10,9 +10,9 @@ from collections import deque
 from dataclasses import dataclass
 from enum import Enum
 
+from ..errors import IllegalMoveError
 from .cards import WILD_RANK, Card
 from .dealing import WASTE_INDEX, Deal
-from .errors import IllegalMoveError
 from .geometry import COVERED_BY, FULL_MASK, PEAK_MASKS, TABLEAU_SIZE, peaks_cleared
 from .messages import check_language, message
 from .moves import Move

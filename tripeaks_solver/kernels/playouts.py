@@ -71,10 +71,16 @@ from typing import NamedTuple
 import numba
 import numpy as np
 
-from .geometry import COVERED_BY, PEAK_POSITIONS, ROWS, TABLEAU_SIZE
+from ..model.geometry import COVERED_BY, PEAK_POSITIONS, ROWS, TABLEAU_SIZE
+from ..model.scoring import (
+    MOVE_COST,
+    ORIGINAL_BONUS_AFTER,
+    ORIGINAL_DRAW_COST,
+    PEAK_BONUS,
+    START_SCORE,
+)
 from .jit import njit
-from .kernels import RANKS, _may_draw  # RANKS: 13 card ranks + the wild rank
-from .scoring import MOVE_COST, ORIGINAL_BONUS_AFTER, ORIGINAL_DRAW_COST, PEAK_BONUS, START_SCORE
+from .search import RANKS, _may_draw  # RANKS: 13 card ranks + the wild rank
 
 TABLEAU = TABLEAU_SIZE
 FULL = (1 << TABLEAU) - 1
