@@ -34,10 +34,8 @@ def measure(root: str, deals: int, repeat: int, lost: bool) -> None:
     import numpy as np
 
     from tripeaks_solver import Deal, Rules
-    from tripeaks_solver.kernels import search as kernels
-    from tripeaks_solver.model.position import Position
-    from tripeaks_solver.solver import solve as solver
 
+    kernels, solver, Position = checkout_modules()
     assert kernels.__file__.startswith(root), kernels.__file__
     out = {}
     for name, optimal in MODES:
@@ -65,6 +63,32 @@ def measure(root: str, deals: int, repeat: int, lost: bool) -> None:
             answers.append(answer)
         out[f"{name} {optimal}"] = [seconds / len(all_cards), states / len(all_cards), answers]
     json.dump(out, sys.stdout)
+
+
+def checkout_modules():
+    """(kernels, solver front, Position) of the package on sys.path, whatever its layout:
+    the kernels in folders (kernels/shared.py, win.py, optimum.py), in one module
+    (kernels/search.py, or kernels.py beside solver.py before the folders)."""
+    import importlib
+    from types import SimpleNamespace
+
+    try:
+        from tripeaks_solver.kernels import optimum, shared, win
+    except ImportError:
+        try:
+            kernels = importlib.import_module("tripeaks_solver.kernels.search")
+        except ImportError:
+            kernels = importlib.import_module("tripeaks_solver.kernels")
+    else:
+        kernels = SimpleNamespace(Goal=shared.Goal, MAX_DEPTH=shared.MAX_DEPTH, _dfs=win._dfs,
+                                  _optimal=optimum._optimal, __file__=shared.__file__)
+    try:
+        solver = importlib.import_module("tripeaks_solver.solver.solve")
+        position = importlib.import_module("tripeaks_solver.model.position")
+    except ImportError:
+        solver = importlib.import_module("tripeaks_solver.solver")
+        position = importlib.import_module("tripeaks_solver.position")
+    return kernels, solver, position.Position
 
 
 def solve_one(inputs, cards):

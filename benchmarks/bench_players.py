@@ -16,7 +16,7 @@ import numpy as np
 from tripeaks_solver import CLASSIC, EASY, Deal
 from tripeaks_solver.analysis.difficulty import difficulties
 from tripeaks_solver.analysis.players import play
-from tripeaks_solver.kernels import playouts as playout
+from tripeaks_solver.kernels import playouts, policies
 from tripeaks_solver.model.cards import ranks
 from tripeaks_solver.solver.solve import rule_masks
 
@@ -41,18 +41,18 @@ def main() -> None:
     print(f"{'rules':8} {'player':22} {'µs/game':>9} {'wins':>7}")
     for rules in (EASY, CLASSIC):
         tabs, stocks, waste = _arrays(deals, rules)
-        all_deals = playout.Deals(tabs, stocks, waste)
-        first = playout.Deals(tabs[:1], stocks[:1], waste[:1])
+        all_deals = playouts.Deals(tabs, stocks, waste)
+        first = playouts.Deals(tabs[:1], stocks[:1], waste[:1])
         masks = rule_masks(rules)
         out = np.zeros((len(deals), 4), dtype=np.int64)
-        for name, policy, ties in (("greedy", playout.GREEDY, False),
-                                   ("greedy (random ties)", playout.GREEDY, True),
-                                   ("random", playout.RANDOM, False)):
-            settings = playout.policy(policy, ties)
-            playout._games(first, masks, settings, 1, seeds[:1], out[:1])
-            games = 1 if not ties and policy == playout.GREEDY else args.games
+        for name, policy, ties in (("greedy", policies.GREEDY, False),
+                                   ("greedy (random ties)", policies.GREEDY, True),
+                                   ("random", policies.RANDOM, False)):
+            settings = policies.policy(policy, ties)
+            playouts._games(first, masks, settings, 1, seeds[:1], out[:1])
+            games = 1 if not ties and policy == policies.GREEDY else args.games
             began = time.perf_counter()
-            playout._games(all_deals, masks, settings, games, seeds, out)
+            playouts._games(all_deals, masks, settings, games, seeds, out)
             seconds = time.perf_counter() - began
             n = len(deals) * games
             print(f"{rules.name:8} {name:22} {seconds / n * 1e6:9.2f} {out[:, 0].sum() / n:7.4f}")

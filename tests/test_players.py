@@ -23,7 +23,8 @@ from tripeaks_solver.analysis import players
 from tripeaks_solver.analysis.difficulty import difficulties, difficulty, rating_of
 from tripeaks_solver.analysis.fair import View
 from tripeaks_solver.analysis.players import fair_margin, play
-from tripeaks_solver.kernels.playouts import _best, _next, new_rng
+from tripeaks_solver.kernels.playouts import _best
+from tripeaks_solver.kernels.policies import _next, new_rng
 from tripeaks_solver.model.dealing import SplitMix64
 from tripeaks_solver.model.geometry import COVERED_BY, ROWS
 from tripeaks_solver.model.moves import Move

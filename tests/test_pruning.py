@@ -1,13 +1,13 @@
 """Each pruning rule of the kernels against a plain-Python statement of it, on many random
 states (not only end to end):
 
-- the Hall test of the win search (``kernels._no_win_ahead``) equals the test written
+- the Hall test of the win search (``win._no_win_ahead``) equals the test written
   out plainly from the position (cards, ranks, stock), and it is sound: a state it
   prunes has no win within the draw limit (an exhaustive plain-Python search says so);
 - the Hall slacks kept in lane words along a line equal a fresh count after each
   removal and come back after backing up, and testing only the sets adjacent to the
   replaced waste finds every set a move made short;
-- the dominance test of the win search (``kernels._visit``) skips a state exactly when
+- the dominance test of the win search (``shared._visit``) skips a state exactly when
   another waste rank marked with the same configuration and cards drawn has every move
   it has (successors compared as plain states);
 - dominance across layers: without draw-when-stuck, a state (c, s, r) has a win within
@@ -40,7 +40,7 @@ from functools import cache
 import numpy as np
 import pytest
 
-from tripeaks_solver.kernels import search as kernels
+from tripeaks_solver.kernels import optimum, shared, sweep, win
 from tripeaks_solver.model.cards import WILD_RANK
 from tripeaks_solver.model.dealing import Deal
 from tripeaks_solver.model.geometry import COVERED_BY, TABLEAU_SIZE, peaks_cleared
@@ -142,14 +142,14 @@ def random_position(rng: random.Random, low: int, high: int) -> Position:
 
 
 @cache
-def fresh_scratch() -> kernels.Scratch:
+def fresh_scratch() -> shared.Scratch:
     return solver.scratch.__wrapped__()
 
 
 def played(pos: Position, path, length: int) -> Position:
     """``pos`` after a kernel's line (moves as tableau positions or DRAW)."""
     for m in path[:length]:
-        pos = pos.play(Move.DRAW if m == kernels.DRAW else Move.remove(pos.deal.tableau[m]))
+        pos = pos.play(Move.DRAW if m == shared.DRAW else Move.remove(pos.deal.tableau[m]))
     return pos
 
 
@@ -179,7 +179,7 @@ def test_hall_test_is_the_plain_statement() -> None:
     for _ in range(300):
         pos, bd, cards, masks, limit = random_case(rng, 0, 45)
         plain = Plain(pos)
-        got = bool(kernels._no_win_ahead(bd, cards, masks, limit))
+        got = bool(win._no_win_ahead(bd, cards, masks, limit))
         want = plain.hall_short(pos.removed, pos.drawn, waste_rank(pos), limit)
         assert got == want, (pos.deal.number, pos.rules, pos.record, limit)
         outcomes[got] += 1
@@ -216,28 +216,28 @@ def test_dominance_is_the_plain_statement() -> None:
     # would skip (under draw-when-stuck); it must never skip one the statement keeps.
     rng = random.Random(15)
     scratch = fresh_scratch()
-    layer = kernels._layer_bits(solver.board().next_id.shape[0])
+    layer = shared._layer_bits(solver.board().next_id.shape[0])
     counts = {True: 0, False: 0}
     for _ in range(400):
         pos = random_position(rng, 0, 45)
         bd, cards, masks = kernel_state(pos)
         plain = Plain(pos)
-        fits = kernels._positions_on(cards, masks)
+        fits = shared._positions_on(cards, masks)
         rank = waste_rank(pos)
         marked = rng.sample([k for k in range(WILD_RANK + 1) if k != rank], rng.randrange(1, 4))
-        base = pos.drawn * layer + (cards.config << kernels.SHIFT)
+        base = pos.drawn * layer + (cards.config << shared.SHIFT)
         for other in marked:
-            kernels._test_and_set(scratch.seen, base + other)
+            shared._test_and_set(scratch.seen, base + other)
         # States of the configurations that share the 64-bit word: not this group's.
         word = base & ~63
         for _ in range(rng.randrange(0, 12)):
             index = word + rng.randrange(64)
-            if index >> kernels.SHIFT != base >> kernels.SHIFT:
-                kernels._test_and_set(scratch.seen, index)
-        kept = kernels._visit(scratch.seen, base + rank, rank, int(bd.available[cards.config]),
-                              fits, masks)
-        assert kernels._is_seen(scratch.seen, base + rank)
-        kernels._clear_layers(scratch.seen, layer, 0, len(cards.stock))
+            if index >> shared.SHIFT != base >> shared.SHIFT:
+                shared._test_and_set(scratch.seen, index)
+        kept = shared._visit(scratch.seen, base + rank, rank, int(bd.available[cards.config]),
+                             fits, masks)
+        assert shared._is_seen(scratch.seen, base + rank)
+        shared._clear_layers(scratch.seen, layer, 0, len(cards.stock))
         mine = set(plain.moves(pos.removed, pos.drawn, rank))
         covered = any(mine <= set(plain.moves(pos.removed, pos.drawn, k)) for k in marked)
         if pos.drawn < len(plain.stock):
@@ -249,13 +249,13 @@ def test_dominance_is_the_plain_statement() -> None:
 
 
 def fresh_slack(bd, cards, tables, config):
-    slack = np.empty(kernels.WORDS, dtype=np.uint64)
-    kernels._count_sets(bd, cards, tables, config, slack)
+    slack = np.empty(win.WORDS, dtype=np.uint64)
+    win._count_sets(bd, cards, tables, config, slack)
     return slack
 
 
 def lanes_short(tables, slack, drawn: int, waste: int, row: int) -> bool:
-    return bool(kernels._short_of_tops(slack, tables, drawn, waste, row))
+    return bool(win._short_of_tops(slack, tables, drawn, waste, row))
 
 
 def test_hall_slacks_follow_the_moves() -> None:
@@ -266,7 +266,7 @@ def test_hall_slacks_follow_the_moves() -> None:
     counts = {True: 0, False: 0}
     for _ in range(300):
         pos, bd, cards, masks, limit = random_case(rng, 10, 40)
-        tables = kernels._rank_tables(cards, masks, limit)
+        tables = win._rank_tables(cards, masks, limit)
         change = tables[0]
         counted = functools.partial(fresh_slack, bd, cards, tables)
         short = functools.partial(lanes_short, tables)
@@ -274,7 +274,7 @@ def test_hall_slacks_follow_the_moves() -> None:
         start = slack.copy()
         removed = []
         for _ in range(rng.randrange(1, 12)):
-            if pos.cards_left == 0 or short(slack, pos.drawn, waste_rank(pos), kernels.RANKS):
+            if pos.cards_left == 0 or short(slack, pos.drawn, waste_rank(pos), shared.RANKS):
                 break
             moves = [m for m in pos.legal_moves() if not m.is_draw or pos.drawn < limit]
             if not moves:
@@ -283,15 +283,15 @@ def test_hall_slacks_follow_the_moves() -> None:
             move = rng.choice(moves)
             pos = pos.play(move)
             if not move.is_draw:
-                kernels._shift_rank(slack, change, move.card.rank, True)
+                win._shift_rank(slack, change, move.card.rank, True)
                 removed.append(move.card.rank)
                 config = solver.cards_at(pos).config
                 assert (slack == counted(config)).all(), (pos.deal.number, pos.record)
-            full = short(slack, pos.drawn, waste_rank(pos), kernels.RANKS)
+            full = short(slack, pos.drawn, waste_rank(pos), shared.RANKS)
             assert short(slack, pos.drawn, waste_rank(pos), old_waste) == full, pos.record
             counts[full] += 1
         for rank in reversed(removed):
-            kernels._shift_rank(slack, change, rank, False)
+            win._shift_rank(slack, change, rank, False)
         assert (slack == start).all()
     assert min(counts.values()) >= 20, counts
 
@@ -301,12 +301,12 @@ def test_dominance_keeps_no_marked_state() -> None:
     scratch = fresh_scratch()
     pos = Position(Deal.from_number(3), EASY)
     bd, cards, masks = kernel_state(pos)
-    fits = kernels._positions_on(cards, masks)
-    index = cards.config << kernels.SHIFT | 5
+    fits = shared._positions_on(cards, masks)
+    index = cards.config << shared.SHIFT | 5
     avail = int(bd.available[cards.config])
-    assert kernels._visit(scratch.seen, index, 5, avail, fits, masks)
-    assert not kernels._visit(scratch.seen, index, 5, avail, fits, masks)
-    kernels._clear_layers(scratch.seen, kernels._layer_bits(bd.next_id.shape[0]), 0, 0)
+    assert shared._visit(scratch.seen, index, 5, avail, fits, masks)
+    assert not shared._visit(scratch.seen, index, 5, avail, fits, masks)
+    shared._clear_layers(scratch.seen, shared._layer_bits(bd.next_id.shape[0]), 0, 0)
 
 
 # --- the shared marks of the chain ----------------------------------------------------
@@ -321,7 +321,7 @@ def marked_states(scratch, layer: int, first: int, last: int):
             word &= word - 1
             index = first * layer + 64 * int(w) + bit
             s, code = divmod(index, layer)
-            out.append((code >> kernels.SHIFT, s, code & 15))
+            out.append((code >> shared.SHIFT, s, code & 15))
     return out
 
 
@@ -329,7 +329,7 @@ def line_states(bd, cards, path, length):
     c, s, r = cards.config, cards.drawn, cards.waste
     out = {(c, s, r)}
     for m in path[:length]:
-        if m == kernels.DRAW:
+        if m == shared.DRAW:
             r = int(cards.stock[s])
             s += 1
         else:
@@ -358,17 +358,17 @@ def check_marks_off_the_line(rng, pos: Position, marks, line, limit: int) -> int
 
 def successful_search(bd, cards, masks, limit, scratch, path, rng):
     """The line of a search with kept marks that found a win (None if it found none)."""
-    found, length, _, _ = kernels._search(
-        bd, cards, masks, kernels.WinSearch(limit, kernels.NO_LIMIT, True, False), scratch, path)
+    found, length, _, _ = win._search(
+        bd, cards, masks, shared.WinSearch(limit, win.NO_LIMIT, True, False), scratch, path)
     return length if found else None
 
 
 def search_that_gave_up(bd, cards, masks, limit, scratch, path, rng):
     """The open line of one try of the search that gave up (None if it did not): the
     search restarts in the other order keeping every other mark."""
-    _, depth, _, gave_up, _ = kernels._ordered_search(
+    _, depth, _, gave_up, _ = win._ordered_search(
         bd, cards, masks,
-        kernels.WinSearch(limit, rng.randrange(20, 400), True, bool(rng.getrandbits(1))),
+        shared.WinSearch(limit, rng.randrange(20, 400), True, bool(rng.getrandbits(1))),
         scratch, path)
     return depth if gave_up else None
 
@@ -381,15 +381,15 @@ def test_marks_off_the_line_are_dead(search, seed, moves) -> None:
     # its draw limit: later searches (the chain, restarts) may skip them.
     rng = random.Random(seed)
     scratch = fresh_scratch()
-    layer = kernels._layer_bits(solver.board().next_id.shape[0])
-    path = np.empty(kernels.MAX_DEPTH, dtype=np.int64)
+    layer = shared._layer_bits(solver.board().next_id.shape[0])
+    path = np.empty(shared.MAX_DEPTH, dtype=np.int64)
     checked = 0
     searches = 0
     while checked < 150:
         pos, bd, cards, masks, limit = random_case(rng, *moves)
         length = search(bd, cards, masks, limit, scratch, path, rng)
         marks = marked_states(scratch, layer, cards.drawn, len(cards.stock))
-        kernels._clear_layers(scratch.seen, layer, 0, len(cards.stock))
+        shared._clear_layers(scratch.seen, layer, 0, len(cards.stock))
         if length is None:
             continue
         searches += 1
@@ -405,14 +405,14 @@ def test_searches_that_restarted_agree_with_the_plain_search(seed, size) -> None
     # of an exhaustive plain-Python search, and their line wins within the limit.
     rng = random.Random(seed)
     scratch = fresh_scratch()
-    path = np.empty(kernels.MAX_DEPTH, dtype=np.int64)
+    path = np.empty(shared.MAX_DEPTH, dtype=np.int64)
     restarted = {True: 0, False: 0}
     while min(restarted.values()) < size:
         pos, bd, cards, masks, limit = random_case(rng, 8, 24)
-        found, length, states, _ = kernels._search(
-            bd, cards, masks, kernels.WinSearch(limit, kernels.NO_LIMIT, False, False), scratch,
+        found, length, states, _ = win._search(
+            bd, cards, masks, shared.WinSearch(limit, win.NO_LIMIT, False, False), scratch,
             path)
-        if states <= kernels.RESTART_BUDGET:
+        if states <= win.RESTART_BUDGET:
             continue
         try:
             fewest = Plain(pos).fewest_draws(pos.removed, pos.drawn, waste_rank(pos))
@@ -429,7 +429,7 @@ def test_searches_that_restarted_agree_with_the_plain_search(seed, size) -> None
 def test_sweep_stopped_at_its_first_win_has_the_fewest_draws() -> None:
     rng = random.Random(14)
     scratch = fresh_scratch()
-    layer = kernels._layer_bits(solver.board().next_id.shape[0])
+    layer = shared._layer_bits(solver.board().next_id.shape[0])
     outcomes = {True: 0, False: 0}
     while min(outcomes.values()) < 15:
         pos = random_position(rng, 20, 45)
@@ -440,8 +440,8 @@ def test_sweep_stopped_at_its_first_win_has_the_fewest_draws() -> None:
             fewest = Plain(pos).fewest_draws(pos.removed, pos.drawn, waste_rank(pos))
         except OverflowError:
             continue
-        result = kernels._sweep(bd, cards, masks, False, scratch, True)
-        kernels._clear_layers(scratch.seen, layer, 0, len(cards.stock))
+        result = sweep._sweep(bd, cards, masks, False, scratch, True)
+        shared._clear_layers(scratch.seen, layer, 0, len(cards.stock))
         won_at = int(result[5])
         assert won_at == (-1 if fewest is None else fewest), (pos.deal.number, pos.record)
         outcomes[fewest is not None] += 1
@@ -512,9 +512,9 @@ def test_draw_when_stuck_searches_do_not_skip_across_layers(number, record) -> N
     fewest = Plain(pos).fewest_draws(pos.removed, pos.drawn, waste_rank(pos), cap=200_000)
     assert fewest is not None
     bd, cards, masks = kernel_state(pos)
-    path = np.empty(kernels.MAX_DEPTH, dtype=np.int64)
-    assert kernels._dfs(bd, cards, masks, fewest, fresh_scratch(), path)[0]
-    assert not kernels._dfs(bd, cards, masks, fewest - 1, fresh_scratch(), path)[0]
+    path = np.empty(shared.MAX_DEPTH, dtype=np.int64)
+    assert win._dfs(bd, cards, masks, fewest, fresh_scratch(), path)[0]
+    assert not win._dfs(bd, cards, masks, fewest - 1, fresh_scratch(), path)[0]
 
 
 def marked_codes_of_this_generation(scratch, layer: int):
@@ -530,26 +530,26 @@ def test_low_names_only_marked_states() -> None:
     # must hold after tries that gave up and lines unmarked after a win.
     rng = random.Random(19)
     scratch = fresh_scratch()
-    layer = kernels._layer_bits(solver.board().next_id.shape[0])
-    path = np.empty(kernels.MAX_DEPTH, dtype=np.int64)
+    layer = shared._layer_bits(solver.board().next_id.shape[0])
+    path = np.empty(shared.MAX_DEPTH, dtype=np.int64)
     kinds = {"gave-up": 0, "won": 0}
     named = 0
     while min(kinds.values()) < 12:
         pos, bd, cards, masks, limit = random_case(rng, 0, 30)
         kind = rng.choice(list(kinds))
-        found, depth, _, gave_up, _ = kernels._ordered_search(
+        found, depth, _, gave_up, _ = win._ordered_search(
             bd, cards, masks,
-            kernels.WinSearch(limit, rng.randrange(20, 2000), True, bool(rng.getrandbits(1))),
+            shared.WinSearch(limit, rng.randrange(20, 2000), True, bool(rng.getrandbits(1))),
             scratch, path)
         if (kind == "won") != bool(found) or (kind == "gave-up") != bool(gave_up):
-            kernels._clear_layers(scratch.seen, layer, 0, len(cards.stock))
+            shared._clear_layers(scratch.seen, layer, 0, len(cards.stock))
             continue
-        kernels._unmark_line(bd, cards, scratch, path, depth)
+        shared._unmark_line(bd, cards, scratch, path, depth)
         entries = marked_codes_of_this_generation(scratch, layer)
         named += len(entries)
         for code, s in entries:
-            assert kernels._is_seen(scratch.seen, s * layer + code), (pos.record, kind, code, s)
-        kernels._clear_layers(scratch.seen, layer, 0, len(cards.stock))
+            assert shared._is_seen(scratch.seen, s * layer + code), (pos.record, kind, code, s)
+        shared._clear_layers(scratch.seen, layer, 0, len(cards.stock))
         kinds[kind] += 1
     assert named >= 1000, named
 
@@ -560,14 +560,14 @@ def test_generations_wrap_with_low_cleared() -> None:
     scratch = fresh_scratch()
     scratch.generation[0] = 1
     scratch.low[:] = 2 << 5 | 3
-    assert kernels._lowest_layer(scratch.low, 1, 7) == kernels.NO_LAYER
-    assert kernels._new_generation(scratch) == 2
-    assert kernels._lowest_layer(scratch.low, 2, 7) == 3
-    scratch.generation[0] = kernels.GENERATIONS - 1
+    assert shared._lowest_layer(scratch.low, 1, 7) == shared.NO_LAYER
+    assert shared._new_generation(scratch) == 2
+    assert shared._lowest_layer(scratch.low, 2, 7) == 3
+    scratch.generation[0] = shared.GENERATIONS - 1
     scratch.low[:] = 1 << 5 | 3
-    assert kernels._new_generation(scratch) == 1
+    assert shared._new_generation(scratch) == 1
     assert not scratch.low.any() and scratch.generation[0] == 1
-    assert kernels._lowest_layer(scratch.low, 1, 7) == kernels.NO_LAYER
+    assert shared._lowest_layer(scratch.low, 1, 7) == shared.NO_LAYER
 
 
 # --- the sweep's answers ----------------------------------------------------------------
@@ -583,8 +583,8 @@ def test_sweep_finds_the_plain_best_ends(seed, size) -> None:
     # plain exhaustive walk; the line the trace gives reaches that end.
     rng = random.Random(seed)
     scratch = fresh_scratch()
-    path = np.empty(kernels.MAX_DEPTH, dtype=np.int64)
-    layer = kernels._layer_bits(solver.board().next_id.shape[0])
+    path = np.empty(shared.MAX_DEPTH, dtype=np.int64)
+    layer = shared._layer_bits(solver.board().next_id.shape[0])
     checked = 0
     while checked < size:
         pos = random_position(rng, 15, 40)
@@ -598,11 +598,11 @@ def test_sweep_finds_the_plain_best_ends(seed, size) -> None:
             continue  # the sweep's best end is read only when no win is left
         bd, cards, masks = kernel_state(pos)
         most_removed = checked % 2 == 1
-        _, max_removed, key, goal_c, goal_r, _ = kernels._sweep(
+        _, max_removed, key, goal_c, goal_r, _ = sweep._sweep(
             bd, cards, masks, most_removed, scratch, False)
-        length = kernels._trace(bd, cards, masks, scratch, (goal_c, len(cards.stock), goal_r),
-                                path)
-        kernels._clear_layers(scratch.seen, layer, 0, len(cards.stock))
+        length = sweep._trace(bd, cards, masks, scratch, (goal_c, len(cards.stock), goal_r),
+                              path)
+        shared._clear_layers(scratch.seen, layer, 0, len(cards.stock))
         value = functools.partial(end_value, most_removed)
         where = (pos.deal.number, pos.rules, pos.record, most_removed)
         assert max_removed == max(st[0].bit_count() for st in ahead), where
@@ -618,7 +618,7 @@ def plain_best_beyond(removed: int) -> int:
     """The best PEAK_BONUS × peaks − MOVE_COST × removed over the configurations that
     removals from ``removed`` lead to (itself and the full one left out), walked
     plainly from COVERED_BY; NO_END when there are none."""
-    best = kernels.NO_END
+    best = shared.NO_END
     for p in range(TABLEAU_SIZE):
         if not removed >> p & 1 and all(removed >> q & 1 for q in COVERED_BY[p]):
             after = removed | 1 << p
@@ -659,7 +659,7 @@ def test_best_end_beyond_bounds_the_stuck_ends_ahead(seed, size) -> None:
         ends = plain.stuck_ends(ahead)
         bd, cards, _ = kernel_state(pos)
         for most_removed in (False, True):
-            bound = kernels._best_end_beyond(bd, cards.config, pos.drawn, most_removed)
+            bound = sweep._best_end_beyond(bd, cards.config, pos.drawn, most_removed)
             assert all(end_value(most_removed, end) <= bound for end in ends), pos.record
         checked += 1
 
@@ -672,8 +672,8 @@ def test_sweep_marks_reachable_states_and_traces_each(seed, size) -> None:
     # for further down). The sweep's list of the codes met must be left clear.
     rng = random.Random(seed)
     scratch = fresh_scratch()
-    path = np.empty(kernels.MAX_DEPTH, dtype=np.int64)
-    layer = kernels._layer_bits(solver.board().next_id.shape[0])
+    path = np.empty(shared.MAX_DEPTH, dtype=np.int64)
+    layer = shared._layer_bits(solver.board().next_id.shape[0])
     config_of = {int(m): c for c, m in enumerate(solver.board().mask)}
     checked = {True: 0, False: 0}
     while min(checked.values()) < size:
@@ -684,7 +684,7 @@ def test_sweep_marks_reachable_states_and_traces_each(seed, size) -> None:
             continue
         bd, cards, masks = kernel_state(pos)
         stop_at_win = bool(rng.getrandbits(1))
-        kernels._sweep(bd, cards, masks, False, scratch, stop_at_win)
+        sweep._sweep(bd, cards, masks, False, scratch, stop_at_win)
         marked = {(int(bd.mask[c]), s, r)
                   for c, s, r in marked_states(scratch, layer, 0, len(cards.stock))}
         where = (pos.deal.number, pos.rules, pos.record, stop_at_win)
@@ -693,11 +693,11 @@ def test_sweep_marks_reachable_states_and_traces_each(seed, size) -> None:
         # (A sweep that goes on past a win marks draws after it: no line plays those.)
         goals = sorted(st for st in marked if st[0] != FULL)
         for goal in rng.sample(goals, min(5, len(goals))):
-            length = kernels._trace(bd, cards, masks, scratch,
-                                    (config_of[goal[0]], goal[1], goal[2]), path)
+            length = sweep._trace(bd, cards, masks, scratch,
+                                  (config_of[goal[0]], goal[1], goal[2]), path)
             game = played(pos, path, length)
             assert (game.removed, game.drawn, waste_rank(game)) == goal, where
-        kernels._clear_layers(scratch.seen, layer, 0, len(cards.stock))
+        shared._clear_layers(scratch.seen, layer, 0, len(cards.stock))
         checked[pos.rules.draw_when_stuck] += 1
 
 
@@ -707,14 +707,14 @@ def test_searches_leave_seen_all_zero(rules) -> None:
     # Small searches clear the words they marked, large ones whole layers: both must
     # leave nothing behind, or the next search would skip states.
     scratch = fresh_scratch()
-    path = np.empty(kernels.MAX_DEPTH, dtype=np.int64)
+    path = np.empty(shared.MAX_DEPTH, dtype=np.int64)
     bd = solver.board()
     masks = solver.rule_masks(rules)
     for number in range(12):
         cards = solver.cards_at(Position(Deal.from_number(number), rules))
-        kernels._dfs(bd, cards, masks, len(cards.stock), scratch, path)
+        win._dfs(bd, cards, masks, len(cards.stock), scratch, path)
         assert not scratch.seen.any(), number
-        kernels._optimal(bd, cards, masks, kernels.Goal(number % 2 == 0, 0), scratch, path)
+        optimum._optimal(bd, cards, masks, shared.Goal(number % 2 == 0, 0), scratch, path)
         assert not scratch.seen.any(), number
 
 
@@ -724,5 +724,5 @@ def test_highest_and_lowest_position_are_the_top_and_bottom_bits() -> None:
     rng = random.Random(11)
     masks = [1, 2, 3, (1 << 27), (1 << 28) - 1] + [rng.randrange(1, 1 << 28) for _ in range(5000)]
     for m in masks:
-        assert kernels._highest_position(m) == m.bit_length() - 1
-        assert kernels._lowest_position(m) == (m & -m).bit_length() - 1
+        assert shared._highest_position(m) == m.bit_length() - 1
+        assert shared._lowest_position(m) == (m & -m).bit_length() - 1

@@ -33,7 +33,17 @@ from helpers import (
 from naive import naive_solve
 from numba.core.dispatcher import Dispatcher
 
-from tripeaks_solver.kernels import search as kernels
+from tripeaks_solver.kernels import (
+    completions,
+    optimum,
+    original,
+    peek,
+    playouts,
+    policies,
+    shared,
+    sweep,
+    win,
+)
 from tripeaks_solver.model.cards import Card
 from tripeaks_solver.model.dealing import Deal
 from tripeaks_solver.model.game import Status
@@ -531,8 +541,9 @@ def test_kernels_are_compiled_unless_numba_jit_is_disabled() -> None:
     """CI runs the ``nojit`` tests again with ``NUMBA_DISABLE_JIT=1``: there the kernels
     must be the plain Python functions, elsewhere numba's compiled ones, so that each
     run checks what it says it checks."""
-    compiled = [name for name, f in vars(kernels).items()
-                if isinstance(f, Dispatcher)]
+    compiled = [name for module in (shared, win, sweep, optimum, original, completions, peek,
+                                    policies, playouts)
+                for name, f in vars(module).items() if isinstance(f, Dispatcher)]
     if numba.config.DISABLE_JIT:
         assert compiled == []
     else:

@@ -20,11 +20,12 @@ import random
 import subprocess
 import sys
 from pathlib import Path
+from types import SimpleNamespace
 
 import numpy as np
 import pytest
 
-from tripeaks_solver.kernels import search as kernels
+from tripeaks_solver.kernels import optimum, shared, win
 from tripeaks_solver.model.dealing import Deal
 from tripeaks_solver.model.position import Position
 from tripeaks_solver.model.rules import CLASSIC, EASY, Rules
@@ -33,6 +34,10 @@ from tripeaks_solver.solver.solve import solve
 
 ROOT = Path(__file__).resolve().parents[1]
 REFERENCE = "a55f2a3"  # the kernels before issue 11
+# This checkout's kernels, under the names of the reference's single module.
+kernels = SimpleNamespace(Board=shared.Board, Cards=shared.Cards, RuleMasks=shared.RuleMasks,
+                          Scratch=shared.Scratch, Goal=shared.Goal, MAX_DEPTH=shared.MAX_DEPTH,
+                          _dfs=win._dfs, _optimal=optimum._optimal)
 VARIANTS = (
     EASY, CLASSIC, EASY.with_options(empty_waste=True), CLASSIC.with_options(empty_waste=True),
     EASY.with_options(joker=True), CLASSIC.with_options(joker=True),
@@ -61,12 +66,17 @@ def test_every_row_of_the_published_table() -> None:
 # --- positions against the reference kernels ---------------------------------------------
 @pytest.fixture(scope="module")
 def reference(tmp_path_factory):
-    """The kernels of commit REFERENCE as a module of the package (their own numba cache)."""
+    """The kernels of commit REFERENCE as a module of the package's kernels (their own numba
+    cache). Back then they sat beside the model's modules: their imports now point
+    into model/."""
     source = subprocess.run(["git", "show", f"{REFERENCE}:tripeaks_solver/kernels.py"],
                             cwd=ROOT, check=True, capture_output=True, text=True).stdout
+    for module in ("geometry", "scoring"):
+        assert f"from .{module} import" in source
+        source = source.replace(f"from .{module} import", f"from ..model.{module} import")
     path = tmp_path_factory.mktemp("reference") / "reference_kernels.py"
     path.write_text(source, encoding="utf-8")
-    name = "tripeaks_solver._reference_kernels"
+    name = "tripeaks_solver.kernels._reference_kernels"
     spec = importlib.util.spec_from_file_location(name, path)
     module = importlib.util.module_from_spec(spec)
     sys.modules[name] = module

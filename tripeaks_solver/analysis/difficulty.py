@@ -15,7 +15,7 @@ expert        above 0.8 (winnable: the solver finds a win)
 impossible    the exact solver finds no win
 ============  =========================================
 
-All R games of every deal run in one numba kernel (``playout._games``); the exact
+All R games of every deal run in one numba kernel (``playouts._games``); the exact
 solver runs only on deals the player never won, to tell expert from impossible.
 """
 
@@ -26,7 +26,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..kernels import playouts as playout
+from ..kernels import playouts, policies
 from ..model.cards import ranks
 from ..model.dealing import Deal
 from ..model.rules import EASY, Rules
@@ -93,8 +93,8 @@ def difficulties(deals: Sequence[Deal], rules: Rules = EASY, games: int = DEFAUL
         seeds[i] = _seed_of(seed, i if deal.number is None else deal.number)
     out = np.zeros((n, 4), dtype=np.int64)
     masks = rule_masks(rules)
-    playout._games(playout.Deals(tabs, stocks, waste0), masks,
-                   playout.policy(playout.GREEDY, random_ties=True), games, seeds, out)
+    playouts._games(playouts.Deals(tabs, stocks, waste0), masks,
+                    policies.policy(policies.GREEDY, random_ties=True), games, seeds, out)
     result = []
     for i, deal in enumerate(deals):
         wins = int(out[i, 0])

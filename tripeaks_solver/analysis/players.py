@@ -4,12 +4,12 @@ sees everything.
 - ``random``: a uniformly random legal move (seeded);
 - ``greedy``: when a card plays, the one starting the longest chain of face-up cards,
   ties toward uncovering face-down cards, then bottom row first, left to right; draw
-  only when nothing plays (``playout.py`` documents it exactly);
+  only when nothing plays (``kernels/policies.py`` documents it exactly);
 - ``careful``: greedy that weighs risk: it values each chain by its length and the
   face-down cards it uncovers, minus a penalty for every face-up card left with few
   cards that could still go on it (unseen or face up, of an adjacent rank), so it
   removes endangered cards while it can and avoids using up their last partners;
-  draw only when nothing plays (``playout.py`` has the weights);
+  draw only when nothing plays (``kernels/policies.py`` has the weights);
 - ``rollout:N``: at each decision, N completions of the unseen cards consistent with
   what was seen; the greedy player plays every legal move out on each; most wins,
   ties to the first legal move (Yan, Diaconis, Rusmevichientong and Van Roy's
@@ -35,8 +35,9 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ..errors import InputError
-from ..kernels import playouts as playout
+from ..kernels import playouts, policies
 from ..kernels.jit import chunks
+from ..kernels.shared import RANKS
 from ..model.cards import Card, ranks
 from ..model.dealing import Deal
 from ..model.game import Game, Status
@@ -74,18 +75,18 @@ class Seen:
     def of(cls, view: View) -> Seen:
         """The kernels' form of a :class:`fair.View` (built from known cards only)."""
         shown = view.canonical().game()  # any completion shows the same board
-        vis = np.full(TABLEAU_SIZE, playout.HIDDEN, dtype=np.int64)
+        vis = np.full(TABLEAU_SIZE, policies.HIDDEN, dtype=np.int64)
         places: dict[Card, int] = {}
         for p in range(TABLEAU_SIZE):
             if shown.is_removed(p):
-                vis[p] = playout.GONE
+                vis[p] = policies.GONE
             elif shown.is_face_up(p):
                 card = view.tableau[p]
                 vis[p] = card.rank
                 places[card] = p
-        known_tab = np.array([playout.HIDDEN if c is None else c.rank for c in view.tableau],
+        known_tab = np.array([policies.HIDDEN if c is None else c.rank for c in view.tableau],
                              dtype=np.int64)
-        known_stock = np.array([playout.HIDDEN if c is None else c.rank for c in view.stock],
+        known_stock = np.array([policies.HIDDEN if c is None else c.rank for c in view.stock],
                                dtype=np.int64)
         unseen = np.array(sorted(c.rank for c in view.unseen), dtype=np.int64)
         return cls(vis, known_tab, known_stock, shown.removed, shown.stock_index,
@@ -95,20 +96,20 @@ class Seen:
     def stock_len(self) -> int:
         return len(self.known_stock)
 
-    def known(self) -> playout.GameState:
+    def known(self) -> playouts.GameState:
         """The position with the ranks the player knows (HIDDEN elsewhere): what the
         rollouts complete."""
-        return playout.GameState(self.known_tab, self.known_stock, self.removed, self.drawn,
-                                 self.waste, self.run, self.original)
+        return playouts.GameState(self.known_tab, self.known_stock, self.removed, self.drawn,
+                                  self.waste, self.run, self.original)
 
-    def sight(self) -> playout.Sight:
+    def sight(self) -> policies.Sight:
         """What a policy reads: the board as shown, and the cards not known per rank."""
-        return playout.Sight(self.vis, self.removed, self.waste, self.stock_len - self.drawn,
-                             np.bincount(self.unseen, minlength=playout.RANKS))
+        return policies.Sight(self.vis, self.removed, self.waste, self.stock_len - self.drawn,
+                              np.bincount(self.unseen, minlength=RANKS))
 
     def kernel_move(self, move: Move) -> int:
         """A legal move as the kernels name it: a position, or DRAW."""
-        return playout.DRAW if move.is_draw else self.places[move.card]
+        return policies.DRAW if move.is_draw else self.places[move.card]
 
 
 def playout_waste(card: Card | None) -> int:
@@ -151,7 +152,7 @@ class KernelPlayer(Player):
 
     def __init__(self, name: str, random_ties: bool = False) -> None:
         self.name = name
-        self.policy = playout.policy(name, random_ties)
+        self.policy = policies.policy(name, random_ties)
 
 
 class RolloutPlayer(Player):
@@ -163,23 +164,23 @@ class RolloutPlayer(Player):
     another wins more).
     """
 
-    def __init__(self, name: str, samples: int, policy: int = playout.GREEDY,
+    def __init__(self, name: str, samples: int, policy: int = policies.GREEDY,
                  keep_base: bool = False, margin: int = 0) -> None:
         self.name = name
         self.samples = samples
-        self.policy = playout.policy(policy)
+        self.policy = policies.policy(policy)
         self.keep_base = keep_base
         self.margin = margin
 
     def values(self, seen: Seen, candidates: np.ndarray, rules: Rules, seed: int) -> np.ndarray:
         """(wins, cards removed, app points, original points) of each candidate, summed."""
         out = np.zeros((len(candidates), 4), dtype=np.int64)
-        known, masks, rng = seen.known(), rule_masks(rules), playout.rollout_rng(seed)
+        known, masks, rng = seen.known(), rule_masks(rules), policies.rollout_rng(seed)
         # A chunk of completions a call, so that Ctrl-C stops the work; the generator
         # goes on from call to call, so the sums are those of one call over all.
         for a, b in chunks(self.samples):
-            playout._rollouts(known, seen.unseen, masks, self.policy,
-                              playout.Trials(candidates, b - a, rng), out)
+            playouts._rollouts(known, seen.unseen, masks, self.policy,
+                               playouts.Trials(candidates, b - a, rng), out)
         return out
 
     def choose(self, view, legal, rng):
@@ -189,9 +190,9 @@ class RolloutPlayer(Player):
         out = self.values(seen, candidates, rules, int(rng.integers(1 << 62)))
         default = 0
         if self.keep_base:
-            g = playout._policy_move(self.policy, rule_masks(rules), seen.sight())
+            g = policies._policy_move(self.policy, rule_masks(rules), seen.sight())
             default = int(np.flatnonzero(candidates == g)[0])
-        return legal[playout._best(out, len(legal), default, self.margin)]
+        return legal[playouts._best(out, len(legal), default, self.margin)]
 
 
 def fair_margin(samples: int) -> int:
@@ -231,7 +232,7 @@ def make_player(spec: str) -> Player:
     if name == "rollout":
         return RolloutPlayer(label, samples)
     if name == "fair":
-        return RolloutPlayer(label, samples, playout.CAREFUL, keep_base=True,
+        return RolloutPlayer(label, samples, policies.CAREFUL, keep_base=True,
                              margin=fair_margin(samples))
     if name == "pimc":
         return PimcPlayer(label, samples)
@@ -253,7 +254,7 @@ def play(start: Deal | Game | Position, player: str | Player, rules: Rules | Non
     """Let ``player`` play ``start`` (a Deal under ``rules``, default Easy, or a game in
     progress) to the end, or for ``max_moves`` moves, with ``seed`` fixing its random
     choices."""
-    limit = playout.MAX_MOVES if max_moves is None else max_moves
+    limit = playouts.MAX_MOVES if max_moves is None else max_moves
     who = make_player(player) if isinstance(player, str) else player
     position = _start(start, rules)
     game = position.game()
@@ -291,13 +292,13 @@ def _legal(game: Game) -> list[Move]:
 
 
 def _kernel_game(game: Game, who: KernelPlayer, seed: int) -> list[Move]:
-    # The kernel holds the deal, its policy only the visible cards (see playout.py).
+    # The kernel holds the deal, its policy only the visible cards (see kernels/playouts.py).
     rules = game.rules
     _, stock = game.deal.opening(rules)
-    start = playout.GameState(ranks(game.deal.tableau), ranks(stock), game.removed,
-                              game.stock_index, playout_waste(game.waste), game.run,
-                              game.original)
-    out = np.empty(playout.MAX_MOVES, dtype=np.int64)
-    n, *_ = playout._play(start, rule_masks(rules), who.policy, playout.new_rng(seed), out)
-    return [Move.DRAW if m == playout.DRAW else Move.remove(game.deal.tableau[m])
+    start = playouts.GameState(ranks(game.deal.tableau), ranks(stock), game.removed,
+                               game.stock_index, playout_waste(game.waste), game.run,
+                               game.original)
+    out = np.empty(playouts.MAX_MOVES, dtype=np.int64)
+    n, *_ = playouts._play(start, rule_masks(rules), who.policy, policies.new_rng(seed), out)
+    return [Move.DRAW if m == policies.DRAW else Move.remove(game.deal.tableau[m])
             for m in out[:n]]

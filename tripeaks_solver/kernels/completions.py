@@ -1,15 +1,15 @@
 """Compiled loops over completions of the unseen cards: each completion solved from a
-position, after each of a list of moves. Private, like kernels.py, whose searches they
-call: the Python front (fair.py) never loops per completion or per state.
+position, after each of a list of moves. Private, like the searches they call: the
+Python front (``analysis/fair.py``) never loops per completion or per state.
 
 The shares need only winnability, and the moves of one completion lead into one state
-space, so their searches share the visited set (``kernels._search`` with ``keep``):
+space, so their searches share the visited set (``win._search`` with ``keep``):
 the position itself first, then each move. With the same draw limit for all, a state
 a search marked and left is lost whatever move led to it, so a later search treats it
 as visited; only the states of a winning line are unmarked after a win (as in
-``kernels._optimal``), and a later move that reaches one follows it again at once.
+``optimum._optimal``), and a later move that reaches one follows it again at once.
 
-The inputs beyond the search kernels' (``kernels.py`` documents those):
+The inputs beyond the search kernels' (``shared.py`` documents those):
 
 ``Completions`` — the completions to solve, and the arrays for their answers:
     places          the places of the unseen cards: a tableau position, or TABLEAU + i
@@ -40,20 +40,19 @@ import numpy as np
 from ..model.geometry import TABLEAU_SIZE as TABLEAU
 from ..model.scoring import MOVE_COST, WIN_BASE_SCORE
 from .jit import njit
-from .search import (
+from .optimum import _optimal
+from .original import _original_optimal
+from .shared import (
     DRAW,
     MAX_DEPTH,
-    NO_LIMIT,
     Cards,
     Goal,
     WinSearch,
     _clear_layers,
     _layer_bits,
-    _optimal,
-    _original_optimal,
-    _search,
     _unmark_line,
 )
+from .win import NO_LIMIT, _search
 
 STAY = -1  # "no move": the position itself
 APP, CARDS_LEFT, ORIGINAL = 0, 1, 2  # the scheme of the scores

@@ -15,7 +15,7 @@ from functools import cache
 import numpy as np
 
 from ..errors import InputError
-from ..kernels import search as kernels
+from ..kernels import optimum, original, shared, win
 from ..kernels.jit import compile_notice
 from ..model.cards import Card, ranks
 from ..model.dealing import Deal
@@ -115,26 +115,26 @@ class Solution:
 
 # --- the kernels' inputs ---------------------------------------------------------------
 @cache
-def _board() -> kernels.Board:
+def _board() -> shared.Board:
     cfg = configurations()
     # Narrow types keep the tables the search reads at every state small in cache.
-    return kernels.Board(cfg.next_id.astype(np.int16), cfg.prev_id.astype(np.int16),
-                         cfg.available.astype(np.int32), cfg.removed.astype(np.int8),
-                         cfg.peaks.astype(np.int8), cfg.mask.astype(np.int64),
-                         int(cfg.full_id), _ends_beyond(cfg).astype(np.int16))
+    return shared.Board(cfg.next_id.astype(np.int16), cfg.prev_id.astype(np.int16),
+                        cfg.available.astype(np.int32), cfg.removed.astype(np.int8),
+                        cfg.peaks.astype(np.int8), cfg.mask.astype(np.int64),
+                        int(cfg.full_id), _ends_beyond(cfg).astype(np.int16))
 
 
 def _ends_beyond(cfg) -> np.ndarray:
     # Board.beyond: configurations with k cards removed lead only to configurations
     # with more, so going down from 27 removed every row reads finished ones.
     value = PEAK_BONUS * cfg.peaks.astype(np.int64) - MOVE_COST * cfg.removed.astype(np.int64)
-    value[cfg.full_id] = kernels.NO_END  # a win, not a stuck end
-    beyond = np.full(len(cfg), kernels.NO_END, dtype=np.int64)
+    value[cfg.full_id] = shared.NO_END  # a win, not a stuck end
+    beyond = np.full(len(cfg), shared.NO_END, dtype=np.int64)
     from_here = value.copy()  # the same with c itself counted
     for k in range(TABLEAU_SIZE - 1, -1, -1):
         ids = np.flatnonzero(cfg.removed == k)
         nxt = cfg.next_id[ids]
-        beyond[ids] = np.where(nxt >= 0, from_here[np.maximum(nxt, 0)], kernels.NO_END).max(axis=1)
+        beyond[ids] = np.where(nxt >= 0, from_here[np.maximum(nxt, 0)], shared.NO_END).max(axis=1)
         from_here[ids] = np.maximum(value[ids], beyond[ids])
     return beyond
 
@@ -145,52 +145,52 @@ def _config_id() -> dict[int, int]:
 
 
 @cache
-def rule_masks(rules: Rules) -> kernels.RuleMasks:
+def rule_masks(rules: Rules) -> shared.RuleMasks:
     """What ``rules`` decide, as the kernels read it."""
-    neighbours = np.array([rules.neighbours(k) for k in range(kernels.RANKS)], dtype=np.int64)
-    return kernels.RuleMasks(neighbours, bool(rules.draw_when_stuck), bool(rules.open))
+    neighbours = np.array([rules.neighbours(k) for k in range(shared.RANKS)], dtype=np.int64)
+    return shared.RuleMasks(neighbours, bool(rules.draw_when_stuck), bool(rules.open))
 
 
 @cache
-def scratch() -> kernels.Scratch:
+def scratch() -> shared.Scratch:
     """Scratch arrays the kernels reuse from search to search (about 10 MB, one per process)."""
     n = len(configurations())
     max_stock = 25
-    layer_words = ((n << kernels.SHIFT) + 63) // 64
-    return kernels.Scratch(
+    layer_words = ((n << shared.SHIFT) + 63) // 64
+    return shared.Scratch(
         seen=np.zeros(layer_words * (max_stock + 1), dtype=np.uint64),
         layer_seen=np.zeros(layer_words, dtype=np.uint64),
-        stack=np.empty(n << kernels.SHIFT, dtype=np.int64),
-        parent=np.empty(n << kernels.SHIFT, dtype=np.int64),
+        stack=np.empty(n << shared.SHIFT, dtype=np.int64),
+        parent=np.empty(n << shared.SHIFT, dtype=np.int64),
         met=np.empty(n, dtype=np.int32),
         pending=np.empty(n * (max_stock + 1), dtype=np.int32),
-        trial=np.empty(kernels.MAX_DEPTH, dtype=np.int64),
-        low=np.zeros(n << kernels.SHIFT, dtype=np.uint8),
+        trial=np.empty(shared.MAX_DEPTH, dtype=np.int64),
+        low=np.zeros(n << shared.SHIFT, dtype=np.uint8),
         generation=np.zeros(1, dtype=np.int64),
     )
 
 
-def board() -> kernels.Board:
+def board() -> shared.Board:
     return _board()
 
 
-def cards_at(position: Position) -> kernels.Cards:
+def cards_at(position: Position) -> shared.Cards:
     """The deal's ranks and the start state of ``position``, as the kernels read them."""
     _, stock = position.deal.opening(position.rules)
     top = position.waste
-    return kernels.Cards(
+    return shared.Cards(
         tableau=ranks(position.deal.tableau),
         stock=ranks(stock),
         config=_config_id()[position.removed],
         drawn=position.drawn,
-        waste=kernels.RANKS - 1 if top is None else top.rank,
+        waste=shared.RANKS - 1 if top is None else top.rank,
         run=position.run,
     )
 
 
 def _line(position: Position, path: np.ndarray, length: int) -> tuple[Move, ...]:
     tab = position.deal.tableau
-    return tuple(Move.DRAW if m == kernels.DRAW else Move.remove(tab[m])
+    return tuple(Move.DRAW if m == shared.DRAW else Move.remove(tab[m])
                  for m in path[:length].tolist())  # Python ints compare faster
 
 
@@ -234,7 +234,8 @@ def solve(start: Deal | Game | Position, rules: Rules | None = None, optimal: bo
     that solution is lost, so is this one, and without ``optimal`` no search is made
     (``states`` is 0; with ``optimal`` too under ``must_clear``). With ``optimal`` it
     must be an optimal app or cards-left solution, or one of a lost position: the
-    search for the optimum then stops at a win with its fewest draws, or sweeps at once. The same answers, sooner (``batch --rules both``).
+    search for the optimum then stops at a win with its fewest draws, or sweeps at once.
+    The same answers, sooner (``batch --rules both``).
     """
     check_scheme(scheme)
     if must_clear and not optimal:
@@ -246,7 +247,7 @@ def solve(start: Deal | Game | Position, rules: Rules | None = None, optimal: bo
     ws = scratch()
     cards = cards_at(position)
     masks = rule_masks(position.rules)
-    path = np.empty(kernels.MAX_DEPTH, dtype=np.int64)
+    path = np.empty(shared.MAX_DEPTH, dtype=np.int64)
 
     def solution(winnable, min_draws, best, max_removed, states, length, best_moves=None):
         return Solution(position.deal, position.rules, bool(winnable), min_draws, best,
@@ -261,10 +262,10 @@ def solve(start: Deal | Game | Position, rules: Rules | None = None, optimal: bo
                         best if optimal else None, TABLEAU_SIZE, 1, 0,
                         position.moves_played if optimal and scheme == "cards-left" else None)
 
-    if (not optimal or must_clear) and floor == kernels.NO_WIN:  # lost under looser rules
+    if (not optimal or must_clear) and floor == optimum.NO_WIN:  # lost under looser rules
         return solution(False, None, None, None, 0, 0)
     if not optimal or scheme == "original" or must_clear:
-        found, length, states = kernels._dfs(bd, cards, masks, len(cards.stock), ws, path)
+        found, length, states = win._dfs(bd, cards, masks, len(cards.stock), ws, path)
     if not optimal:
         return solution(found, None, None, TABLEAU_SIZE if found else None, states,
                         length if found else 0)
@@ -272,15 +273,15 @@ def solve(start: Deal | Game | Position, rules: Rules | None = None, optimal: bo
         return solution(False, None, None, None, states, 0)
 
     if scheme == "original":
-        gain, more, length = kernels._original_optimal(
+        gain, more, length = original._original_optimal(
             bd, cards, masks._replace(must_clear=must_clear), ws, path)
         return solution(found, None, int(position.score_under("original")) + int(gain),
                         TABLEAU_SIZE if found else None, states + more, length)
 
     most_removed = scheme == "cards-left"
     before = states if must_clear else 0  # the win search that proved a win is left
-    min_draws, states, max_removed, best_key, length = kernels._optimal(
-        bd, cards, masks, kernels.Goal(most_removed, floor), ws, path)
+    min_draws, states, max_removed, best_key, length = optimum._optimal(
+        bd, cards, masks, shared.Goal(most_removed, floor), ws, path)
     states += before
     winnable = min_draws >= 0
     if most_removed:
@@ -306,7 +307,7 @@ def _draws_floor(looser: Solution | None, position: Position, optimal: bool) -> 
                          "rules with the K–A wrap, drawing free (for an optimal solve an "
                          "optimal app or cards-left one, unless it is lost)")
     if not looser.winnable:
-        return kernels.NO_WIN
+        return optimum.NO_WIN
     return int(looser.min_draws) if optimal else 0
 
 
