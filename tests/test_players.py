@@ -81,7 +81,7 @@ def twin_best_chain(game: Game, removed: int, last_rank: int, used: frozenset) -
 
 
 def twin_move(game: Game, policy: str, random_ties: bool, rng: TwinRng) -> Move | None:
-    """The policy's move, straight from its definition in players.py."""
+    """The policy's move, straight from its definition in analysis/players.py."""
     legal = twin_legal(game)
     if not legal:
         return None
@@ -113,7 +113,7 @@ def _chain_from(game: Game, p: int) -> tuple:
     return (1 + more[0], _turned_up(game, p, after) + more[1])
 
 
-# The careful policy's weights as docs and playout.py state them, restated here.
+# The careful policy's weights as docs and kernels/policies.py state them, restated here.
 CAREFUL_LENGTH, CAREFUL_UNCOVER, CAREFUL_BOTTOM = 2, 8, 8
 CAREFUL_RISK = (320, 100, 16, 8, 1)
 
@@ -369,8 +369,9 @@ def test_play_command_errors(capsys, args, needle):
 @pytest.mark.nojit
 @pytest.mark.parametrize("seed", [0, 3, 2**63, 2**64 - 1])
 def test_playout_generator_wraps_without_warning(seed):
-    # pyproject.toml turns an overflow warning from playout.py into an error: as plain
-    # Python (NUMBA_DISABLE_JIT=1) the generator's wrap modulo 2^64 must not warn, and
+    # pyproject.toml turns an overflow warning from the generator's module
+    # (kernels/policies.py) into an error: as plain Python (NUMBA_DISABLE_JIT=1) the
+    # generator's wrap modulo 2^64 must not warn, and
     # compiled or not it is the dealing's SplitMix64 (Python integers, masked).
     rng, twin = new_rng(seed), SplitMix64(seed)
     assert [int(_next(rng)) for _ in range(50)] == [twin.next() for _ in range(50)]

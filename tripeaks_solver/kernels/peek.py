@@ -1,5 +1,5 @@
-"""Compiled search of a peek's next step (``peek.py`` builds the inputs; nothing else
-calls it). Private: named tuples of plain integer arrays in, an integer out.
+"""Compiled search of a peek's next step (``analysis/peek.py`` builds the inputs;
+nothing else calls it). Private: named tuples of plain integer arrays in, an integer out.
 
 A state is ``removed | drawn << 28 | waste << 33``: the removed tableau positions, the
 cards drawn, the waste rank (13: wild, the joker's or an empty waste's). The search is
