@@ -278,36 +278,48 @@ class BatchRun:
                                    self._plot and self._plot.fd) if f)
         return LocalEngine(spec.jobs, spec.scoring, locked)
 
-    def run(self, on_progress: Callable[[int], None] | None = None) -> Summary:
-        """Solve what is left, write rows in order, return the summary of the whole range."""
+    def rows(self, on_progress: Callable[[int], None] | None = None) -> Iterator[Row]:
+        """Solve what is left and yield its rows in order, each written to the CSV (if
+        any) and counted in the summary first; ``on_progress(n)`` after each chunk of n
+        deals."""
         spec, summary = self.spec, self.summary
         if not self.pending_deals:
             if self._csv is not None:
                 self._csv.begin()  # still drop a torn last line, or write a missing header
-        else:
-            engine = self._engine()
-            with engine:  # started before the CSV is touched: a dead scheduler changes nothing
-                if self._csv is not None:
-                    self._csv.begin()
-                cap = 500 if spec.engine == "dask" else 50
-                size = chunk_size(self.pending_deals, engine.workers, cap)
-                chunks = iter_chunks(spec.deals, summary, size, spec.layouts)
-                results = engine.map_ordered(chunks, spec.solver())
-                try:
-                    for rows in results:
-                        if self._csv is not None:
-                            self._csv.write_rows(rows)
-                            self.rows_written += len(rows)
-                        for row in rows:
-                            summary.add(row)
-                        if on_progress is not None:
-                            on_progress(len({r.deal for r in rows}))
-                finally:
-                    results.close()
-        summary.check_complete()
+            return
+        engine = self._engine()
+        with engine:  # started before the CSV is touched: a dead scheduler changes nothing
+            if self._csv is not None:
+                self._csv.begin()
+            cap = 500 if spec.engine == "dask" else 50
+            size = chunk_size(self.pending_deals, engine.workers, cap)
+            chunks = iter_chunks(spec.deals, summary, size, spec.layouts)
+            results = engine.map_ordered(chunks, spec.solver())
+            try:
+                for rows in results:
+                    if self._csv is not None:
+                        self._csv.write_rows(rows)
+                        self.rows_written += len(rows)
+                    for row in rows:
+                        summary.add(row)
+                    if on_progress is not None:
+                        on_progress(len({r.deal for r in rows}))
+                    yield from rows
+            finally:
+                results.close()
+
+    def run(self, on_progress: Callable[[int], None] | None = None) -> Summary:
+        """Solve what is left, write rows in order, return the summary of the whole range."""
+        solved = self.rows(on_progress)
+        try:
+            for _ in solved:
+                pass
+        finally:
+            solved.close()  # a stop part way closes the engine here, not at collection
+        self.summary.check_complete()
         if self._plot is not None:
-            self._plot.replace_with(render_png(summary, spec.source))
-        return summary
+            self._plot.replace_with(render_png(self.summary, self.spec.source))
+        return self.summary
 
 
 __all__ = ["BatchRun", "BatchSpec", "WorkItem", "chunk_size", "iter_chunks", "solve_chunk"]
