@@ -8,13 +8,15 @@ import dataclasses
 import functools
 import math
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Self, TextIO
 
+from ..analysis.player_spec import parse_player
+from ..model.codes import parse_range
 from ..model.dealing import Deal
-from ..model.rules import EASY, RULE_ORDER, Rules
+from ..model.rules import EASY, RULE_ORDER, Rules, select_rules
 from ..model.scoring import SCHEMES
 from ..solver.solve import solve
 from .csvfile import CsvOutput
@@ -322,4 +324,28 @@ class BatchRun:
         return self.summary
 
 
-__all__ = ["BatchRun", "BatchSpec", "WorkItem", "chunk_size", "iter_chunks", "solve_chunk"]
+def solve_range(start: int | str, stop: int | str, rules: str = "both", *,
+                optimal: bool = True, scoring: str = "app", must_clear: bool = False,
+                difficulty: int | None = None, players: Iterable[str] = (), seed: int = 0,
+                jobs: int = 1, **variant: bool
+                ) -> Iterator[dict[str, int | float | bool | str | None]]:
+    """Solve deals ``start`` … ``stop`` - 1 (numbers or deal ids) under ``rules``
+    (``both``, ``easy``, ``classic``) and yield a row per deal and rule set, in the
+    order ``batch --csv`` writes them, as a dict of exactly its columns (``difficulty``
+    R and ``players`` add theirs, seeded with ``seed``). Values are Python's: whole
+    numbers int (None where the CSV field is empty), ``seconds`` and ``difficulty``
+    float, ``winnable`` and ``must_clear`` bool, the rest text (docs/api.md).
+    ``jobs`` worker processes solve (1: this one); ``variant`` takes the rule options
+    ``empty_waste``, ``joker``, ``draw_when_stuck``, ``open``."""
+    rule_sets = select_rules(rules, **variant)
+    spec = BatchSpec(parse_range(str(start), str(stop)), tuple(r.name for r in rule_sets),
+                     optimal, jobs=jobs, template=rule_sets[0], scoring=scoring,
+                     extras=Extras(difficulty, tuple(parse_player(p).label for p in players),
+                                   seed), must_clear=must_clear)
+    with BatchRun(spec) as run:
+        for row in run.rows():
+            yield row.as_dict()
+
+
+__all__ = ["BatchRun", "BatchSpec", "WorkItem", "chunk_size", "iter_chunks", "solve_chunk",
+           "solve_range"]
