@@ -47,23 +47,33 @@ def python_blocks(path: Path) -> list[tuple[int, str]]:
     return blocks
 
 
-def test_the_examples_of_api_md_print_what_it_shows():
-    blocks = python_blocks(API_DOC)
-    shown = " ".join(text for _, text in blocks)
-    for name in ("Deal.from_code", "solve", "hint", "analyze", "play", "peek",
-                 "win_probability", "difficulty", "batch"):
-        assert f"tp.{name}(" in shown, f"docs/api.md has no example of tp.{name}"
+def run_examples(path: Path) -> doctest.TestResults:
+    """Run the examples of ``path`` in order in one namespace; fail with doctest's
+    report of every line whose output differs."""
     parser = doctest.DocTestParser()
     runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS)
     namespace: dict = {}
     report: list[str] = []
-    for line, text in blocks:
-        test = parser.get_doctest(text, namespace, f"docs/api.md:{line}", str(API_DOC), line)
+    where = path.relative_to(ROOT)
+    for line, text in python_blocks(path):
+        test = parser.get_doctest(text, namespace, f"{where}:{line}", str(path), line)
         test.globs = namespace  # one session: later blocks use what earlier ones made
         runner.run(test, out=report.append, clear_globs=False)
     result = runner.summarize(verbose=False)
-    assert result.attempted >= 30
     assert result.failed == 0, "\n".join(report)
+    return result
+
+
+def test_the_examples_of_api_md_print_what_it_shows():
+    shown = " ".join(text for _, text in python_blocks(API_DOC))
+    for name in ("Deal.from_code", "solve", "hint", "analyze", "play", "peek",
+                 "win_probability", "difficulty", "batch"):
+        assert f"tp.{name}(" in shown, f"docs/api.md has no example of tp.{name}"
+    assert run_examples(API_DOC).attempted >= 30
+
+
+def test_the_python_example_of_the_readme_prints_what_it_shows():
+    assert run_examples(ROOT / "README.md").attempted == 2
 
 
 def test_a_changed_output_fails_the_example_check():
