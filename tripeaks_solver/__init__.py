@@ -1,35 +1,64 @@
 """tripeaks_solver: exact TriPeaks solitaire analysis.
 
-The model (cards, codes, dealing, geometry, rules, game) is plain Python; the solver
-runs numba kernels over integer tables and returns :class:`Solution` objects.
+``import tripeaks_solver as tp``: ``tp.solve``, ``tp.hint``, ``tp.analyze``, ``tp.play``,
+``tp.peek``, ``tp.win_probability``, ``tp.difficulty`` and ``tp.batch`` answer what the
+commands answer (docs/api.md); ``tp.Deal.from_code`` names a deal. The model (cards,
+codes, dealing, geometry, rules, game) is plain Python; the solver runs numba kernels.
 """
 
 from importlib import import_module
 
 # Loaded on first use (PEP 562): the console entry point (console.py) must start
-# before numpy, so that a Ctrl-C while the modules load is caught there.
+# before numpy, so that a Ctrl-C while the modules load is caught there, and
+# `import tripeaks_solver` loads neither numpy nor numba nor click.
 _HOMES = {"Card": "model.cards", "parse_card": "model.cards", "parse_cards": "model.cards",
           "GameCode": "model.codes", "deal_id": "model.codes", "parse_deal_id": "model.codes",
           "Deal": "model.dealing", "IllegalMoveError": "errors", "InputError": "errors",
           "TriPeaksError": "errors", "Game": "model.game", "Status": "model.game", "CLASSIC": "model.rules",
-          "EASY": "model.rules", "Rules": "model.rules"}
+          "EASY": "model.rules", "Rules": "model.rules", "Layout": "model.layout",
+          "Move": "model.moves",
+          # the API (api.py) and its results
+          "solve": "api", "hint": "api", "analyze": "api", "play": "api", "peek": "api",
+          "win_probability": "api", "difficulty": "api",
+          "batch": "batch",  # the package, callable (batch/__init__.py): api.batch
+          "Solution": "solver.solve", "HintReport": "analysis.reports",
+          "AnalysisReport": "analysis.reports", "PeekReport": "analysis.reports",
+          "PlayResult": "analysis.players", "WinShare": "analysis.probability",
+          "Difficulty": "analysis.difficulty"}
 
 __all__ = [
     "CLASSIC",
     "EASY",
+    "AnalysisReport",
     "Card",
     "Deal",
+    "Difficulty",
     "Game",
     "GameCode",
+    "HintReport",
     "IllegalMoveError",
     "InputError",
+    "Layout",
+    "Move",
+    "PeekReport",
+    "PlayResult",
     "Rules",
+    "Solution",
     "Status",
     "TriPeaksError",
+    "WinShare",
+    "analyze",
+    "batch",
     "deal_id",
+    "difficulty",
+    "hint",
     "parse_card",
     "parse_cards",
     "parse_deal_id",
+    "peek",
+    "play",
+    "solve",
+    "win_probability",
 ]
 __version__ = "0.1.0"
 
@@ -38,6 +67,7 @@ def __getattr__(name: str) -> object:
     home = _HOMES.get(name)
     if home is None:
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(import_module(f".{home}", __name__), name)
+    module = import_module(f".{home}", __name__)
+    value = module if home == name else getattr(module, name)
     globals()[name] = value
     return value

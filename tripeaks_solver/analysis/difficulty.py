@@ -55,6 +55,12 @@ class Difficulty:
     def rating(self) -> str:
         return rating_of(self.value, self.winnable)
 
+    def to_dict(self) -> dict:
+        """The columns ``batch --difficulty`` adds to a row (``difficulty``, ``rating``,
+        ``difficulty_games``), then ``losses`` and ``winnable``."""
+        return {"difficulty": self.value, "rating": self.rating, "difficulty_games": self.games,
+                "losses": self.losses, "winnable": self.winnable}
+
 
 def rating_of(value: float, winnable: bool = True) -> str:
     """The rating word of a difficulty value (see the module's table)."""

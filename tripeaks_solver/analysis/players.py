@@ -39,6 +39,7 @@ from ..kernels import playouts, policies
 from ..kernels.jit import chunks
 from ..kernels.shared import RANKS
 from ..model.cards import Card, ranks
+from ..model.codes import GameCode
 from ..model.dealing import Deal
 from ..model.game import Game, Status
 from ..model.geometry import TABLEAU_SIZE
@@ -134,6 +135,17 @@ class PlayResult:
     @property
     def tokens(self) -> list[str]:
         return [m.token for m in self.moves]
+
+    def to_dict(self) -> dict:
+        """The object ``play --json`` prints: the code of the deal under its rules (null
+        for a deal without a number), the player, its seed and the end; ``moves`` its
+        record from ``start``."""
+        deal, rules = self.start.deal, self.start.rules
+        code = None if deal.number is None else str(GameCode(deal.number, rules.name,
+                                                             rules.joker))
+        return {"code": code, "rules": rules.name, "variant": rules.variant,
+                "player": self.player, "seed": self.seed, "won": self.won,
+                "score": self.score, "cards_left": self.cards_left, "moves": self.tokens}
 
 
 # --- the players -----------------------------------------------------------------------

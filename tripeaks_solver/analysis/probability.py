@@ -9,13 +9,13 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from ..errors import InputError
 from ..model.cards import Card
 from ..model.layout import Layout
 from ..model.rules import Rules
-from ..solver.solve import solve
+from ..solver.solve import solve, solve_object
 from .stats import wilson_interval
 
 
@@ -30,6 +30,7 @@ class WinShare:
     total: int
     exact: bool
     solved: int  # distinct deals the solver ran on (completions alike in ranks share one)
+    layout: Layout | None = field(default=None, compare=False)  # the layout answered
 
     @property
     def share(self) -> float:
@@ -41,6 +42,16 @@ class WinShare:
         if self.exact:
             return self.share, self.share
         return wilson_interval(self.wins, self.total)
+
+    def to_dict(self, source: str = "layout") -> dict:
+        """The object ``solve --json`` prints for a layout with ``??`` cards (``kind``
+        "completions"; the verdict fields null, ``seconds`` too: the same seed gives
+        the same output); ``source`` names the layout (``solve`` says ``layout 1``)."""
+        low, high = self.interval
+        return solve_object(self.rules, source, None, None,
+                            None if self.layout is None else self.layout.line(),
+                            kind="completions", completions=self.total, wins=self.wins,
+                            share=self.share, share_95=[low, high], exact=self.exact)
 
 
 def _rank_fillings(missing: list[Card]) -> Iterator[tuple[list[Card], int]]:
@@ -102,7 +113,7 @@ def win_probability(layout: Layout | str, rules: Rules, samples: int = 1000,
             solved += 1
             if solve(layout.deal(filling), rules, optimal=False).winnable:
                 wins += weight
-        return WinShare(rules, wins, total, True, solved)
+        return WinShare(rules, wins, total, True, solved, layout)
     rng = random.Random(seed)
     missing = layout.missing_cards
     verdicts: dict[tuple[int, ...], bool] = {}
@@ -113,4 +124,4 @@ def win_probability(layout: Layout | str, rules: Rules, samples: int = 1000,
         if key not in verdicts:
             verdicts[key] = solve(layout.deal(missing), rules, optimal=False).winnable
         wins += verdicts[key]
-    return WinShare(rules, wins, samples, False, len(verdicts))
+    return WinShare(rules, wins, samples, False, len(verdicts), layout)

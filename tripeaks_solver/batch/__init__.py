@@ -20,4 +20,29 @@ The layer between the ``batch`` and ``report`` commands and the solver:
 
 The package imports none of them, so that ``--help`` and a bad argument start without
 loading the solver.
+
+The package is callable: ``tripeaks_solver.batch(start, stop, ...)``, which is
+``tp.batch``, is :func:`run.solve_range` (the rows of a range as dicts of the CSV's
+columns). A function of that name beside the package in ``tripeaks_solver`` would be
+replaced by the package as soon as it is imported.
 """
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Iterator
+from types import ModuleType
+
+
+class _CallablePackage(ModuleType):
+    def __call__(self, start: int | str, stop: int | str, rules: str = "both",
+                 **options: object) -> Iterator[dict[str, int | float | bool | str | None]]:
+        """``tp.batch``: the rows of deals ``start`` … ``stop`` - 1 under ``rules``
+        (``both``, ``easy``, ``classic``), a dict of the batch CSV's columns each; the
+        keyword ``options`` are those of :func:`tripeaks_solver.batch.run.solve_range`."""
+        from .run import solve_range  # the solver loads on the first call, not on import
+
+        return solve_range(start, stop, rules, **options)
+
+
+sys.modules[__name__].__class__ = _CallablePackage

@@ -31,6 +31,28 @@ MUST_CLEAR_COLUMNS = ("must_clear",)
 ``batch --must-clear``, where every row holds ``true``."""
 ANSWER_FIELDS = ("winnable", "min_draws", "best_score", "max_removed")
 
+# The type of each column's value in Python (Row.as_dict): an empty field is None in the
+# whole-number columns; the other columns are text (the player columns hold one value per
+# player, joined with ";").
+INT_COLUMNS = frozenset(("deal", "min_draws", "best_score", "max_removed", "states", "seed",
+                         "difficulty_games"))
+FLOAT_COLUMNS = frozenset(("seconds", "difficulty"))
+BOOL_COLUMNS = frozenset(("winnable", "must_clear"))
+
+
+def column_value(column: str, text: str) -> int | float | bool | str | None:
+    """A CSV field of ``column`` as a Python value: whole numbers as int (None when
+    empty), ``seconds`` and ``difficulty`` as float, ``true``/``false`` as bool, the
+    rest as the text."""
+    if column in INT_COLUMNS:
+        return None if text == "" else int(text)
+    if column in FLOAT_COLUMNS:
+        return float(text)
+    if column in BOOL_COLUMNS:
+        return text == "true"
+    return text
+
+
 # Strict number syntax: int() would also take " 5", "5_0" and "+5", float() "nan" and "inf".
 _INT = re.compile(r"-?[0-9]{1,15}")
 _SECONDS = re.compile(r"[0-9]{1,12}(\.[0-9]{0,12})?")
@@ -106,6 +128,16 @@ class Row:
                 opt(self.best_score), opt(self.max_removed), str(self.states),
                 f"{self.seconds:.6f}", self.line] + ["true"] * self.must_clear + (
                     [] if self.extra is None else self.extra.fields())
+
+    def columns(self) -> tuple[str, ...]:
+        """The CSV columns of this row: the header's, and those its options add."""
+        return CSV_HEADER + MUST_CLEAR_COLUMNS * self.must_clear + self.extras.columns()
+
+    def as_dict(self) -> dict[str, int | float | bool | str | None]:
+        """The row as ``{column: value}``: its CSV fields, each read back by
+        :func:`column_value` (so equal to the CSV file's row read the same way)."""
+        return {column: column_value(column, text) for column, text
+                in zip(self.columns(), self.csv_fields(), strict=True)}
 
     def csv_line(self) -> str:
         return ",".join(self.csv_fields()) + "\n"  # no field ever needs quoting
@@ -231,4 +263,4 @@ def check_answers(row: Row) -> None:
 
 
 __all__ = ["ANSWER_FIELDS", "CSV_HEADER", "MUST_CLEAR_COLUMNS", "Row", "check_answers",
-           "stock_size"]
+           "column_value", "stock_size"]

@@ -8,13 +8,15 @@ import dataclasses
 import functools
 import math
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Self, TextIO
 
+from ..analysis.player_spec import parse_player
+from ..model.codes import parse_range
 from ..model.dealing import Deal
-from ..model.rules import EASY, RULE_ORDER, Rules
+from ..model.rules import EASY, RULE_ORDER, Rules, select_rules
 from ..model.scoring import SCHEMES
 from ..solver.solve import solve
 from .csvfile import CsvOutput
@@ -278,36 +280,72 @@ class BatchRun:
                                    self._plot and self._plot.fd) if f)
         return LocalEngine(spec.jobs, spec.scoring, locked)
 
-    def run(self, on_progress: Callable[[int], None] | None = None) -> Summary:
-        """Solve what is left, write rows in order, return the summary of the whole range."""
+    def rows(self, on_progress: Callable[[int], None] | None = None) -> Iterator[Row]:
+        """Solve what is left and yield its rows in order, each written to the CSV (if
+        any) and counted in the summary first; ``on_progress(n)`` after each chunk of n
+        deals."""
         spec, summary = self.spec, self.summary
         if not self.pending_deals:
             if self._csv is not None:
                 self._csv.begin()  # still drop a torn last line, or write a missing header
-        else:
-            engine = self._engine()
-            with engine:  # started before the CSV is touched: a dead scheduler changes nothing
-                if self._csv is not None:
-                    self._csv.begin()
-                cap = 500 if spec.engine == "dask" else 50
-                size = chunk_size(self.pending_deals, engine.workers, cap)
-                chunks = iter_chunks(spec.deals, summary, size, spec.layouts)
-                results = engine.map_ordered(chunks, spec.solver())
-                try:
-                    for rows in results:
-                        if self._csv is not None:
-                            self._csv.write_rows(rows)
-                            self.rows_written += len(rows)
-                        for row in rows:
-                            summary.add(row)
-                        if on_progress is not None:
-                            on_progress(len({r.deal for r in rows}))
-                finally:
-                    results.close()
-        summary.check_complete()
+            return
+        engine = self._engine()
+        with engine:  # started before the CSV is touched: a dead scheduler changes nothing
+            if self._csv is not None:
+                self._csv.begin()
+            cap = 500 if spec.engine == "dask" else 50
+            size = chunk_size(self.pending_deals, engine.workers, cap)
+            chunks = iter_chunks(spec.deals, summary, size, spec.layouts)
+            results = engine.map_ordered(chunks, spec.solver())
+            try:
+                for rows in results:
+                    if self._csv is not None:
+                        self._csv.write_rows(rows)
+                        self.rows_written += len(rows)
+                    for row in rows:
+                        summary.add(row)
+                    if on_progress is not None:
+                        on_progress(len({r.deal for r in rows}))
+                    yield from rows
+            finally:
+                results.close()
+
+    def run(self, on_progress: Callable[[int], None] | None = None) -> Summary:
+        """Solve what is left, write rows in order, return the summary of the whole range."""
+        solved = self.rows(on_progress)
+        try:
+            for _ in solved:
+                pass
+        finally:
+            solved.close()  # a stop part way closes the engine here, not at collection
+        self.summary.check_complete()
         if self._plot is not None:
-            self._plot.replace_with(render_png(summary, spec.source))
-        return summary
+            self._plot.replace_with(render_png(self.summary, self.spec.source))
+        return self.summary
 
 
-__all__ = ["BatchRun", "BatchSpec", "WorkItem", "chunk_size", "iter_chunks", "solve_chunk"]
+def solve_range(start: int | str, stop: int | str, rules: str = "both", *,
+                optimal: bool = True, scoring: str = "app", must_clear: bool = False,
+                difficulty: int | None = None, players: Iterable[str] = (), seed: int = 0,
+                jobs: int = 1, **variant: bool
+                ) -> Iterator[dict[str, int | float | bool | str | None]]:
+    """Solve deals ``start`` … ``stop`` - 1 (numbers or deal ids) under ``rules``
+    (``both``, ``easy``, ``classic``) and yield a row per deal and rule set, in the
+    order ``batch --csv`` writes them, as a dict of exactly its columns (``difficulty``
+    R and ``players`` add theirs, seeded with ``seed``). Values are Python's: whole
+    numbers int (None where the CSV field is empty), ``seconds`` and ``difficulty``
+    float, ``winnable`` and ``must_clear`` bool, the rest text (docs/api.md).
+    ``jobs`` worker processes solve (1: this one); ``variant`` takes the rule options
+    ``empty_waste``, ``joker``, ``draw_when_stuck``, ``open``."""
+    rule_sets = select_rules(rules, **variant)
+    spec = BatchSpec(parse_range(str(start), str(stop)), tuple(r.name for r in rule_sets),
+                     optimal, jobs=jobs, template=rule_sets[0], scoring=scoring,
+                     extras=Extras(difficulty, tuple(parse_player(p).label for p in players),
+                                   seed), must_clear=must_clear)
+    with BatchRun(spec) as run:
+        for row in run.rows():
+            yield row.as_dict()
+
+
+__all__ = ["BatchRun", "BatchSpec", "WorkItem", "chunk_size", "iter_chunks", "solve_chunk",
+           "solve_range"]

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 import click
 
 from ..analysis.observed import ObservedGame
+from ..analysis.reports import AnalysisReport
 from ..batch.errors import BatchError
 from ..batch.files import LockedFile, open_output
 from ..errors import InputError
@@ -25,35 +26,12 @@ from .common import (
     require_matplotlib,
     rule_options,
 )
-from .games import Typed, game_options, play_game, read_game
+from .games import game_options, play_game, read_game
 from .group import cli
 from .hint import SCORE_LABEL, new_seed
 
 if TYPE_CHECKING:
     from ..analysis.hints import Review
-
-
-def _review_json(typed: Typed, scheme: str, fair: bool, samples: int, seed: int | None,
-                 review: Review | None, error: tuple[str, int] | None = None) -> dict:
-    """The one shape of analyze's JSON (a review, or a record stopped at an illegal move:
-    ``error`` its message and number, and the review's fields null)."""
-    start = typed.start
-    out = {"code": typed.code, "layout": start.text if start.kind == "layout" else None,
-           "seen": start.text if start.kind == "seen" else None, "rules": start.rules.name,
-           "variant": start.rules.variant, "scoring": scheme, "fair": fair,
-           "samples": samples if fair else None, "seed": seed if fair else None,
-           "exact": None, "status": None, "final_score": None,
-           "best_start": None, "final_best": None, "lost_at": None, "lost_total": None,
-           "marks": None, "moves": [], "error": error and error[0],
-           "error_move": error and error[1]}
-    if review is not None:
-        out.update(exact=review.exact, status=review.status.value,
-                   final_score=review.final_score, best_start=review.best_start,
-                   final_best=review.final_best, lost_at=review.lost_at,
-                   lost_total=review.lost_total,
-                   marks={m: review.count(m) for m in ("??", "?", "!")} if review.exact
-                   else None, moves=review.rows())
-    return out
 
 
 def _open_outputs(csv_path: Path | None, plot_path: Path | None, force: bool
@@ -195,7 +173,8 @@ def analyze_command(words: tuple[str, ...], rule_choice: str, layouts: tuple[str
 
     def on_error(game: ObservedGame, message: str, number: int) -> None:
         if as_json:
-            out = _review_json(typed, scoring, fair, samples, seed, None, (message, number))
+            out = AnalysisReport(typed.start, scoring, fair, samples, seed, None, message,
+                                 number).to_dict()
             click.echo(json.dumps(out, ensure_ascii=False))
 
     game = play_game(typed, lang, on_error=on_error)  # the record's errors, numbered, first
@@ -230,7 +209,7 @@ def analyze_command(words: tuple[str, ...], rule_choice: str, layouts: tuple[str
             f.close(discard=not written)  # a file this run created and never filled goes
     if csv_to_stdout:
         click.echo(review_csv(review), nl=False)
-    text = (json.dumps(_review_json(typed, scoring, fair, samples, seed, review),
-                       ensure_ascii=False)
+    report = AnalysisReport(typed.start, scoring, fair, samples, seed, review)
+    text = (json.dumps(report.to_dict(), ensure_ascii=False)
             if as_json else "\n".join(review_lines(typed.title(game), review, samples, seed)))
     click.echo(text, err=csv_to_stdout)  # with --csv -, standard output holds the rows

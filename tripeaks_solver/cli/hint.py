@@ -4,18 +4,18 @@
 from __future__ import annotations
 
 import json
-import secrets
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 import click
 
 from ..analysis.observed import ObservedGame
+from ..analysis.reports import HintReport, new_seed
 from ..model.game import Status
 from ..model.position import Position
 from ..model.render import board_lines
 from .common import SEED, must_clear_option, plural, refuse_unused, rule_options
-from .games import Typed, game_options, play_game, read_game
+from .games import game_options, play_game, read_game
 from .group import cli
 
 if TYPE_CHECKING:
@@ -112,49 +112,6 @@ def _fair_lines(advice: FairAdvice, scheme: str, seed_given: bool) -> list[str]:
     return lines
 
 
-def _hint_json(typed: Typed, game: ObservedGame, position: Position, scheme: str, fair: bool,
-               h: Hint | None, advice: FairAdvice | None, must_clear: bool = False) -> dict:
-    """The one shape of hint's JSON (exact, fair, or stopped at an illegal move)."""
-    start = typed.start
-    layout = None
-    if start.kind == "layout":  # fair: only the cards the player knows
-        layout = game.knowledge.line() if fair else start.text
-    out = {"code": typed.code, "layout": layout,
-           "seen": start.text if start.kind == "seen" else None,
-           "rules": position.rules.name, "variant": position.rules.variant,
-           "scoring": scheme, "must_clear": must_clear, "fair": fair, "record": game.tokens,
-           "moves_played": position.moves_played, "status": position.status.value,
-           "score": position.cards_left if scheme == "cards-left" else
-           position.score_under(scheme), "cards_left": position.cards_left,
-           "stock_left": position.stock_left,
-           "waste": None if position.waste is None else position.waste.token,
-           "known": len(game.known_places), "unknown": len(game.knowledge.unknown_places),
-           "winnable": None, "best_score": None, "best_moves": None, "line": None, "moves": [],
-           "samples": None, "scored": None, "exact": None, "recommended": None,
-           "player": None, "seed": None, "error": None, "error_move": None}
-    if h is not None:
-        out.update(winnable=h.winnable, best_score=h.best_score, line=[m.token for m in h.line],
-                   best_moves=h.solution.best_moves)
-        out["moves"] = [{"move": m.move.token, "winnable": m.winnable,
-                         "best_score": m.best_score, "best_moves": m.best_moves, "mark": m.mark,
-                         "share": None, "share_95": None, "mean_score": None} for m in h.moves]
-    if advice is not None:
-        rating = advice.rating
-        rec = advice.recommended
-        out.update(samples=rating.samples, scored=rating.scored, exact=rating.exact,
-                   recommended=rec and rec.token, player=advice.player, seed=advice.seed)
-        out["moves"] = [{"move": m.move.token, "winnable": None, "best_score": None,
-                         "best_moves": None, "mark": None, "share": m.share,
-                         "share_95": list(m.share_95), "mean_score": m.mean_score}
-                        for m in rating.moves]
-    return out
-
-
-def new_seed() -> int:
-    """A seed for a run that was given none (printed, so that the run can be repeated)."""
-    return secrets.randbelow(1_000_000_000)
-
-
 @cli.command("hint", short_help="What every legal move of a game in progress is worth.")
 @click.argument("words", nargs=-1, metavar="CODE [MOVES]...")
 @game_options
@@ -200,10 +157,9 @@ def hint_command(words: tuple[str, ...], rule_choice: str, layouts: tuple[str, .
 
     def on_error(game: ObservedGame, message: str, number: int) -> None:
         if as_json:
-            out = _hint_json(typed, game, game.position(), scoring, fair, None, None,
-                             must_clear)
-            click.echo(json.dumps({**out, "error": message, "error_move": number},
-                                  ensure_ascii=False))
+            out = HintReport.of(game, scoring, fair, must_clear=must_clear, error=message,
+                                error_move=number).to_dict()
+            click.echo(json.dumps(out, ensure_ascii=False))
 
     game = play_game(typed, lang, on_error=on_error)
     fair = fair or not game.exact
@@ -231,8 +187,8 @@ def hint_command(words: tuple[str, ...], rule_choice: str, layouts: tuple[str, .
     else:
         h = hint(position, scoring, must_clear)
     if as_json:
-        click.echo(json.dumps(_hint_json(typed, game, position, scoring, fair, h, advice,
-                                         must_clear), ensure_ascii=False))
+        report = HintReport.of(game, scoring, fair, h, advice, must_clear)
+        click.echo(json.dumps(report.to_dict(), ensure_ascii=False))
         return
     lines = position_lines(typed.title(game), position, scoring, reveal)
     lines += _exact_lines(h) if h is not None else _fair_lines(advice, scoring, seed_given)

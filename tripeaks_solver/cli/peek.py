@@ -10,24 +10,20 @@ from typing import TYPE_CHECKING
 import click
 
 from ..analysis.observed import ObservedGame, name_place
+from ..analysis.reports import PeekReport
 from ..errors import InputError
 from ..model.game import UNDO_LIMIT, Status
 from ..model.geometry import TABLEAU_SIZE
 from ..model.layout import Layout
 from ..model.moves import Move
 from .common import plural, rule_options
-from .games import Typed, game_options, play_game, read_game
+from .games import game_options, play_game, read_game
 from .group import cli
 from .hint import SCORE_LABEL
 
 if TYPE_CHECKING:
     from ..analysis.peek import Excursion, PeekPlan
     from ..model.rules import Rules
-
-JSON_KEYS = ("code", "deal", "layout", "rules", "variant", "scoring", "undo_limit",
-             "excursions", "actions", "moves", "undos", "revealed", "by_elimination",
-             "unreachable", "complete", "best_score", "best_line")
-
 
 def undo_limit_option(f):
     """--undo-limit: how deep a peek may go (``peek`` and ``coach``)."""
@@ -95,26 +91,6 @@ def plan_lines(plan: PeekPlan, rules: Rules, where: str) -> list[str]:
     return lines
 
 
-def _json(typed: Typed, plan: PeekPlan, undo_limit: int, best) -> dict:
-    start, rules = typed.start, typed.start.rules
-    moves = sum(len(e.moves) for e in plan.excursions)
-    out = {"code": typed.code, "deal": typed.number,
-           "layout": start.text if start.kind == "layout" else None,
-           "rules": rules.name, "variant": rules.variant, "scoring": typed.scoring,
-           "undo_limit": undo_limit,
-           "excursions": [{"moves": [m.token for m in e.moves], "undos": e.undos,
-                           "shows": list(e.shows),
-                           "cards": [plan.knowledge.places[p].token for p in e.shows]}
-                          for e in plan.excursions],
-           "actions": plan.actions, "moves": moves, "undos": plan.actions - moves,
-           "revealed": list(plan.revealed), "by_elimination": plan.by_elimination,
-           "unreachable": list(plan.unreachable), "complete": plan.complete,
-           "best_score": None if best is None else best.best_score,
-           "best_line": None if best is None else best.tokens}
-    assert tuple(out) == JSON_KEYS
-    return out
-
-
 @cli.command("peek", short_help="Plan the fewest taps that show every card (apps with undo).")
 @click.argument("words", nargs=-1, metavar="CODE [MOVES]...")
 @game_options
@@ -159,7 +135,8 @@ def peek_command(words: tuple[str, ...], rule_choice: str, layouts: tuple[str, .
     plan = plan_peek(deal, rules, knowledge, game.moves, undo_limit)
     best = solve(game.position(), scheme=typed.scoring) if plan.complete else None
     if as_json:
-        click.echo(json.dumps(_json(typed, plan, undo_limit, best), ensure_ascii=False))
+        report = PeekReport(typed.start, typed.scoring, undo_limit, plan, best)
+        click.echo(json.dumps(report.to_dict(), ensure_ascii=False))
         return
     played = game.game.moves  # as the app counts them: undone moves too
     click.echo(typed.title(game) + (f", after {plural(played, 'move')}" if game.record else ""))

@@ -34,10 +34,7 @@ def play_command(code: str, spec: str, seed: int, rule_choice: str, as_json: boo
     result = play(deal, player, rules, seed=seed)
     shown = str(GameCode(gc.number, rules.name, rules.joker))
     if as_json:
-        click.echo(json.dumps({
-            "code": shown, "rules": rules.name, "variant": rules.variant,
-            "player": player.name, "seed": seed, "won": result.won, "score": result.score,
-            "cards_left": result.cards_left, "moves": result.tokens}, ensure_ascii=False))
+        click.echo(json.dumps(result.to_dict(), ensure_ascii=False))
         return
     click.echo(f"{shown}  ({rules} rules), player {player.name}, seed {seed}")
     click.echo(" ".join(result.tokens) if result.moves else "(no moves)")

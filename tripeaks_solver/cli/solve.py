@@ -36,12 +36,6 @@ if TYPE_CHECKING:
 
 MAX_SAMPLES = 1_000_000  # about an hour of solving; beyond, a typo rather than a wish
 
-# The keys of every object of `solve --json`, in order (docs/json.md).
-SOLVE_KEYS = ("kind", "source", "code", "deal", "line", "rules", "variant", "scoring",
-              "must_clear", "winnable", "min_draws", "best_score", "best_moves", "max_removed", "states",
-              "seconds", "solution", "completions", "wins", "share", "share_95", "exact")
-
-
 @dataclass(frozen=True)
 class _Job:
     source: str  # the code, or where it was read: "layout 1", "deals.txt:3"
@@ -72,33 +66,6 @@ def _verdict(sol: Solution) -> str:
         return "not winnable"
     text = f"not winnable, at most {sol.max_removed} of 28 cards"
     return text if sol.best_score is None else f"{text}, best score {sol.best_score}"
-
-
-def _row(job: _Job, rules: Rules, **fields) -> dict:
-    row = dict.fromkeys(SOLVE_KEYS)
-    row.update(source=job.source, code=job.code, deal=job.number,
-               line=None if job.layout is None else job.layout.line(),
-               rules=rules.name, variant=rules.variant, **fields)
-    assert tuple(row) == SOLVE_KEYS, row  # no key beyond the documented ones
-    return row
-
-
-def solution_json(job: _Job, sol: Solution, with_line: bool) -> dict:
-    """A solved deal: ``kind`` "deal"; the share fields are null."""
-    return _row(job, sol.rules, kind="deal", scoring=sol.scheme, must_clear=sol.must_clear,
-                winnable=sol.winnable, min_draws=sol.min_draws, best_score=sol.best_score, best_moves=sol.best_moves,
-                max_removed=sol.max_removed, states=sol.states, seconds=round(sol.seconds, 6),
-                solution=sol.tokens if with_line and (sol.winnable or not sol.must_clear)
-                else None)
-
-
-def share_json(job: _Job, share: WinShare) -> dict:
-    """A layout with unknown cards: ``kind`` "completions"; the verdict fields are null
-    (``seconds`` too: the same seed gives the same output)."""
-    low, high = share.interval
-    return _row(job, share.rules, kind="completions",
-                completions=share.total, wins=share.wins, share=share.share,
-                share_95=[low, high], exact=share.exact)
 
 
 def _print_line(sol: Solution) -> None:
@@ -142,7 +109,7 @@ def _jobs(codes: tuple[str, ...], typed: list[tuple[str, Layout]], rule_choice: 
     for source, gc in parsed:
         rule_sets = pick_rules(rule_choice, gc.rules, opts, gc.joker)
         jobs.append(_Job(source, str(gc), gc.number, gc.rules, rule_sets, None,
-                         Deal.from_number(gc.number, rule_sets[0].joker)))
+                         Deal.from_code(gc, rule_sets[0].joker)))
     for name, lay in typed:
         rule_sets = pick_rules(rule_choice, None, opts)
         jobs.append(_Job(name, None, None, None, rule_sets, lay,
@@ -230,7 +197,7 @@ def _solve_layout(job: _Job, samples: int, seed: int | None, as_json: bool) -> l
         shares.append(win_probability(job.layout, rules, samples, seed))
         times.append(time.perf_counter() - started)
     if as_json:
-        return [share_json(job, s) for s in shares]
+        return [s.to_dict(job.source) for s in shares]
     click.echo(f"{job.source}: {plural(len(job.layout.unknown_places), 'unknown card')}")
     click.echo(layout_picture(job.layout))
     click.echo("")
@@ -249,7 +216,7 @@ def _solve_deal(job: _Job, optimal: bool, scoring: str, no_solution: bool,
     sols = [solve(job.deal, r, optimal=optimal, scheme=scoring, must_clear=must_clear)
             for r in job.rule_sets]
     if as_json:
-        return [solution_json(job, s, not no_solution) for s in sols]
+        return [s.to_dict(job.source, not no_solution) for s in sols]
     click.echo(f"{job.code}  (deal {job.number})" if job.code else job.source)
     click.echo(deal_picture(job.deal, job.rule_sets[0]))
     click.echo("")

@@ -65,11 +65,13 @@ class Deal:
     """An immutable deal: 28 tableau cards, the starting waste card and the stock.
 
     ``cards`` holds 52 cards (53 with the joker) in the order positions 0–27, waste,
-    stock in draw order. ``number`` is the deal number when the deal came from a code.
+    stock in draw order. ``number`` is the deal number when the deal came from a number
+    or a code, ``code`` the game code it came from (as ``GameCode`` writes it).
     """
 
     cards: tuple[Card, ...]
     number: int | None = field(default=None, compare=False)
+    code: str | None = field(default=None, compare=False)
 
     def __post_init__(self) -> None:
         if len(self.cards) not in (DECK_SIZE, DECK_SIZE + 1):
@@ -96,11 +98,13 @@ class Deal:
         return cls(cards_of(deck), number)
 
     @classmethod
-    def from_code(cls, code: str | GameCode) -> Deal:
-        """The deal of a game code; its rules letter does not change the cards, its
-        joker flag does."""
+    def from_code(cls, code: str | GameCode, joker: bool = False) -> Deal:
+        """The deal of a game code (``TP1-E-AAAAAAD``), which it keeps as ``code``; its
+        rules letter does not change the cards, its joker flag does (``joker`` True
+        deals the 53 cards whatever the flag, as ``--joker`` does)."""
         gc = code if isinstance(code, GameCode) else GameCode.parse(code)
-        return cls.from_number(gc.number, gc.joker)
+        deck = cls.from_number(gc.number, gc.joker or bool(joker))
+        return cls(deck.cards, gc.number, str(gc))
 
     @classmethod
     def from_cards(cls, cards: Iterable[int | str]) -> Deal:

@@ -26,6 +26,23 @@ from ..model.position import Position
 from ..model.rules import EASY, Rules
 from ..model.scoring import MOVE_COST, PEAK_BONUS, WIN_BASE_SCORE, check_scheme, win_score
 
+# The keys of every object of `solve --json`, in order (docs/json.md).
+SOLVE_KEYS = ("kind", "source", "code", "deal", "line", "rules", "variant", "scoring",
+              "must_clear", "winnable", "min_draws", "best_score", "best_moves", "max_removed", "states",
+              "seconds", "solution", "completions", "wins", "share", "share_95", "exact")
+
+
+def solve_object(rules: Rules, source: str, code: str | None, number: int | None,
+                 line: str | None, **fields: object) -> dict:
+    """One object of ``solve --json`` under ``rules``: the deal named by its ``code``
+    and deal ``number``, or by its ``line`` of cards, then the ``fields`` given; null
+    elsewhere."""
+    row = dict.fromkeys(SOLVE_KEYS)
+    row.update(source=source, code=code, deal=number, line=line, rules=rules.name,
+               variant=rules.variant, **fields)
+    assert tuple(row) == SOLVE_KEYS, row  # no key beyond the documented ones
+    return row
+
 
 @dataclass(frozen=True)
 class Step:
@@ -99,6 +116,22 @@ class Solution:
     def tokens(self) -> list[str]:
         """The line in machine notation: ``["Kc", "draw", …]``."""
         return [m.token for m in self.moves]
+
+    def to_dict(self, source: str | None = None, with_line: bool = True) -> dict:
+        """The object ``solve --json`` prints for this deal and rule set (``kind``
+        "deal"): the code and deal number of a deal made by ``Deal.from_code``, else its
+        ``line``; ``source`` defaults to the code, else ``"layout"``; ``solution`` null
+        without ``with_line``."""
+        code = self.deal.code
+        return solve_object(
+            self.rules, source or code or "layout", code,
+            None if code is None else self.deal.number,
+            None if code is not None else self.deal.line(), kind="deal", scoring=self.scheme,
+            must_clear=self.must_clear, winnable=self.winnable, min_draws=self.min_draws,
+            best_score=self.best_score, best_moves=self.best_moves,
+            max_removed=self.max_removed, states=self.states, seconds=round(self.seconds, 6),
+            solution=self.tokens if with_line and (self.winnable or not self.must_clear)
+            else None)
 
     def steps(self) -> list[Step]:
         """Replay the line on the plain-Python game from the start: each move with the
@@ -317,4 +350,4 @@ def warm_up(scheme: str = "app") -> None:
         solve(Deal.from_number(0), EASY, optimal=True, scheme=scheme)
 
 
-__all__ = ["WIN_BASE_SCORE", "Solution", "Step", "solve", "warm_up"]
+__all__ = ["SOLVE_KEYS", "WIN_BASE_SCORE", "Solution", "Step", "solve", "solve_object", "warm_up"]

@@ -1,0 +1,309 @@
+"""The Python API (issue 37, item 3): docs/api.md's examples run and print what it
+shows, ``tp.batch`` yields the rows ``batch --csv`` writes, and every result's
+``to_dict()`` is its command's ``--json`` object.
+
+The examples of docs/api.md are the ```` ```python ```` blocks that start with ``>>> ``:
+doctest's format, run in order in one namespace (a session at the prompt), each line's
+output compared exactly.
+"""
+
+from __future__ import annotations
+
+import csv
+import doctest
+import json
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from cli_run import run
+
+import tripeaks_solver as tp
+
+ROOT = Path(__file__).resolve().parent.parent
+API_DOC = ROOT / "docs" / "api.md"
+# The values of ``seconds`` are timings: each run has its own.
+TIMING = ("seconds",)
+
+
+def python_blocks(path: Path) -> list[tuple[int, str]]:
+    """(line number, text) of each ```python block whose first line starts with >>>."""
+    lines = path.read_text(encoding="utf-8").splitlines()
+    blocks = []
+    i = 0
+    while i < len(lines):
+        if lines[i].strip() != "```python":
+            i += 1
+            continue
+        end = i + 1
+        while lines[end] != "```":
+            end += 1
+        body = lines[i + 1:end]
+        if body and body[0].startswith(">>> "):
+            blocks.append((i + 2, "\n".join(body) + "\n"))
+        i = end + 1
+    return blocks
+
+
+def run_examples(path: Path) -> doctest.TestResults:
+    """Run the examples of ``path`` in order in one namespace; fail with doctest's
+    report of every line whose output differs."""
+    parser = doctest.DocTestParser()
+    runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS)
+    namespace: dict = {}
+    report: list[str] = []
+    where = path.relative_to(ROOT)
+    for line, text in python_blocks(path):
+        test = parser.get_doctest(text, namespace, f"{where}:{line}", str(path), line)
+        test.globs = namespace  # one session: later blocks use what earlier ones made
+        runner.run(test, out=report.append, clear_globs=False)
+    result = runner.summarize(verbose=False)
+    assert result.failed == 0, "\n".join(report)
+    return result
+
+
+def test_the_examples_of_api_md_print_what_it_shows():
+    shown = " ".join(text for _, text in python_blocks(API_DOC))
+    for name in ("Deal.from_code", "solve", "hint", "analyze", "play", "peek",
+                 "win_probability", "difficulty", "batch"):
+        assert f"tp.{name}(" in shown, f"docs/api.md has no example of tp.{name}"
+    assert run_examples(API_DOC).attempted >= 30
+
+
+def test_the_python_example_of_the_readme_prints_what_it_shows():
+    assert run_examples(ROOT / "README.md").attempted == 2
+
+
+def test_a_changed_output_fails_the_example_check():
+    # The harness must catch drift: an example with a wrong output fails.
+    test = doctest.DocTestParser().get_doctest(">>> 1 + 1\n3\n", {}, "drift", None, 0)
+    runner = doctest.DocTestRunner()
+    runner.run(test, out=lambda _: None)
+    assert runner.summarize(verbose=False).failed == 1
+
+
+def test_importing_the_package_loads_no_solver():
+    code = ("import sys, tripeaks_solver as tp; tp.Deal; tp.solve; tp.batch; "
+            "print(sorted(m for m in ('numpy', 'numba', 'click') if m in sys.modules))")
+    # tp.solve loads the solver; before it, the bare import must not.
+    bare = ("import sys, tripeaks_solver; "
+            "print(sorted(m for m in ('numpy', 'numba', 'click') if m in sys.modules))")
+    out = subprocess.run([sys.executable, "-c", bare], check=True, capture_output=True,
+                         text=True, cwd=ROOT).stdout
+    assert out.strip() == "[]"
+    out = subprocess.run([sys.executable, "-c", code], check=True, capture_output=True,
+                         text=True, cwd=ROOT).stdout
+    assert "numba" in out  # the API itself did load
+
+
+def test_the_api_has_docstrings_and_type_hints():
+    import inspect
+
+    for name in ("solve", "hint", "analyze", "play", "peek", "win_probability",
+                 "difficulty"):
+        f = getattr(tp, name)
+        assert f.__doc__ and len(f.__doc__) > 80, name
+        sig = inspect.signature(f)
+        assert sig.return_annotation is not inspect.Signature.empty, name
+        assert all(p.annotation is not inspect.Parameter.empty
+                   for p in sig.parameters.values()), name
+    assert tp.batch.__call__.__doc__ and tp.api.batch.__doc__
+    assert inspect.signature(tp.api.batch).return_annotation is not inspect.Signature.empty
+    assert callable(tp.batch) and tp.batch is sys.modules["tripeaks_solver.batch"]
+    assert tp.Deal.from_code.__doc__
+
+
+# --- tp.batch against the CSV --------------------------------------------------------
+INTS = {"deal", "min_draws", "best_score", "max_removed", "states", "seed",
+        "difficulty_games"}
+FLOATS = {"seconds", "difficulty"}
+BOOLS = {"winnable", "must_clear"}
+
+
+def read_back(text: str, column: str) -> object:
+    """docs/api.md's table, written again here: a CSV field as tp.batch gives it."""
+    if column in INTS:
+        return int(text) if text else None
+    if column in FLOATS:
+        return float(text)
+    if column in BOOLS:
+        assert text in ("true", "false"), (column, text)
+        return text == "true"
+    return text
+
+
+def csv_rows(path: Path) -> tuple[list[str], list[dict]]:
+    with path.open(newline="", encoding="utf-8") as f:
+        reader = csv.reader(f)
+        header = next(reader)
+        return header, [{c: read_back(t, c) for c, t in zip(header, line, strict=True)}
+                        for line in reader]
+
+
+def untimed(row: dict) -> dict:
+    assert isinstance(row["seconds"], float) and row["seconds"] >= 0
+    return {k: v for k, v in row.items() if k not in TIMING}
+
+
+def check_batch_equals_csv(capsys, tmp_path: Path, args: list[str], **kwargs) -> list[dict]:
+    path = tmp_path / "rows.csv"
+    code, _, err = run(capsys, "batch", *args, "--csv", str(path), "--jobs", "1")
+    assert code == 0, err
+    header, expected = csv_rows(path)
+    start, stop = args[0], args[1]
+    got = list(tp.batch(start, stop, **kwargs))
+    assert all(list(row) == header for row in got)
+    assert [untimed(r) for r in got] == [untimed(r) for r in expected]
+    return got
+
+
+def test_batch_rows_equal_the_csv(capsys, tmp_path):
+    rows = check_batch_equals_csv(capsys, tmp_path, ["0", "40"])
+    assert len(rows) == 80
+    assert {type(r["winnable"]) for r in rows} == {bool}
+    assert any(r["min_draws"] is None for r in rows)  # a lost deal: an empty field
+    assert all(type(r["states"]) is int and type(r["code"]) is str for r in rows)
+    # What a table library takes as it is: the same keys in every row, scalar values.
+    assert all(type(v) in (int, float, bool, str, type(None)) for r in rows for v in r.values())
+
+
+def test_batch_rows_with_players_difficulty_and_options(capsys, tmp_path):
+    rows = check_batch_equals_csv(
+        capsys, tmp_path, ["AAAAAAK", "AAAAAAU", "--rules", "classic", "--difficulty", "20",
+                           "--player", "greedy", "--player", "careful", "--seed", "3",
+                           "--scoring", "cards-left", "--must-clear", "--empty-waste"],
+        rules="classic", difficulty=20, players=["greedy", "careful"], seed=3,
+        scoring="cards-left", must_clear=True, empty_waste=True)
+    assert len(rows) == 10 and rows[0]["deal"] == 10
+    assert rows[0]["variant"] == "empty-waste" and rows[0]["must_clear"] is True
+    assert all(type(r["difficulty"]) is float and r["player"] == "greedy;careful"
+               for r in rows)
+
+
+@pytest.mark.slow
+def test_batch_0_200_equals_the_csv(capsys, tmp_path):
+    rows = check_batch_equals_csv(capsys, tmp_path, ["0", "200"])
+    assert len(rows) == 400
+
+
+def test_a_batch_row_reads_back_as_column_value_says():
+    from tripeaks_solver.batch.rows import column_value
+
+    for column, text in [("deal", "12"), ("min_draws", ""), ("seconds", "0.001234"),
+                         ("winnable", "false"), ("variant", ""), ("player_won", "true;false"),
+                         ("difficulty", "0.35"), ("must_clear", "true")]:
+        assert column_value(column, text) == read_back(text, column), column
+
+
+# --- to_dict() is the command's --json -------------------------------------------------
+PLAYED = "8h d 4s d 8c d d 6h d 8d d 4c d 8s d Qc Kh Ah Kd Ac Ks Qh"  # README's record
+
+
+def cli_json(capsys, *args: str) -> object:
+    code, out, err = run(capsys, *args, "--json")
+    assert code == 0, err
+    return json.loads(out)
+
+
+def untimed_object(obj: dict) -> dict:
+    return {k: v for k, v in obj.items() if k not in TIMING}
+
+
+@pytest.mark.parametrize("code", ["TP1-E-AAAAAAD", "TP1-C-AAAAABC", "TP1-EJ-AAAAAAF"])
+@pytest.mark.parametrize("scoring", ["app", "cards-left"])
+def test_solve_to_dict_is_solve_json(capsys, code, scoring):
+    objects = cli_json(capsys, code, "--scoring", scoring)
+    assert [o["rules"] for o in objects] == ["easy", "classic"]
+    for rules, expected in zip((tp.EASY, tp.CLASSIC), objects, strict=True):
+        got = tp.solve(tp.Deal.from_code(code), rules, scoring=scoring).to_dict()
+        assert list(got) == list(expected)
+        assert untimed_object(got) == untimed_object(expected)
+        assert got == json.loads(json.dumps(got))  # plain JSON values
+
+
+def test_solve_to_dict_of_a_typed_deal_is_solve_json(capsys):
+    deal = tp.Deal.from_number(8)
+    [expected] = cli_json(capsys, "--layout", deal.line(), "--rules", "classic")
+    got = tp.solve(tp.Deal.from_cards(deal.line().split()), "classic").to_dict("layout 1")
+    assert untimed_object(got) == untimed_object(expected)
+    assert got["line"] == deal.line() and got["code"] is None
+
+
+def test_hint_to_dict_is_hint_json(capsys):
+    moves = PLAYED.split()[:10]
+    expected = cli_json(capsys, "hint", "TP1-C-AAAAAAD", *moves)
+    assert tp.hint("TP1-C-AAAAAAD", moves).to_dict() == expected
+    expected = cli_json(capsys, "hint", "TP1-E-AAAAAAD", *moves, "--fair", "--seed", "5",
+                        "--samples", "50", "--score-samples", "10")
+    got = tp.hint(tp.Deal.from_code("TP1-E-AAAAAAD"), " ".join(moves), fair=True, seed=5,
+                  samples=50, score_samples=10).to_dict()
+    assert got == expected
+
+
+def test_analyze_to_dict_is_analyze_json(capsys):
+    moves = [*PLAYED.split(), "u"]
+    expected = cli_json(capsys, "analyze", "TP1-E-AAAAAAD", *moves, "--fair", "--seed", "2",
+                        "--samples", "8")
+    got = tp.analyze("TP1-E-AAAAAAD", moves, fair=True, seed=2, samples=8).to_dict()
+    assert got == expected
+    assert got["moves"][-1]["taken_back"] is True
+
+
+def test_play_to_dict_is_play_json(capsys):
+    expected = cli_json(capsys, "play", "TP1-E-AAAAAAD", "--player", "fair:20", "--seed", "4",
+                        "--rules", "classic")
+    assert tp.play("TP1-E-AAAAAAD", "fair:20", "classic", seed=4).to_dict() == expected
+
+
+def test_peek_to_dict_is_peek_json(capsys):
+    expected = cli_json(capsys, "peek", "TP1-C-AAAAABC", "d", "--undo-limit", "30",
+                        "--scoring", "original")
+    got = tp.peek("TP1-C-AAAAABC", ["d"], undo_limit=30, scoring="original").to_dict()
+    assert got == expected
+
+
+def test_win_probability_to_dict_is_solve_json(capsys):
+    line = " ".join("??" if i in (0, 3, 40) else t
+                    for i, t in enumerate(tp.Deal.from_number(5).line().split()))
+    [expected] = cli_json(capsys, "--layout", line, "--rules", "easy", "--samples", "4",
+                          "--seed", "9")
+    got = tp.win_probability(line, "easy", samples=4, seed=9).to_dict("layout 1")
+    assert got == expected and got["exact"] is False
+
+
+def test_difficulty_is_the_batch_column(capsys, tmp_path):
+    path = tmp_path / "d.csv"
+    code, _, err = run(capsys, "batch", "3", "5", "--difficulty", "30", "--seed", "7",
+                       "--csv", str(path), "--jobs", "1")
+    assert code == 0, err
+    _, rows = csv_rows(path)
+    for row in rows:
+        d = tp.difficulty(tp.Deal.from_number(row["deal"]), row["rules"], games=30, seed=7)
+        got = d.to_dict()
+        assert {k: got[k] for k in ("difficulty", "rating", "difficulty_games")} == \
+            {k: row[k] for k in ("difficulty", "rating", "difficulty_games")}
+        assert got["winnable"] == row["winnable"]
+
+
+# --- arguments -------------------------------------------------------------------------
+def test_rules_default_to_the_code_and_a_joker_deal_plays_the_joker():
+    assert tp.solve("TP1-C-AAAAAAD").rules == tp.CLASSIC
+    assert tp.solve(tp.Deal.from_number(3)).rules == tp.EASY
+    sol = tp.solve(tp.Deal.from_code("TP1-EJ-AAAAAAF"), "classic")
+    assert sol.rules.joker and sol.rules.name == "classic"
+    assert tp.hint("TP1-E-AAAAAAD", rules="classic").to_dict()["code"] == "TP1-C-AAAAAAD"
+
+
+def test_bad_input_raises_the_library_errors():
+    with pytest.raises(tp.InputError, match="unknown rules"):
+        tp.solve("TP1-E-AAAAAAD", "hard")
+    with pytest.raises(tp.InputError, match="game code"):
+        tp.solve("TP9-E-AAAAAAD")
+    with pytest.raises(tp.IllegalMoveError, match=re.escape("move 2 (Kc)")):
+        tp.hint("TP1-E-AAAAAAD", "8h Kc")
+    with pytest.raises(tp.InputError, match="unknown player"):
+        tp.play("TP1-E-AAAAAAD", "grredy")
+    with pytest.raises(TypeError):
+        tp.solve(3)

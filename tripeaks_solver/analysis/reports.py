@@ -1,0 +1,199 @@
+"""The answers of ``hint``, ``analyze`` and ``peek`` about a game, as the commands' JSON
+gives them: one frozen dataclass each, whose ``to_dict()`` is the command's ``--json``
+object (docs/json.md). The commands and the Python API (``tripeaks_solver.api``) both
+build them, so the two never differ.
+
+Only plain data here: the searches that fill them load the kernels, and ``--help``
+must not (the analysis itself is imported where it runs).
+"""
+
+from __future__ import annotations
+
+import secrets
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from ..model.layout import Layout
+from ..model.moves import Move
+from ..model.position import Position
+from .observed import Observed, ObservedGame, Start
+
+if TYPE_CHECKING:
+    from ..solver.solve import Solution
+    from .hints import FairAdvice, Hint, Review
+    from .peek import PeekPlan
+
+
+def new_seed() -> int:
+    """A seed for a run that was given none (shown, so that the run can be repeated)."""
+    return secrets.randbelow(1_000_000_000)
+
+
+def _code(start: Start) -> str | None:
+    return start.text if start.kind == "code" else None
+
+
+def _score(position: Position, scheme: str) -> int:
+    # Under cards-left the score is the cards left, as in replay and solve.
+    return position.cards_left if scheme == "cards-left" else position.score_under(scheme)
+
+
+@dataclass(frozen=True)
+class HintReport:
+    """What ``hint`` answers about a game in progress: where it stands after ``record``
+    (``position``, with ``knowledge`` what the player has seen), and every legal move's
+    worth, exactly (``exact``: the solver's :class:`hints.Hint`) or, when ``fair``,
+    from only what the player has seen (``advice``: shares and the fair player's
+    recommendation). ``error`` and ``error_move``: the game's message of an illegal
+    move of the record and its number (the answers then None)."""
+
+    start: Start
+    record: tuple[Observed, ...]
+    knowledge: Layout
+    position: Position
+    scheme: str
+    fair: bool
+    exact: Hint | None = None
+    advice: FairAdvice | None = None
+    must_clear: bool = False
+    error: str | None = None
+    error_move: int | None = None
+
+    @classmethod
+    def of(cls, game: ObservedGame, scheme: str, fair: bool, exact: Hint | None = None,
+           advice: FairAdvice | None = None, must_clear: bool = False,
+           error: str | None = None, error_move: int | None = None) -> HintReport:
+        """The report of ``game`` as it stands now."""
+        return cls(game.start, tuple(game.record), game.knowledge, game.position(), scheme,
+                   fair, exact, advice, must_clear, error, error_move)
+
+    @property
+    def recommended(self) -> Move | None:
+        """The move to play: the fair player's, or exactly the best one (None when no
+        move is left)."""
+        if self.advice is not None:
+            return self.advice.recommended
+        if self.exact is not None and self.exact.moves:
+            return self.exact.moves[0].move
+        return None
+
+    def to_dict(self) -> dict:
+        """The object ``hint --json`` prints."""
+        start, position, scheme = self.start, self.position, self.scheme
+        layout = None
+        if start.kind == "layout":  # fair: only the cards the player knows
+            layout = self.knowledge.line() if self.fair else start.text
+        out = {"code": _code(start), "layout": layout,
+               "seen": start.text if start.kind == "seen" else None,
+               "rules": position.rules.name, "variant": position.rules.variant,
+               "scoring": scheme, "must_clear": self.must_clear, "fair": self.fair,
+               "record": [o.token for o in self.record],
+               "moves_played": position.moves_played, "status": position.status.value,
+               "score": _score(position, scheme), "cards_left": position.cards_left,
+               "stock_left": position.stock_left,
+               "waste": None if position.waste is None else position.waste.token,
+               "known": len(self.knowledge.known_places),
+               "unknown": len(self.knowledge.unknown_places),
+               "winnable": None, "best_score": None, "best_moves": None, "line": None,
+               "moves": [], "samples": None, "scored": None, "exact": None,
+               "recommended": None, "player": None, "seed": None,
+               "error": self.error, "error_move": self.error_move}
+        h = self.exact
+        if h is not None:
+            out.update(winnable=h.winnable, best_score=h.best_score,
+                       line=[m.token for m in h.line], best_moves=h.solution.best_moves)
+            out["moves"] = [{"move": m.move.token, "winnable": m.winnable,
+                             "best_score": m.best_score, "best_moves": m.best_moves,
+                             "mark": m.mark, "share": None, "share_95": None,
+                             "mean_score": None} for m in h.moves]
+        if self.advice is not None:
+            rating = self.advice.rating
+            rec = self.advice.recommended
+            out.update(samples=rating.samples, scored=rating.scored, exact=rating.exact,
+                       recommended=rec and rec.token, player=self.advice.player,
+                       seed=self.advice.seed)
+            out["moves"] = [{"move": m.move.token, "winnable": None, "best_score": None,
+                             "best_moves": None, "mark": None, "share": m.share,
+                             "share_95": list(m.share_95), "mean_score": m.mean_score}
+                            for m in rating.moves]
+        return out
+
+
+@dataclass(frozen=True)
+class AnalysisReport:
+    """What ``analyze`` answers about a played record: the ``review`` (every move
+    judged, and where the game was lost) of the game that began as ``start``; ``fair``
+    shares were computed from ``samples`` completions a move seeded with ``seed``.
+    ``error`` and ``error_move``: an illegal move of the record stopped it (``review``
+    is then None)."""
+
+    start: Start
+    scheme: str
+    fair: bool
+    samples: int
+    seed: int | None
+    review: Review | None
+    error: str | None = None
+    error_move: int | None = None
+
+    def to_dict(self) -> dict:
+        """The object ``analyze --json`` prints."""
+        start, review, fair = self.start, self.review, self.fair
+        out = {"code": _code(start), "layout": start.text if start.kind == "layout" else None,
+               "seen": start.text if start.kind == "seen" else None,
+               "rules": start.rules.name, "variant": start.rules.variant,
+               "scoring": self.scheme, "fair": fair, "samples": self.samples if fair else None,
+               "seed": self.seed if fair else None, "exact": None, "status": None,
+               "final_score": None, "best_start": None, "final_best": None, "lost_at": None,
+               "lost_total": None, "marks": None, "moves": [], "error": self.error,
+               "error_move": self.error_move}
+        if review is not None:
+            out.update(exact=review.exact, status=review.status.value,
+                       final_score=review.final_score, best_start=review.best_start,
+                       final_best=review.final_best, lost_at=review.lost_at,
+                       lost_total=review.lost_total,
+                       marks={m: review.count(m) for m in ("??", "?", "!")} if review.exact
+                       else None, moves=review.rows())
+        return out
+
+
+PEEK_KEYS = ("code", "deal", "layout", "rules", "variant", "scoring", "undo_limit",
+             "excursions", "actions", "moves", "undos", "revealed", "by_elimination",
+             "unreachable", "complete", "best_score", "best_line")
+
+
+@dataclass(frozen=True)
+class PeekReport:
+    """What ``peek`` answers: the ``plan`` of taps that shows every card of the game that
+    began as ``start``, never deeper than ``undo_limit`` moves, and, when it is
+    complete, the ``best`` solution from where the peek began (under ``scheme``)."""
+
+    start: Start
+    scheme: str
+    undo_limit: int
+    plan: PeekPlan
+    best: Solution | None
+
+    def to_dict(self) -> dict:
+        """The object ``peek --json`` prints."""
+        start, plan, best, rules = self.start, self.plan, self.best, self.start.rules
+        moves = sum(len(e.moves) for e in plan.excursions)
+        code = _code(start)
+        out = {"code": code, "deal": None if code is None else start.deal.number,
+               "layout": start.text if start.kind == "layout" else None,
+               "rules": rules.name, "variant": rules.variant, "scoring": self.scheme,
+               "undo_limit": self.undo_limit,
+               "excursions": [{"moves": [m.token for m in e.moves], "undos": e.undos,
+                               "shows": list(e.shows),
+                               "cards": [plan.knowledge.places[p].token for p in e.shows]}
+                              for e in plan.excursions],
+               "actions": plan.actions, "moves": moves, "undos": plan.actions - moves,
+               "revealed": list(plan.revealed), "by_elimination": plan.by_elimination,
+               "unreachable": list(plan.unreachable), "complete": plan.complete,
+               "best_score": None if best is None else best.best_score,
+               "best_line": None if best is None else best.tokens}
+        assert tuple(out) == PEEK_KEYS
+        return out
+
+
+__all__ = ["PEEK_KEYS", "AnalysisReport", "HintReport", "PeekReport", "new_seed"]

@@ -1,0 +1,203 @@
+"""The Python API: ``import tripeaks_solver as tp``, then ``tp.solve``, ``tp.hint``,
+``tp.analyze``, ``tp.play``, ``tp.peek``, ``tp.win_probability``, ``tp.difficulty`` and
+``tp.batch`` (docs/api.md shows each).
+
+Each function answers what the command of the same name answers, with the same
+defaults. A deal is a :class:`Deal` or a game code (``"TP1-E-AAAAAAD"``); ``rules`` a
+:class:`Rules`, ``"easy"`` or ``"classic"``, or None for the rules of the deal's code
+(Easy for a deal without one); a 53-card deal is played with the joker. Moves are
+``replay``'s tokens, in one string (``"8h d 4s"``) or a list. The results are frozen
+dataclasses whose ``to_dict()`` is the command's ``--json`` object (docs/json.md).
+Errors are those of the library: ``InputError`` for bad input, ``IllegalMoveError``
+for an illegal move (its message says which, as the commands do).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from functools import cache
+
+from .analysis import difficulty as _difficulty
+from .analysis import hints as _hints
+from .analysis import peek as _peek
+from .analysis import players as _players
+from .analysis import probability as _probability
+from .analysis.difficulty import DEFAULT_GAMES, Difficulty
+from .analysis.fair import View
+from .analysis.observed import Observed, ObservedGame, Start, parse_observed
+from .analysis.player_spec import parse_player
+from .analysis.players import PlayResult
+from .analysis.probability import WinShare
+from .analysis.reports import AnalysisReport, HintReport, PeekReport, new_seed
+from .batch.run import solve_range
+from .errors import InputError
+from .model.codes import GameCode
+from .model.dealing import Deal
+from .model.game import UNDO_LIMIT, Status
+from .model.layout import Layout
+from .model.moves import Move
+from .model.rules import EASY, Rules
+from .solver import solve as _solver
+from .solver.solve import Solution
+
+DealLike = Deal | str
+RulesLike = Rules | str | None
+MovesLike = str | Iterable[str | Move | Observed]
+
+
+# Once per scheme: the kernels load (or compile) before the first deal's clock starts.
+_warm_up = cache(_solver.warm_up)
+
+
+def _deal(deal: DealLike) -> Deal:
+    if isinstance(deal, Deal):
+        return deal
+    if isinstance(deal, str):
+        return Deal.from_code(deal)
+    raise TypeError(f"a deal is a Deal or a game code, not {type(deal).__name__}")
+
+
+def _rules(deal: Deal, rules: RulesLike) -> Rules:
+    if isinstance(rules, Rules):
+        chosen = rules
+    elif isinstance(rules, str):
+        chosen = Rules.named(rules)
+    elif rules is None:
+        chosen = Rules.named(GameCode.parse(deal.code).rules) if deal.code else EASY
+    else:
+        raise TypeError(f"rules are Rules, 'easy' or 'classic', not {type(rules).__name__}")
+    return chosen.with_options(joker=True) if deal.has_joker else chosen
+
+
+def _start(deal: DealLike, rules: RulesLike) -> Start:
+    """The start of a game on ``deal``, as the commands name it: its code under the
+    rules played (``TP1-C-…`` under Classic), or its cards (a ``layout``)."""
+    d = _deal(deal)
+    r = _rules(d, rules)
+    if d.number is not None:
+        return Start.of_deal("code", str(GameCode(d.number, r.name, r.joker)), d, r)
+    return Start.of_deal("layout", d.line(), d, r)
+
+
+def _record(moves: MovesLike) -> list[Observed]:
+    items = [moves] if isinstance(moves, str) else list(moves)
+    if all(isinstance(m, str) for m in items):
+        return parse_observed(items)  # "8h d 4s" and ["8h", "d"] alike
+    return [m if isinstance(m, Observed) else Observed(m) if isinstance(m, Move)
+            else Observed.parse(m) for m in items]
+
+
+def solve(deal: DealLike, rules: RulesLike = None, *, scoring: str = "app",
+          optimal: bool = True, must_clear: bool = False) -> Solution:
+    """Solve ``deal`` from its opening: winnable, the best score of ``scoring``
+    (``app``, ``original``, ``cards-left``), the fewest draws and a best line
+    (``optimal=False``: winnability only, faster). ``must_clear``: the best of the
+    lines that clear the board. ``.to_dict()`` is the object of ``solve --json``."""
+    d = _deal(deal)
+    _warm_up(scoring)
+    return _solver.solve(d, _rules(d, rules), optimal=optimal, scheme=scoring,
+                         must_clear=must_clear)
+
+
+def hint(deal: DealLike, moves: MovesLike = (), rules: RulesLike = None, *,
+         scoring: str = "app", fair: bool = False, must_clear: bool = False,
+         samples: int = 1000, score_samples: int = 100, seed: int | None = None
+         ) -> HintReport:
+    """What every legal move is worth after ``moves``: exactly (``report.exact``:
+    winnable and best score after each move, a best line) or, with ``fair``, from only
+    the cards the player has seen (``report.advice``: the share of ``samples``
+    completions still winnable after each move, mean best scores over
+    ``score_samples`` of them, and the fair player's move; ``seed`` None draws one,
+    kept in the report). ``.to_dict()`` is the object of ``hint --json``."""
+    start = _start(deal, rules)
+    game = ObservedGame.replay(start, _record(moves))
+    fair = fair or not game.exact
+    if fair and must_clear:
+        raise InputError("must_clear is for the exact hint, not a fair one")
+    position = game.position()
+    if not fair:
+        exact = _hints.hint(position, scoring, must_clear)
+        return HintReport.of(game, scoring, False, exact=exact, must_clear=must_clear)
+    seed = new_seed() if seed is None else seed
+    advice = _hints.fair_advice(View.of(position, game.known_places), samples, seed,
+                                score_samples, scoring)
+    return HintReport.of(game, scoring, True, advice=advice)
+
+
+def analyze(deal: DealLike, moves: MovesLike, rules: RulesLike = None, *,
+            scoring: str = "app", fair: bool = False, samples: int = 200,
+            seed: int | None = None) -> AnalysisReport:
+    """Judge every move of the record ``moves`` (undos included): the best final score
+    before and after each, the points lost, the marks (``??`` threw the win away, ``?``
+    lost points, ``!`` the only move that kept the win) and where the game was lost
+    (``report.review``); ``fair`` adds the share of ``samples`` completions of the
+    unseen cards still winnable before and after each move (``seed`` None draws one).
+    ``.to_dict()`` is the object of ``analyze --json``."""
+    start = _start(deal, rules)
+    record = _record(moves)
+    game = ObservedGame.replay(start, record)  # an illegal move, named, before any search
+    fair = fair or not game.exact
+    seed = new_seed() if fair and seed is None else seed
+    review = _hints.analyze_game(start, record, scoring, fair=fair, samples=samples,
+                                 seed=seed)
+    return AnalysisReport(start, scoring, fair, samples, seed, review)
+
+
+def play(deal: DealLike, player: str = "greedy", rules: RulesLike = None, *, seed: int = 0,
+         max_moves: int | None = None) -> PlayResult:
+    """Let ``player`` (``random``, ``greedy``, ``careful``, ``pimc[:N]``,
+    ``rollout[:N]``, ``fair[:N]``, ``perfect``) play ``deal`` to the end (or for
+    ``max_moves`` moves), ``seed`` fixing its choices. Every player but ``perfect`` sees
+    only what a person sees. ``.to_dict()`` is the object of ``play --json``."""
+    d = _deal(deal)
+    return _players.play(d, parse_player(player).label, _rules(d, rules), seed=seed,
+                         max_moves=max_moves)
+
+
+def peek(deal: DealLike, moves: MovesLike = (), rules: RulesLike = None, *,
+         scoring: str = "app", undo_limit: int = UNDO_LIMIT, **options: object
+         ) -> PeekReport:
+    """The plan of taps (moves and undos, never more than ``undo_limit`` moves deep)
+    that shows every card, from where the game stands after ``moves``, simulated on
+    ``deal``; then, when every card became known, the best line from there
+    (``report.best``). ``options`` go to the planner
+    (:func:`tripeaks_solver.analysis.peek.plan_peek`). ``.to_dict()`` is the object of
+    ``peek --json``."""
+    start = _start(deal, rules)
+    game = ObservedGame.replay(start, _record(moves))
+    status = game.position().status
+    if status is not Status.IN_PLAY:
+        raise InputError(f"the game is over ({status.value}) after move {len(game.record)}: "
+                         "nothing to peek")
+    d = start.deal
+    knowledge = Layout.of_deal(d, game.known_places)
+    plan = _peek.plan_peek(d, start.rules, knowledge, base=game.moves, undo_limit=undo_limit,
+                           **options)
+    best = _solver.solve(game.position(), scheme=scoring) if plan.complete else None
+    return PeekReport(start, scoring, undo_limit, plan, best)
+
+
+def win_probability(layout: Layout | str, rules: Rules | str = EASY, *, samples: int = 1000,
+                    seed: int | None = None) -> WinShare:
+    """The share of the completions of ``layout`` (52 tokens, ``??`` for a card not
+    known) that can be won: exact when there are at most ``samples`` distinct ones,
+    else over ``samples`` random completions seeded with ``seed``. ``.to_dict()`` is
+    the object of ``solve --layout … --json``."""
+    chosen = Rules.named(rules) if isinstance(rules, str) else rules
+    return _probability.win_probability(layout, chosen, samples, seed)
+
+
+def difficulty(deal: DealLike, rules: RulesLike = None, *, games: int = DEFAULT_GAMES,
+               seed: int = 0) -> Difficulty:
+    """The share of ``games`` seeded games the greedy player (random tie-breaks) loses on
+    ``deal`` (1 for a deal the solver calls lost), and its rating word, as ``batch
+    --difficulty`` computes them. ``.to_dict()`` has the batch CSV's columns."""
+    d = _deal(deal)
+    return _difficulty.difficulty(d, _rules(d, rules), games, seed)
+
+
+# ``tp.batch`` is the package ``tripeaks_solver.batch`` made callable: calling it calls this.
+batch = solve_range
+
+__all__ = ["analyze", "batch", "difficulty", "hint", "peek", "play", "solve",
+           "win_probability"]
