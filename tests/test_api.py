@@ -242,6 +242,27 @@ def test_hint_to_dict_is_hint_json(capsys):
     assert got == expected
 
 
+def test_a_game_seen_in_an_app_is_a_start(capsys):
+    from test_observed import seen_text
+
+    from tripeaks_solver.analysis.records import make_start
+
+    seen = seen_text(tp.Deal.from_number(3), tp.CLASSIC)
+    moves = ["8h", "d:3s", "4s"]
+    expected = cli_json(capsys, "hint", "--seen", seen, "--rules", "classic", *moves,
+                        "--seed", "3", "--samples", "40", "--score-samples", "5")
+    start = make_start("seen", seen, tp.CLASSIC)
+    got = tp.hint(start, moves, seed=3, samples=40, score_samples=5).to_dict()
+    assert got == expected and got["fair"] is True and got["seen"] == seen
+    expected = cli_json(capsys, "analyze", "--seen", seen, "--rules", "classic", *moves,
+                        "--seed", "3", "--samples", "5")
+    assert tp.analyze(start, moves, "classic", seed=3, samples=5).to_dict() == expected
+    with pytest.raises(tp.InputError, match="played under Classic rules"):
+        tp.hint(start, moves, "easy")
+    with pytest.raises(tp.InputError, match="cards are all known"):
+        tp.peek(start, moves)
+
+
 def test_analyze_to_dict_is_analyze_json(capsys):
     moves = [*PLAYED.split(), "u"]
     expected = cli_json(capsys, "analyze", "TP1-E-AAAAAAD", *moves, "--fair", "--seed", "2",

@@ -6,7 +6,10 @@ Each function answers what the command of the same name answers, with the same
 defaults. A deal is a :class:`Deal` or a game code (``"TP1-E-AAAAAAD"``); ``rules`` a
 :class:`Rules`, ``"easy"`` or ``"classic"``, or None for the rules of the deal's code
 (Easy for a deal without one); a 53-card deal is played with the joker. Moves are
-``replay``'s tokens, in one string (``"8h d 4s"``) or a list. The results are frozen
+``replay``'s tokens, in one string (``"8h d 4s"``) or a list. ``hint``, ``analyze``
+and ``peek`` also take a game seen in an app or a layout with ``??`` cards, as a
+:class:`~tripeaks_solver.analysis.observed.Start` (``analysis.records.make_start("seen",
+cards, rules)``), whose moves carry the cards they showed (``Kc:7s``, ``d:9h``). The results are frozen
 dataclasses whose ``to_dict()`` is the command's ``--json`` object (docs/json.md).
 Errors are those of the library: ``InputError`` for bad input, ``IllegalMoveError``
 for an illegal move (its message says which, as the commands do).
@@ -69,9 +72,15 @@ def _rules(deal: Deal, rules: RulesLike) -> Rules:
     return chosen.with_options(joker=True) if deal.has_joker else chosen
 
 
-def _start(deal: DealLike, rules: RulesLike) -> Start:
+def _start(deal: DealLike | Start, rules: RulesLike) -> Start:
     """The start of a game on ``deal``, as the commands name it: its code under the
-    rules played (``TP1-C-…`` under Classic), or its cards (a ``layout``)."""
+    rules played (``TP1-C-…`` under Classic), or its cards (a ``layout``); a
+    :class:`Start` as it is (played under its own rules)."""
+    if isinstance(deal, Start):
+        if rules is not None and (Rules.named(rules) if isinstance(rules, str)
+                                  else rules) != deal.rules:
+            raise InputError(f"the game is played under {deal.rules} rules, not {rules}")
+        return deal
     d = _deal(deal)
     r = _rules(d, rules)
     if d.number is not None:
@@ -99,7 +108,7 @@ def solve(deal: DealLike, rules: RulesLike = None, *, scoring: str = "app",
                          must_clear=must_clear)
 
 
-def hint(deal: DealLike, moves: MovesLike = (), rules: RulesLike = None, *,
+def hint(deal: DealLike | Start, moves: MovesLike = (), rules: RulesLike = None, *,
          scoring: str = "app", fair: bool = False, must_clear: bool = False,
          samples: int = 1000, score_samples: int = 100, seed: int | None = None
          ) -> HintReport:
@@ -124,7 +133,7 @@ def hint(deal: DealLike, moves: MovesLike = (), rules: RulesLike = None, *,
     return HintReport.of(game, scoring, True, advice=advice)
 
 
-def analyze(deal: DealLike, moves: MovesLike, rules: RulesLike = None, *,
+def analyze(deal: DealLike | Start, moves: MovesLike, rules: RulesLike = None, *,
             scoring: str = "app", fair: bool = False, samples: int = 200,
             seed: int | None = None) -> AnalysisReport:
     """Judge every move of the record ``moves`` (undos included): the best final score
@@ -154,7 +163,7 @@ def play(deal: DealLike, player: str = "greedy", rules: RulesLike = None, *, see
                          max_moves=max_moves)
 
 
-def peek(deal: DealLike, moves: MovesLike = (), rules: RulesLike = None, *,
+def peek(deal: DealLike | Start, moves: MovesLike = (), rules: RulesLike = None, *,
          scoring: str = "app", undo_limit: int = UNDO_LIMIT, **options: object
          ) -> PeekReport:
     """The plan of taps (moves and undos, never more than ``undo_limit`` moves deep)
@@ -165,11 +174,14 @@ def peek(deal: DealLike, moves: MovesLike = (), rules: RulesLike = None, *,
     ``peek --json``."""
     start = _start(deal, rules)
     game = ObservedGame.replay(start, _record(moves))
+    d = game.deal
+    if d is None:
+        raise InputError("peek simulates the plan on a deal whose cards are all known (a "
+                         "code, a full layout, or a record that has shown every card)")
     status = game.position().status
     if status is not Status.IN_PLAY:
         raise InputError(f"the game is over ({status.value}) after move {len(game.record)}: "
                          "nothing to peek")
-    d = start.deal
     knowledge = Layout.of_deal(d, game.known_places)
     plan = _peek.plan_peek(d, start.rules, knowledge, base=game.moves, undo_limit=undo_limit,
                            **options)
