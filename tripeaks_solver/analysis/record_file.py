@@ -146,6 +146,7 @@ class RecordFile:
             os.fsync(fd)
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)  # new: nobody else holds it
             os.replace(tmp, target)
+            _sync_folder(target.parent)
         except OSError as exc:
             if fd >= 0:
                 os.close(fd)
@@ -183,6 +184,20 @@ class RecordFile:
         if self.file is not None:
             self.file.close(discard=True)
             self.file = None
+
+
+def _sync_folder(folder: Path) -> None:
+    # The rename itself on the disk (where a folder can be synced).
+    try:
+        fd = os.open(folder, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
 
 
 @dataclass(frozen=True)

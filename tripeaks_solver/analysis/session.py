@@ -20,6 +20,10 @@ the page in a browser) turn what the player typed into calls and show what they 
     review = s.review() # the whole game judged (slow); s.final(review): the end's data
     s.close()           # release the record file
 
+``analysis.record_file.saved_games()`` lists the records under the data directory,
+newest first (``coach --list``); ``analysis.records.start_from_text`` reads a start as
+typed (the cards seen, or a code).
+
 Every change either happens whole (the record written and synced) or raises an
 :class:`InputError` with a message for the player and leaves the session as it was; a
 failed write of the record also leaves the file as it was (``RecordWriteError``: stop).
