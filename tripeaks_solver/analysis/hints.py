@@ -25,6 +25,7 @@ from ..solver.solve import Solution, solve
 from .fair import FairHint, View, fair_hint
 from .observed import Observed, ObservedGame, Start
 from .players import make_player
+from .stats import fraction
 
 
 def _value(sol: Solution) -> tuple[int, ...]:
@@ -187,8 +188,9 @@ class Review:
                  "best_before": r.best_before, "best_after": r.best_after,
                  "best_moves_before": r.best_moves_before,
                  "best_moves_after": r.best_moves_after, "lost": r.lost,
-                 "mark": r.mark, "share_before": r.share_before, "share_after": r.share_after,
-                 "share_best": r.share_best, "verdict": r.verdict,
+                 "mark": r.mark, "share_before": fraction(r.share_before),
+                 "share_after": fraction(r.share_after),
+                 "share_best": fraction(r.share_best), "verdict": r.verdict,
                  "taken_back": r.taken_back} for r in self.moves]
 
     @property

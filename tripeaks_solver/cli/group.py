@@ -12,10 +12,12 @@ HELP_WORD = "help"  # `help CMD` is `CMD --help`; `help` alone the group's help
 
 def code_shaped(word: str) -> bool:
     """Whether a first argument that names no command is meant for ``solve``: an option,
-    ``-`` (codes on standard input) or something like a game code (``TP1-E-…``, or any
-    word with a hyphen: a mistyped code is then reported as a code)."""
+    ``-`` (codes on standard input), a deal number, or something like a game code
+    (``TP1-E-…``, or any word with a hyphen: a mistyped code is then reported as a
+    code)."""
     word = word.strip()
-    return word.startswith("-") or "-" in word or word[:2].upper() == "TP"
+    return (word.startswith("-") or "-" in word or word[:2].upper() == "TP"
+            or (word.isdigit() and word.isascii()))
 
 
 class _DefaultToSolve(click.Group):

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 import click
 
 from ..analysis.observed import ObservedGame
+from ..analysis.stats import fraction, fractions
 from ..model.game import Status
 from ..model.position import Position
 from ..model.render import board_lines
@@ -119,7 +120,7 @@ def _hint_json(typed: Typed, game: ObservedGame, position: Position, scheme: str
     layout = None
     if start.kind == "layout":  # fair: only the cards the player knows
         layout = game.knowledge.line() if fair else start.text
-    out = {"code": typed.code, "layout": layout,
+    out = {"code": typed.code, "deal": typed.number, "layout": layout,
            "seen": start.text if start.kind == "seen" else None,
            "rules": position.rules.name, "variant": position.rules.variant,
            "scoring": scheme, "must_clear": must_clear, "fair": fair, "record": game.tokens,
@@ -144,8 +145,8 @@ def _hint_json(typed: Typed, game: ObservedGame, position: Position, scheme: str
         out.update(samples=rating.samples, scored=rating.scored, exact=rating.exact,
                    recommended=rec and rec.token, player=advice.player, seed=advice.seed)
         out["moves"] = [{"move": m.move.token, "winnable": None, "best_score": None,
-                         "best_moves": None, "mark": None, "share": m.share,
-                         "share_95": list(m.share_95), "mean_score": m.mean_score}
+                         "best_moves": None, "mark": None, "share": fraction(m.share),
+                         "share_95": fractions(m.share_95), "mean_score": m.mean_score}
                         for m in rating.moves]
     return out
 

@@ -35,13 +35,13 @@ def play_command(code: str, spec: str, seed: int, rule_choice: str, as_json: boo
     shown = str(GameCode(gc.number, rules.name, rules.joker))
     if as_json:
         click.echo(json.dumps({
-            "code": shown, "rules": rules.name, "variant": rules.variant,
+            "code": shown, "deal": gc.number, "rules": rules.name, "variant": rules.variant,
             "player": player.name, "seed": seed, "won": result.won, "score": result.score,
             "cards_left": result.cards_left, "moves": result.tokens}, ensure_ascii=False))
         return
-    click.echo(f"{shown}  ({rules} rules), player {player.name}, seed {seed}")
+    click.echo(f"{shown}  (deal {gc.number}, {rules} rules), player {player.name}, seed {seed}")
     click.echo(" ".join(result.tokens) if result.moves else "(no moves)")
     verdict = ("won" if result.won else
                f"lost, {plural(result.cards_left, 'card')} left in the peaks")
-    click.echo(f"{verdict.capitalize()} in {len(result.moves)} moves: score {result.score} "
-               f"(original scoring {result.original})")
+    click.echo(f"{verdict.capitalize()} in {plural(len(result.moves), 'move')}: score "
+               f"{result.score}")

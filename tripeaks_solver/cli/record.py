@@ -119,6 +119,8 @@ def replay_command(words: tuple[str, ...], rule_choice: str, layouts: tuple[str,
                 "record": observed.tokens, "known": len(observed.known_places),
                 "steps": steps, "error": error, "error_move": error_move}
 
+    if not as_json:
+        click.echo(typed.title())
     for i, step in enumerate(typed.moves, 1):
         try:
             action = observed.play(step)

@@ -10,6 +10,8 @@ from typing import TYPE_CHECKING
 
 import click
 
+from ..analysis.stats import fraction, fractions
+from ..model.codes import GameCode
 from ..model.dealing import Deal
 from ..model.layout import Layout
 from ..model.render import deal_picture, layout_picture
@@ -18,6 +20,7 @@ from .common import (
     SEED,
     STDIN,
     InputPath,
+    is_deal_number,
     must_clear_option,
     parse_code,
     peak_mark,
@@ -97,8 +100,8 @@ def share_json(job: _Job, share: WinShare) -> dict:
     (``seconds`` too: the same seed gives the same output)."""
     low, high = share.interval
     return _row(job, share.rules, kind="completions",
-                completions=share.total, wins=share.wins, share=share.share,
-                share_95=[low, high], exact=share.exact)
+                completions=share.total, wins=share.wins, share=fraction(share.share),
+                share_95=fractions((low, high)), exact=share.exact)
 
 
 def _print_line(sol: Solution) -> None:
@@ -136,12 +139,15 @@ def _jobs(codes: tuple[str, ...], typed: list[tuple[str, Layout]], rule_choice: 
         if text == STDIN:
             parsed += read_codes(STDIN)
         else:
-            gc = parse_code(text)
-            parsed.append((str(gc), gc))
+            parsed.append((None, text, parse_code(text)))
     jobs = []
-    for source, gc in parsed:
+    for source, word, gc in parsed:
         rule_sets = pick_rules(rule_choice, gc.rules, opts, gc.joker)
-        jobs.append(_Job(source, str(gc), gc.number, gc.rules, rule_sets, None,
+        # The code names the deal as played, as deal's and batch's do: --joker makes it
+        # TP1-EJ-…; a deal number takes the letter of its (first) rule set.
+        letter = rule_sets[0].name if is_deal_number(word) else gc.rules
+        code = str(GameCode(gc.number, letter, rule_sets[0].joker))
+        jobs.append(_Job(source or code, code, gc.number, letter, rule_sets, None,
                          Deal.from_number(gc.number, rule_sets[0].joker)))
     for name, lay in typed:
         rule_sets = pick_rules(rule_choice, None, opts)
