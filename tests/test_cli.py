@@ -421,12 +421,14 @@ def test_replay_moves_in_one_argument_people_notation_and_undo(capsys, deal3_lin
     assert status == 0, err
     lines = out.splitlines()
     # Six moves, undo of the sixth (a draw of 6♦ in this line), then the same draw again.
-    # Undo gives the score back; the move counter never goes down (tests/test_game.py).
+    # Undo gives the score back; the move counter never goes down (tests/test_game.py):
+    # the moves are numbered by it, the undo by the move it takes back (issue 40, item 4).
     assert deal3_line[5] == "draw"
     assert lines[0] == "TP1-E-AAAAAAD  (deal 3, Easy rules)"  # the title, as hint's
-    assert [ln.split() for ln in lines[6:9]] == [["6.", "draw", "6♦", "score", "494"],
-                                                 ["7.", "undo", "6♦", "score", "495"],
-                                                 ["8.", "draw", "6♦", "score", "494"]]
+    assert [ln.split() for ln in lines[6:9]] == [
+        ["6.", "draw", "6♦", "score", "494"],
+        ["undo", "6♦", "score", "495", "(move", "6", "taken", "back)"],
+        ["7.", "draw", "6♦", "score", "494"]]
     assert lines[-1] == "In play: score 494, 7 moves, 25 cards left in the peaks, 20 in the stock"
 
 

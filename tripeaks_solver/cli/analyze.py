@@ -82,12 +82,15 @@ def _best(best: int, moves: int | None) -> str:
 
 
 def _taken_back_line(run: list) -> str:
-    # A few moves are named; a peek's long excursions are counted.
-    span = f"{run[0].number:3d}." if len(run) == 1 else f"{run[0].number:3d}–{run[-1].number}."
+    # The moves' numbers (as the app counts them: an undo has none of its own); a few
+    # moves are named, a peek's long excursions counted.
+    numbers = [r.number for r in run if not r.move.is_undo]
+    first, last = min(numbers), max(numbers)
+    span = f"{first:3d}." if first == last else f"{first:3d}–{last}."
     if len(run) <= 6:
         return f"  {span} {' '.join(r.move.pretty for r in run)}  (taken back)"
-    undos = sum(r.move.is_undo for r in run)
-    return (f"  {span} {plural(len(run) - undos, 'move')} and {plural(undos, 'undo')} "
+    undos = len(run) - len(numbers)
+    return (f"  {span} {plural(len(numbers), 'move')} and {plural(undos, 'undo')} "
             "(taken back)")
 
 
@@ -115,9 +118,11 @@ def review_lines(title: str, review: Review, samples: int, seed: int | None) -> 
     fairly = f"fairly over {plural(samples, 'completion')} a move, seed {seed}"
     judged = ("exactly" + (f", and {fairly}" if review.fair else "") if review.exact
               else f"{fairly}; some cards were never seen: no exact values")
-    back = len(review.moves) - review.standing
-    also = f", {back} taken back by undos" if back else ""
-    head = f"{title}: {plural(review.standing, 'move')} judged{also}"
+    back = review.moves_played - review.standing  # moves an undo took back
+    head = f"{title}: {plural(review.standing, 'move')} judged"
+    if back:
+        head = (f"{title}: {plural(review.moves_played, 'move')}, {review.standing} judged "
+                f"and {back} taken back by {plural(review.undos, 'undo')}")
     lines = _prose(f"{head} ({scheme} scoring, {judged})")
     exact_head = f"{'best before':>11} {'best after':>10} {'lost':>5}  mark" if review.exact \
         else ""
