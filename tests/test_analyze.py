@@ -45,7 +45,7 @@ RULE_SETS = [
     CLASSIC.with_options(draw_when_stuck=True),
 ]
 SCHEMES = ("app", "original", "cards-left")
-ANALYZE_KEYS = {"code", "layout", "rules", "variant", "scoring", "fair", "samples", "status",
+ANALYZE_KEYS = {"code", "deal", "layout", "rules", "variant", "scoring", "fair", "samples", "status",
                 "final_score", "best_start", "final_best", "lost_at", "lost_total", "marks",
                 "moves", "error", "error_move", "seen", "seed", "exact"}
 
@@ -127,11 +127,18 @@ def check_rows(seed: int, rules: Rules, scheme: str) -> None:
     assert [r.taken_back for r in review.moves] == back
     game = Game(deal, rules)
     lost_at = None
-    for number, (row, move) in enumerate(zip(review.moves, record, strict=True), 1):
+    counted: list[int] = []  # the app's counter after each move that stands
+    for i, (row, move) in enumerate(zip(review.moves, record, strict=True)):
         before = Position.of(game)
         game.play(move)
         after = Position.of(game)
         b, a = solve(before, scheme=scheme), solve(after, scheme=scheme)
+        # Numbered as the app's move counter shows it; an undo by the move it takes back.
+        if move.is_undo:
+            number = counted.pop()
+        else:
+            number = game.moves
+            counted.append(number)
         assert (row.number, row.move) == (number, move)
         assert (row.winnable_before, row.winnable_after) == (b.winnable, a.winnable)
         assert (row.best_before, row.best_after) == (b.best_score, a.best_score)
@@ -139,7 +146,7 @@ def check_rows(seed: int, rules: Rules, scheme: str) -> None:
         assert (row.best_moves_before, row.best_moves_after) == moves
         sign = -1 if scheme == "cards-left" else 1
         assert row.lost == sign * (b.best_score - a.best_score)
-        if back[number - 1]:  # not part of the game as it stands
+        if back[i]:  # not part of the game as it stands
             expected = ""
         elif b.winnable and not a.winnable:
             expected = "??"
@@ -362,14 +369,19 @@ def test_moves_taken_back_are_listed_not_judged(capsys):
     assert review.lost_total == review.best_start - review.final_best
     from tripeaks_solver.analysis.hints import review_figure
 
+    # The app counts 8 moves (the 5 draws taken back too, the undos not): moves 2–6 are
+    # taken back, 7 and 8 stand.
+    assert [r.number for r in review.moves] == [1, 2, 3, 4, 5, 6, 6, 5, 4, 3, 2, 7, 8]
     figure = review_figure(review, "t")  # the picture leaves them out and says so
-    assert "3 moves, 10 taken back" in figure.axes[0].get_title()
-    assert list(figure.axes[0].lines[0].get_xdata()) == [0, 1, 12, 13]
+    assert "8 moves, 5 taken back" in figure.axes[0].get_title()
+    assert list(figure.axes[0].lines[0].get_xdata()) == [0, 1, 7, 8]
+    shaded = figure.axes[0].patches  # the numbers taken back, marked apart
+    assert [(p.get_x(), p.get_x() + p.get_width()) for p in shaded] == [(1.5, 6.5)]
     code, out, err = run(capsys, "analyze", "TP1-E-AAAAAAD", *record)
     assert code == 0, err
     lines = out.splitlines()
-    assert lines[0].startswith("TP1-E-AAAAAAD  (deal 3, Easy rules): 3 moves judged, 10 taken "
-                               "back by undos")
-    assert "    2–11. 5 moves and 5 undos (taken back)" in lines
+    assert lines[0].startswith("TP1-E-AAAAAAD  (deal 3, Easy rules): 8 moves, 3 judged and 5 "
+                               "taken back by 5 undos")
+    assert "    2–6. 5 moves and 5 undos (taken back)" in lines
     assert [ln.split()[1] for ln in lines[2:] if ln.strip() and ln.split()[0][-1] == "."] == \
         ["8♥", "5", "draw", "4♠"]

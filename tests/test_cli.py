@@ -330,7 +330,8 @@ def test_installed_command_exit_codes_and_stderr():
                        check=False, capture_output=True, text=True, timeout=120)
     assert r.returncode == 1
     assert r.stderr == "move 2 (2c): Must be one rank higher or lower\n"
-    assert r.stdout.splitlines()[0].split() == ["1.", "J♠", "score", "499"]
+    assert r.stdout.splitlines()[0] == "TP1-E-AAAAAAB  (deal 1, Easy rules)"
+    assert r.stdout.splitlines()[1].split() == ["1.", "J♠", "score", "499"]
 
 
 # --- deal --------------------------------------------------------------------------------
@@ -420,11 +421,14 @@ def test_replay_moves_in_one_argument_people_notation_and_undo(capsys, deal3_lin
     assert status == 0, err
     lines = out.splitlines()
     # Six moves, undo of the sixth (a draw of 6♦ in this line), then the same draw again.
-    # Undo gives the score back; the move counter never goes down (tests/test_game.py).
+    # Undo gives the score back; the move counter never goes down (tests/test_game.py):
+    # the moves are numbered by it, the undo by the move it takes back (issue 40, item 4).
     assert deal3_line[5] == "draw"
-    assert [ln.split() for ln in lines[5:8]] == [["6.", "draw", "6♦", "score", "494"],
-                                                 ["7.", "undo", "6♦", "score", "495"],
-                                                 ["8.", "draw", "6♦", "score", "494"]]
+    assert lines[0] == "TP1-E-AAAAAAD  (deal 3, Easy rules)"  # the title, as hint's
+    assert [ln.split() for ln in lines[6:9]] == [
+        ["6.", "draw", "6♦", "score", "494"],
+        ["undo", "6♦", "score", "495", "(move", "6", "taken", "back)"],
+        ["7.", "draw", "6♦", "score", "494"]]
     assert lines[-1] == "In play: score 494, 7 moves, 25 cards left in the peaks, 20 in the stock"
 
 
@@ -639,7 +643,8 @@ def test_replay_scoring_original_and_cards_left(capsys, deal3_line):
                            "original")
     assert status == 0, err
     moves = numbered_moves(out)
-    steps = out.splitlines()[:len(deal3_line)]  # then the final board and the summary
+    steps = out.splitlines()[1:len(deal3_line) + 1]  # the title, then the final board and
+    # the summary
     assert all(re.search(r"\boriginal score -?\d+", ln) for ln in steps)
     assert [s for *_, s, _ in moves] == original_scores(deal, deal3_line)
     final = original_scores(deal, deal3_line)[-1]

@@ -264,7 +264,7 @@ def test_replay_shows_the_final_board(capsys):
     code, out, err = run(capsys, "replay", CODE, *record)
     assert code == 0, err
     lines = out.splitlines()
-    board = lines[len(record) + 1:len(record) + 1 + len(ROWS)]
+    board = lines[len(record) + 2:len(record) + 2 + len(ROWS)]  # after the title, the moves
     shown = [{Card.parse(t) for t in ln.split() if t != "##"} for ln in board]
     left = [p for p in range(28) if not position.removed >> p & 1]
     for (first, stop), cards in zip(ROWS, shown, strict=True):

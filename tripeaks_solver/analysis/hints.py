@@ -17,7 +17,7 @@ import numpy as np
 
 from ..model.dealing import Deal
 from ..model.game import Game, Status
-from ..model.moves import Move
+from ..model.moves import Move, move_numbers
 from ..model.position import Position
 from ..model.rules import Rules
 from ..model.scoring import check_scheme, objective
@@ -25,6 +25,7 @@ from ..solver.solve import Solution, solve
 from .fair import FairHint, View, fair_hint
 from .observed import Observed, ObservedGame, Start
 from .players import make_player
+from .stats import fraction
 
 
 def _value(sol: Solution) -> tuple[int, ...]:
@@ -126,6 +127,8 @@ MARKS = ("", "?", "??", "!")
 class MoveReview:
     """One move of a record, judged exactly (and fairly when asked).
 
+    ``number``: the move's number as the app's move counter shows it (an undo: that of
+    the move it takes back; :func:`moves.move_numbers`);
     ``lost``: best final score before minus after (cards-left: cards more left);
     ``best_moves_before`` and ``best_moves_after``: under cards-left, the moves of the
     best result (None otherwise); ``mark``: ``??`` the move threw the win away, ``?``
@@ -187,14 +190,25 @@ class Review:
                  "best_before": r.best_before, "best_after": r.best_after,
                  "best_moves_before": r.best_moves_before,
                  "best_moves_after": r.best_moves_after, "lost": r.lost,
-                 "mark": r.mark, "share_before": r.share_before, "share_after": r.share_after,
-                 "share_best": r.share_best, "verdict": r.verdict,
+                 "mark": r.mark, "share_before": fraction(r.share_before),
+                 "share_after": fraction(r.share_after),
+                 "share_best": fraction(r.share_best), "verdict": r.verdict,
                  "taken_back": r.taken_back} for r in self.moves]
 
     @property
     def standing(self) -> int:
         """The moves of the game as it stands: neither an undo nor taken back by one."""
         return sum(not r.taken_back for r in self.moves)
+
+    @property
+    def undos(self) -> int:
+        return sum(r.move.is_undo for r in self.moves)
+
+    @property
+    def moves_played(self) -> int:
+        """The app's move counter after the record: every move but the undos, those
+        taken back too."""
+        return len(self.moves) - self.undos
 
 
 ROW_FIELDS = ("number", "move", "winnable_before", "winnable_after", "best_before",
@@ -246,7 +260,8 @@ def analyze_game(start: Start, record: Iterable[Observed | Move | str], scheme: 
     as ``start``. Exactly when the whole deal is known by the end (from the start, or
     every card seen); fairly too with ``fair``, and only fairly otherwise: each move's
     shares come from what the player knew before it. ``progress(n)`` is called after
-    the n-th move. IllegalMoveError at an illegal move, InputError for a malformed
+    the n-th move of the record. Rows are numbered as the app counts moves
+    (:func:`moves.move_numbers`). IllegalMoveError at an illegal move, InputError for a malformed
     token or an observation that contradicts what is known."""
     check_scheme(scheme)
     observed = ObservedGame(start)
@@ -264,9 +279,10 @@ def analyze_game(start: Start, record: Iterable[Observed | Move | str], scheme: 
     here = solve(position, scheme=scheme) if exact else None
     start_best = here.best_score if exact else None
     taken_back = _taken_back(observed.moves)
+    numbers = move_numbers(observed.moves)
     rows = []
-    for number, move in enumerate(observed.moves, 1):
-        back = taken_back[number - 1]
+    for i, move in enumerate(observed.moves):
+        number, back = numbers[i], taken_back[i]
         before, sol_before = position, here
         game.play(move)
         position = Position.of(game)
@@ -289,7 +305,7 @@ def analyze_game(start: Start, record: Iterable[Observed | Move | str], scheme: 
                 moves_before, moves_after = sol_before.best_moves, here.best_moves
         share_before = share_after = share_best = verdict = None
         if fair and not back:
-            rating = fair_hint(View.of(before, known[number - 1]), samples, seed,
+            rating = fair_hint(View.of(before, known[i]), samples, seed,
                                score_samples=0, with_now=True, scheme=scheme)
             share_before = rating.share_now
             share_after = next(m.share for m in rating.moves if m.move == move)
@@ -300,7 +316,7 @@ def analyze_game(start: Start, record: Iterable[Observed | Move | str], scheme: 
                                best_after, lost, mark, share_before, share_after, verdict,
                                share_best, moves_before, moves_after, back))
         if progress is not None:
-            progress(number)
+            progress(i + 1)
     lost_at = None
     if exact and not here.winnable:
         for row in reversed(rows):
@@ -378,7 +394,8 @@ def review_figure(review: Review, title: str):
     """The best final score still reachable after each move (and the fair win share,
     on a second axis, when the review has it), with the marked moves labelled: a
     matplotlib Figure (Agg canvas). The labels are drawn over the share's line, and
-    the legend lists only what is drawn. Moves taken back by undos are left out."""
+    the legend lists only what is drawn. The x axis numbers the moves as the app counts
+    them; moves taken back by undos are not drawn, their numbers shaded instead."""
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.figure import Figure
     from matplotlib.ticker import MaxNLocator, PercentFormatter
@@ -411,7 +428,7 @@ def review_figure(review: Review, title: str):
     ax.set_xlabel("move")
     ax.set_ylabel(label)
     ax.xaxis.set_major_locator(MaxNLocator(integer=True))
-    ax.set_xlim(-0.5, max(xs) + 0.5)
+    ax.set_xlim(-0.5, max([*xs, *(r.number for r in review.moves)]) + 0.5)
     lo, hi = min(best), max(best)
     ax.set_ylim(lo - 0.2 * (hi - lo + 10), hi + 0.2 * (hi - lo + 10))
     handles, labels = ax.get_legend_handles_labels()
@@ -432,9 +449,24 @@ def review_figure(review: Review, title: str):
         # of the marked moves, the legend) back on top, its background see-through.
         ax.set_zorder(ax2.get_zorder() + 1)
         ax.patch.set_visible(False)
+    back_numbers = sorted({r.number for r in review.moves if r.taken_back and r.number})
+    spans: list[list[int]] = []  # runs of consecutive numbers taken back
+    for n in back_numbers:
+        if spans and spans[-1][1] == n - 1:
+            spans[-1][1] = n
+        else:
+            spans.append([n, n])
+    for i, (a, b) in enumerate(spans):
+        ax.axvspan(a - 0.5, b + 0.5, color="#999999", alpha=0.18, lw=0,
+                   label=None if i else "moves taken back by undos")
+    if spans:
+        handles, labels = ax.get_legend_handles_labels()
+        if review.fair:
+            handles, labels = handles + more_h, labels + more_l
     ax.legend(handles, labels, loc="lower left", fontsize=8)
-    back = len(review.moves) - len(rows)
-    moves = f"{len(rows)} move{'s' * (len(rows) != 1)}" + (f", {back} taken back" if back else "")
+    back = len(back_numbers)
+    moves = f"{review.moves_played} move{'s' * (review.moves_played != 1)}" + (
+        f", {back} taken back" if back else "")
     ax.set_title(f"{title}: {review.start.rules} rules, {moves}; final "
                  f"{review.final_score}, best from the start {review.best_start}")
     return fig

@@ -137,13 +137,13 @@ class PlayResult:
         return [m.token for m in self.moves]
 
     def to_dict(self) -> dict:
-        """The object ``play --json`` prints: the code of the deal under its rules (null
-        for a deal without a number), the player, its seed and the end; ``moves`` its
+        """The object ``play --json`` prints: the code and number of the deal under its
+        rules (null for a deal without a number), the player, its seed and the end; ``moves`` its
         record from ``start``."""
         deal, rules = self.start.deal, self.start.rules
         code = None if deal.number is None else str(GameCode(deal.number, rules.name,
                                                              rules.joker))
-        return {"code": code, "rules": rules.name, "variant": rules.variant,
+        return {"code": code, "deal": deal.number, "rules": rules.name, "variant": rules.variant,
                 "player": self.player, "seed": self.seed, "won": self.won,
                 "score": self.score, "cards_left": self.cards_left, "moves": self.tokens}
 

@@ -16,7 +16,7 @@ from ..model.cards import Card
 from ..model.layout import Layout
 from ..model.rules import Rules
 from ..solver.solve import solve, solve_object
-from .stats import wilson_interval
+from .stats import fraction, fractions, wilson_interval
 
 
 @dataclass(frozen=True)
@@ -51,7 +51,8 @@ class WinShare:
         return solve_object(self.rules, source, None, None,
                             None if self.layout is None else self.layout.line(),
                             kind="completions", completions=self.total, wins=self.wins,
-                            share=self.share, share_95=[low, high], exact=self.exact)
+                            share=fraction(self.share), share_95=fractions((low, high)),
+                            exact=self.exact)
 
 
 def _rank_fillings(missing: list[Card]) -> Iterator[tuple[list[Card], int]]:

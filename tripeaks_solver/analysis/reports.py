@@ -17,6 +17,7 @@ from ..model.layout import Layout
 from ..model.moves import Move
 from ..model.position import Position
 from .observed import Observed, ObservedGame, Start
+from .stats import fraction, fractions
 
 if TYPE_CHECKING:
     from ..solver.solve import Solution
@@ -31,6 +32,10 @@ def new_seed() -> int:
 
 def _code(start: Start) -> str | None:
     return start.text if start.kind == "code" else None
+
+
+def _deal(start: Start) -> int | None:
+    return start.deal.number if start.kind == "code" else None
 
 
 def _score(position: Position, scheme: str) -> int:
@@ -83,7 +88,7 @@ class HintReport:
         layout = None
         if start.kind == "layout":  # fair: only the cards the player knows
             layout = self.knowledge.line() if self.fair else start.text
-        out = {"code": _code(start), "layout": layout,
+        out = {"code": _code(start), "deal": _deal(start), "layout": layout,
                "seen": start.text if start.kind == "seen" else None,
                "rules": position.rules.name, "variant": position.rules.variant,
                "scoring": scheme, "must_clear": self.must_clear, "fair": self.fair,
@@ -113,8 +118,8 @@ class HintReport:
                        recommended=rec and rec.token, player=self.advice.player,
                        seed=self.advice.seed)
             out["moves"] = [{"move": m.move.token, "winnable": None, "best_score": None,
-                             "best_moves": None, "mark": None, "share": m.share,
-                             "share_95": list(m.share_95), "mean_score": m.mean_score}
+                             "best_moves": None, "mark": None, "share": fraction(m.share),
+                             "share_95": fractions(m.share_95), "mean_score": m.mean_score}
                             for m in rating.moves]
         return out
 
@@ -139,7 +144,8 @@ class AnalysisReport:
     def to_dict(self) -> dict:
         """The object ``analyze --json`` prints."""
         start, review, fair = self.start, self.review, self.fair
-        out = {"code": _code(start), "layout": start.text if start.kind == "layout" else None,
+        out = {"code": _code(start), "deal": _deal(start),
+               "layout": start.text if start.kind == "layout" else None,
                "seen": start.text if start.kind == "seen" else None,
                "rules": start.rules.name, "variant": start.rules.variant,
                "scoring": self.scheme, "fair": fair, "samples": self.samples if fair else None,

@@ -22,6 +22,19 @@ def wilson_interval(wins: int, n: int, z: float = Z_95) -> tuple[float, float] |
     return lo, hi
 
 
+FRACTION_DIGITS = 6  # the digits of a share or rate in JSON (batch's win rates too)
+
+
+def fraction(value: float | None) -> float | None:
+    """A share as machine output gives it: rounded to FRACTION_DIGITS decimals."""
+    return None if value is None else round(value, FRACTION_DIGITS)
+
+
+def fractions(values) -> list[float] | None:
+    """A 95% interval (or any pair of shares) as machine output gives it."""
+    return None if values is None else [fraction(v) for v in values]
+
+
 def median_of_counts(counts: Counter) -> float | None:
     """The median of values given as {value: how many times}; None when there are none."""
     n = sum(counts.values())
@@ -46,4 +59,4 @@ def mean_of_counts(counts: Counter) -> float | None:
     return None if n == 0 else sum(v * k for v, k in counts.items()) / n
 
 
-__all__ = ["Z_95", "mean_of_counts", "median_of_counts", "wilson_interval"]
+__all__ = ["FRACTION_DIGITS", "Z_95", "fraction", "fractions", "mean_of_counts", "median_of_counts", "wilson_interval"]

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import io
 import json
+import textwrap
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -59,27 +60,48 @@ def _best(best: int, moves: int | None) -> str:
 
 
 def _taken_back_line(run: list) -> str:
-    # A few moves are named; a peek's long excursions are counted.
-    span = f"{run[0].number:3d}." if len(run) == 1 else f"{run[0].number:3d}–{run[-1].number}."
+    # The moves' numbers (as the app counts them: an undo has none of its own); a few
+    # moves are named, a peek's long excursions counted.
+    numbers = [r.number for r in run if not r.move.is_undo]
+    first, last = min(numbers), max(numbers)
+    span = f"{first:3d}." if first == last else f"{first:3d}–{last}."
     if len(run) <= 6:
         return f"  {span} {' '.join(r.move.pretty for r in run)}  (taken back)"
-    undos = sum(r.move.is_undo for r in run)
-    return (f"  {span} {plural(len(run) - undos, 'move')} and {plural(undos, 'undo')} "
+    undos = len(run) - len(numbers)
+    return (f"  {span} {plural(len(numbers), 'move')} and {plural(undos, 'undo')} "
             "(taken back)")
+
+
+PROSE_WIDTH = 100  # the review's sentences, broken between words: no terminal of 120
+# columns (nor 100) cuts a word in two
+
+
+def _prose(*texts: str) -> list[str]:
+    """Sentences as lines of at most PROSE_WIDTH, broken between words, the lines after
+    a sentence's first indented."""
+    return [line for text in texts
+            for line in textwrap.wrap(text, PROSE_WIDTH, subsequent_indent="  ",
+                                      break_long_words=False, break_on_hyphens=False)]
 
 
 def review_lines(title: str, review: Review, samples: int, seed: int | None) -> list[str]:
     """The review as text: a row a move (a run of moves taken back by undos on one line),
-    then a summary."""
+    then a summary; the sentences broken between words to fit PROSE_WIDTH columns."""
     scheme = review.scheme
     label = "cards left" if scheme == "cards-left" else SCORE_LABEL[scheme]
+    if not review.moves:  # nothing to judge: no empty table
+        best = f", best from the start {review.best_start}" if review.exact else ""
+        return [*_prose(f"{title}: no move to judge ({scheme} scoring)"), "",
+                *_prose(f"Summary: {label} {review.final_score} at the start{best}.")]
     fairly = f"fairly over {plural(samples, 'completion')} a move, seed {seed}"
     judged = ("exactly" + (f", and {fairly}" if review.fair else "") if review.exact
               else f"{fairly}; some cards were never seen: no exact values")
-    back = len(review.moves) - review.standing
-    also = f", {back} taken back by undos" if back else ""
-    head = f"{title}: {plural(review.standing, 'move')} judged{also}"
-    lines = [f"{head} ({scheme} scoring, {judged})"]
+    back = review.moves_played - review.standing  # moves an undo took back
+    head = f"{title}: {plural(review.standing, 'move')} judged"
+    if back:
+        head = (f"{title}: {plural(review.moves_played, 'move')}, {review.standing} judged "
+                f"and {back} taken back by {plural(review.undos, 'undo')}")
+    lines = _prose(f"{head} ({scheme} scoring, {judged})")
     exact_head = f"{'best before':>11} {'best after':>10} {'lost':>5}  mark" if review.exact \
         else ""
     fair_head = f"{'share before':>13} {'after':>7} {'best':>7}  verdict" if review.fair else ""
@@ -106,23 +128,24 @@ def review_lines(title: str, review: Review, samples: int, seed: int | None) -> 
         lines.append(line.rstrip())
     now = "final" if review.status is not Status.IN_PLAY else "so far (game in play)"
     if not review.exact:
-        return lines + ["", f"Summary: {label} {review.final_score} {now}.",
-                        ("Shares: of the completions of the cards not yet seen, those still "
-                         "winnable before the move, after it, and after the move that kept "
-                         "the most.")]
+        return lines + ["", *_prose(f"Summary: {label} {review.final_score} {now}.",
+                                    "Shares: of the completions of the cards not yet seen, "
+                                    "those still winnable before the move, after it, and "
+                                    "after the move that kept the most.")]
     lost_at = "never lost" if review.lost_at is None else f"lost after move {review.lost_at}"
     final = f"{label} {review.final_score} {now}, best from the start {review.best_start}"
     marks = ", ".join(f"{review.count(m)} {m}" for m in ("??", "?", "!"))
-    lines += ["", (f"Summary: {final}; {lost_at}; {review.lost_total} "
-                  f"{'more cards left' if scheme == 'cards-left' else 'points lost'} in all; "
-                  f"marks {marks}."),
-              ("Marks: ?? threw the win away, ? "
-               + ("left more cards, or as many in more moves" if scheme == "cards-left"
-                  else "lost points") + ", ! the only move that kept the win.")]
+    lines += ["", *_prose(
+        f"Summary: {final}; {lost_at}; {review.lost_total} "
+        f"{'more cards left' if scheme == 'cards-left' else 'points lost'} in all; "
+        f"marks {marks}.",
+        "Marks: ?? threw the win away, ? "
+        + ("left more cards, or as many in more moves" if scheme == "cards-left"
+           else "lost points") + ", ! the only move that kept the win.")]
     if review.fair:
-        lines.append("Verdict of a ?? move, from the fair shares (what the player could see): "
-                     "mistake when another move kept a higher share, bad luck when it was "
-                     "rated best.")
+        lines += _prose("Verdict of a ?? move, from the fair shares (what the player could "
+                        "see): mistake when another move kept a higher share, bad luck when "
+                        "it was rated best.")
     return lines
 
 

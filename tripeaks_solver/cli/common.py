@@ -16,7 +16,7 @@ import click
 from ..analysis.player_spec import DEFAULT_SAMPLES, MAX_SEED, PLAYER_NAMES, SAMPLED, parse_player
 from ..batch.files import file_kind
 from ..errors import InputError, did_you_mean
-from ..model.codes import GameCode
+from ..model.codes import DEAL_COUNT, GameCode, parse_deal_bound
 from ..model.layout import Layout, parse_layout_file
 from ..model.render import peak_name
 from ..model.rules import Rules, select_rules
@@ -172,10 +172,28 @@ def _typed_flag(ctx: click.Context, name: str) -> str:
 
 
 def parse_code(text: str) -> GameCode:
+    """A game code, or a deal number (``1132``): the deal under Easy rules unless
+    ``--rules classic`` (as for a layout), whose code the command then prints."""
     try:
-        return GameCode.parse(text)
+        return game_code(text)
     except InputError as exc:
         raise click.UsageError(str(exc)) from None
+
+
+def is_deal_number(text: str) -> bool:
+    """Does ``text`` read as a deal number (ASCII digits) rather than a code?"""
+    word = text.strip()
+    return word.isdigit() and word.isascii()
+
+
+def game_code(text: str) -> GameCode:
+    """:func:`parse_code` raising InputError."""
+    if not is_deal_number(text):
+        return GameCode.parse(text)
+    number = parse_deal_bound(text, "deal number")
+    if number >= DEAL_COUNT:
+        raise InputError(f"deal number {number} is beyond the last deal, {DEAL_COUNT - 1}")
+    return GameCode(number)
 
 
 def _lines(stream: IO, name: str) -> Iterator[str]:
@@ -253,15 +271,15 @@ def expand_stdin(words: tuple[str, ...], stdin_taken: bool = False) -> tuple[str
     return words[:at] + read + words[at + 1:]
 
 
-def read_codes(source: Path | str = STDIN) -> list[tuple[str, GameCode]]:
-    """Game codes separated by spaces or lines (``#`` starts a comment), from a file or
-    standard input: (where, code) pairs, where names the line."""
+def read_codes(source: Path | str = STDIN) -> list[tuple[str, str, GameCode]]:
+    """Game codes (or deal numbers) separated by spaces or lines (``#`` starts a
+    comment), from a file or standard input: (where, word, code), where names the line."""
     name, text = read_input(source)
     out = []
     for number, raw in enumerate(text.splitlines(), 1):
         for word in words_of(raw):
             try:
-                out.append((f"{name}:{number}", GameCode.parse(word)))
+                out.append((f"{name}:{number}", word, game_code(word)))
             except InputError as exc:
                 raise click.UsageError(f"{name}, line {number}: {exc}") from None
     return out

@@ -124,7 +124,7 @@ def read_game(words: tuple[str, ...], layouts: tuple[str, ...], layout_file: Pat
                                    "or --record")
         gc = parse_code(words[0])
         rules = _rules(rule_choice, gc.rules, opts, gc.joker)
-        start = make_start("code", words[0], rules)
+        start = make_start("code", str(gc), rules)  # a deal number becomes its code
         number = gc.number
         moves = ()
         words = words[1:]

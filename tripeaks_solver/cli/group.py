@@ -7,14 +7,17 @@ import click
 from ..errors import did_you_mean
 
 GROUP_OPTIONS = ("--help", "-h", "--version")
+HELP_WORD = "help"  # `help CMD` is `CMD --help`; `help` alone the group's help
 
 
 def code_shaped(word: str) -> bool:
     """Whether a first argument that names no command is meant for ``solve``: an option,
-    ``-`` (codes on standard input) or something like a game code (``TP1-E-…``, or any
-    word with a hyphen: a mistyped code is then reported as a code)."""
+    ``-`` (codes on standard input), a deal number, or something like a game code
+    (``TP1-E-…``, or any word with a hyphen: a mistyped code is then reported as a
+    code)."""
     word = word.strip()
-    return word.startswith("-") or "-" in word or word[:2].upper() == "TP"
+    return (word.startswith("-") or "-" in word or word[:2].upper() == "TP"
+            or (word.isdigit() and word.isascii()))
 
 
 class _DefaultToSolve(click.Group):
@@ -27,12 +30,25 @@ class _DefaultToSolve(click.Group):
             return super().parse_args(ctx, args)
         if not args:
             raise click.exceptions.NoArgsIsHelpError(ctx)
+        if args[0] == HELP_WORD:
+            args = self._help_args(ctx, args[1:])
         first = args[0]
         if first not in self.commands and first not in GROUP_OPTIONS:
             if not code_shaped(first):
                 raise click.UsageError(self._unknown(first), ctx)
             args = ["solve", *args]
         return super().parse_args(ctx, args)
+
+    def _help_args(self, ctx: click.Context, words: list[str]) -> list[str]:
+        """``help`` alone is ``--help``; ``help CMD`` is ``CMD --help``."""
+        if not words or words in ([HELP_WORD], ["--help"], ["-h"]):
+            return ["--help"]
+        if len(words) > 1:
+            raise click.UsageError(f"{HELP_WORD} takes one command name, got {len(words)} "
+                                   "words", ctx)
+        if words[0] not in self.commands:
+            raise click.UsageError(self._unknown(words[0]), ctx)
+        return [words[0], "--help"]
 
     def shell_complete(self, ctx: click.Context, incomplete: str) -> list:
         """Commands, and in first place the options of ``solve`` too, as it is the default."""
@@ -71,6 +87,7 @@ def cli() -> None:
     tripeaks-solve hint CODE MOVE...       every move of a game in progress, valued
     tripeaks-solve analyze CODE MOVE...    where a played game lost points or the win
     tripeaks-solve play CODE               watch a player (--player) play to the end
+    tripeaks-solve help COMMAND            the help of a command (COMMAND --help)
 
     Every command that plays a deal takes the rule options (--rules, --empty-waste,
     --joker, --draw-when-stuck, --open, --wrap/--no-wrap), and those that score it

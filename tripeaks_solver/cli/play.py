@@ -36,9 +36,9 @@ def play_command(code: str, spec: str, seed: int, rule_choice: str, as_json: boo
     if as_json:
         click.echo(json.dumps(result.to_dict(), ensure_ascii=False))
         return
-    click.echo(f"{shown}  ({rules} rules), player {player.name}, seed {seed}")
+    click.echo(f"{shown}  (deal {gc.number}, {rules} rules), player {player.name}, seed {seed}")
     click.echo(" ".join(result.tokens) if result.moves else "(no moves)")
     verdict = ("won" if result.won else
                f"lost, {plural(result.cards_left, 'card')} left in the peaks")
-    click.echo(f"{verdict.capitalize()} in {len(result.moves)} moves: score {result.score} "
-               f"(original scoring {result.original})")
+    click.echo(f"{verdict.capitalize()} in {plural(len(result.moves), 'move')}: score "
+               f"{result.score}")

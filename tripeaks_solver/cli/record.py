@@ -15,6 +15,7 @@ from ..model.codes import GameCode
 from ..model.dealing import Deal
 from ..model.game import Game
 from ..model.messages import language_from_env
+from ..model.moves import move_numbers
 from ..model.render import board_lines, deal_picture
 from ..model.rules import Rules
 from .common import (
@@ -119,6 +120,10 @@ def replay_command(words: tuple[str, ...], rule_choice: str, layouts: tuple[str,
                 "record": observed.tokens, "known": len(observed.known_places),
                 "steps": steps, "error": error, "error_move": error_move}
 
+    if not as_json:
+        click.echo(typed.title())
+    # Moves numbered as the app counts them (an undo: the number of the move it takes back).
+    numbers = move_numbers(step.move for step in typed.moves)
     for i, step in enumerate(typed.moves, 1):
         try:
             action = observed.play(step)
@@ -130,7 +135,8 @@ def replay_command(words: tuple[str, ...], rule_choice: str, layouts: tuple[str,
             click.echo(f"move {i} ({step.said}): {exc}", err=True)
             sys.exit(EXIT_ILLEGAL)
         kind = step.move.kind
-        steps.append({"number": i, "action": kind, "card": action.card.token,
+        number = numbers[i - 1]
+        steps.append({"number": number, "action": kind, "card": action.card.token,
                       "shown": [c.token for c in observed.record[-1].shown],
                       "score": scored(),
                       "peaks_cleared": action.peaks_cleared if kind == "remove" else 0})
@@ -138,7 +144,10 @@ def replay_command(words: tuple[str, ...], rule_choice: str, layouts: tuple[str,
             what = {"remove": action.card.pretty, "draw": f"draw {action.card.pretty}",
                     "undo": f"undo {action.card.pretty}"}[kind]
             mark = peak_mark(action.peaks_cleared, action.position) if kind == "remove" else ""
-            click.echo(f"{i:3d}. {what:<10} {_score_text(scoring, observed.game)}{mark}")
+            if kind == "undo":  # no number of its own: it names the move it takes back
+                mark = f"  (move {number} taken back)"
+            head = "     " if kind == "undo" else f"{number:3d}. "
+            click.echo(f"{head}{what:<10} {_score_text(scoring, observed.game)}{mark}")
     if as_json:
         click.echo(json.dumps(result(), ensure_ascii=False))
         return

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 
 import click
 
+from ..model.codes import GameCode
 from ..model.dealing import Deal
 from ..model.layout import Layout
 from ..model.render import deal_picture, layout_picture
@@ -18,6 +19,7 @@ from .common import (
     SEED,
     STDIN,
     InputPath,
+    is_deal_number,
     must_clear_option,
     parse_code,
     peak_mark,
@@ -103,13 +105,16 @@ def _jobs(codes: tuple[str, ...], typed: list[tuple[str, Layout]], rule_choice: 
         if text == STDIN:
             parsed += read_codes(STDIN)
         else:
-            gc = parse_code(text)
-            parsed.append((str(gc), gc))
+            parsed.append((None, text, parse_code(text)))
     jobs = []
-    for source, gc in parsed:
+    for source, word, gc in parsed:
         rule_sets = pick_rules(rule_choice, gc.rules, opts, gc.joker)
-        jobs.append(_Job(source, str(gc), gc.number, gc.rules, rule_sets, None,
-                         Deal.from_code(gc, rule_sets[0].joker)))
+        # The code names the deal as played, as deal's and batch's do: --joker makes it
+        # TP1-EJ-…; a deal number takes the letter of its (first) rule set.
+        letter = rule_sets[0].name if is_deal_number(word) else gc.rules
+        code = GameCode(gc.number, letter, rule_sets[0].joker)
+        jobs.append(_Job(source or str(code), str(code), gc.number, letter, rule_sets, None,
+                         Deal.from_code(code)))
     for name, lay in typed:
         rule_sets = pick_rules(rule_choice, None, opts)
         jobs.append(_Job(name, None, None, None, rule_sets, lay,

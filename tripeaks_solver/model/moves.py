@@ -7,6 +7,7 @@ token is the record notation ``replay`` reads and every machine format writes:
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import ClassVar
 
@@ -94,3 +95,22 @@ def parse_record(args: tuple[str, ...] | list[str]) -> list[Move]:
         except InputError as exc:
             raise InputError(f"move {i}: {exc}") from None
     return out
+
+
+def move_numbers(moves: Iterable[Move]) -> list[int]:
+    """The number of each move of a record as the app's move counter shows it (the count
+    every command uses): a removal or draw is numbered by the counter after it, which
+    an undo never turns back, so a move taken back keeps its number and the next move
+    gets the next one; an undo has no number of its own and gets that of the move it
+    takes back (0 when there is none: the game refuses such an undo)."""
+    numbers: list[int] = []
+    standing: list[int] = []  # the numbers of the moves an undo could take back
+    played = 0
+    for move in moves:
+        if move.is_undo:
+            numbers.append(standing.pop() if standing else 0)
+        else:
+            played += 1
+            standing.append(played)
+            numbers.append(played)
+    return numbers

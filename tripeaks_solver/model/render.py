@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 
 from .cards import Card
 from .dealing import Deal
-from .geometry import COVERED_BY, PEAK_OF, ROWS, TABLEAU_SIZE, column_of
+from .geometry import COVERED_BY, FULL_MASK, PEAK_OF, ROWS, TABLEAU_SIZE, column_of
 from .layout import UNKNOWN, Layout
 from .rules import EASY, Rules
 
@@ -16,6 +16,7 @@ if TYPE_CHECKING:
 
 FACE_DOWN = "##"
 REVEAL_NOTE = "Cards in [brackets] are face down (shown by --reveal)."
+CLEARED = "The three peaks are cleared."  # a won board, rather than rows of nothing
 PEAK_NAMES = ("left", "middle", "right")
 
 
@@ -67,8 +68,12 @@ def deal_picture(deal: Deal, rules: Rules = EASY, reveal: bool = False) -> str:
 
 
 def board_lines(position: Position, reveal: bool = False) -> list[str]:
-    """A game in progress: the peaks, then the waste card and the stock left."""
-    lines = tableau_lines(position.deal, position.removed, reveal, position.rules.open)
+    """A game in progress: the peaks (once every card is gone, a line saying the peaks
+    are cleared), then the waste card and the stock left."""
+    if position.removed == FULL_MASK:
+        lines = [CLEARED]
+    else:
+        lines = tableau_lines(position.deal, position.removed, reveal, position.rules.open)
     top = "empty" if position.waste is None else position.waste.pretty
     left = position.stock_left
     return [*lines, "", f"Waste: {top}    Stock: {left} card{'s' * (left != 1)} left"]
