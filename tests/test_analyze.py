@@ -367,7 +367,7 @@ def test_moves_taken_back_are_listed_not_judged(capsys):
     drawn = analyze(deal, EASY, record[:6])
     assert any(r.mark for r in drawn.moves[1:])
     assert review.lost_total == review.best_start - review.final_best
-    from tripeaks_solver.analysis.hints import review_figure
+    from tripeaks_solver.analysis.review_plot import review_figure
 
     # The app counts 8 moves (the 5 draws taken back too, the undos not): moves 2–6 are
     # taken back, 7 and 8 stand.

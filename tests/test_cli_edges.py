@@ -180,7 +180,8 @@ def _share_line(fig):
 
 def test_review_plot_labels_above_the_share_and_a_legend_of_what_is_drawn():
     pytest.importorskip("matplotlib")
-    from tripeaks_solver.analysis.hints import analyze, review_figure
+    from tripeaks_solver.analysis.hints import analyze
+    from tripeaks_solver.analysis.review_plot import review_figure
 
     deal = Deal.from_number(42)
     # Greedy's game of deal 42: a ! at move 4, the win lost at move 21.

@@ -311,7 +311,8 @@ def test_one_move_count_in_coach_replay_analyze_and_plot(capsys, monkeypatch, tm
         (4, "4s", False), (5, "draw", False), (6, "8c", False), (7, "draw", True),
         (8, "draw", True), (8, "undo", True), (7, "undo", True), (9, "draw", False),
         (10, "draw", False), (11, "6h", False)]
-    from tripeaks_solver.analysis.hints import analyze, review_figure
+    from tripeaks_solver.analysis.hints import analyze
+    from tripeaks_solver.analysis.review_plot import review_figure
 
     review = analyze(Deal.from_number(3), EASY, UNDONE.split())
     axes = review_figure(review, "t").axes[0]

@@ -206,11 +206,8 @@ def analyze_command(words: tuple[str, ...], rule_choice: str, layouts: tuple[str
         refuse_unused(("samples", "seed"), "it counts with --fair (or while some card is "
                       "unknown)")
     seed = new_seed() if fair and seed is None else seed
-    from ..analysis.hints import (  # the kernels load from here on
-        analyze_game,
-        plot_review,
-        review_csv,
-    )
+    from ..analysis.hints import analyze_game, review_csv  # the kernels load from here on
+    from ..analysis.review_plot import plot_review
     from ..solver.solve import warm_up
 
     outputs = _open_outputs(csv_path, plot_path, force)
