@@ -29,6 +29,8 @@ SAMPLES = 32  # 64 gained 0.3 taps a deal in the issue's measurement
 CAP = 3000  # states one search may enter before it gives up (the answer: CAPPED)
 _COVER = np.array(COVER_MASK, np.int64)
 _table = reveal.new_table(CAP)
+_judged: dict[tuple, Judged] = {}  # (what the Sampler depends on, state) -> judged
+_KEEP = 50_000
 
 
 class Judged(NamedTuple):
@@ -67,15 +69,24 @@ class Sampler:
         self.goal = reveal.Goal(_COVER, targets, counts, max(0, len(unknown) - 1),
                                 most_moves, CAP)
         self.masks = rule_masks(rules)
+        self.key = (knowledge.places, rules, most_moves, seed, CAP)
 
     def judge(self, states: Sequence[int]) -> list[Judged]:
-        """For each state: its legal moves and, per move, the samples still alive."""
-        out = np.empty((SAMPLES, len(states), reveal.MOVES), np.int64)
-        reveal._judge(self.masks, self.goal, self.deals,
-                      reveal.Ask(np.array(states, np.int64), out), _table)
-        return [Judged((out[:, k] == reveal.ALIVE).sum(axis=0),
-                       (out[:, k] == reveal.CAPPED).sum(axis=0),
-                       out[0, k] != reveal.ILLEGAL) for k in range(len(states))]
+        """For each state: its legal moves and, per move, the samples still alive.
+        Each state is judged on its own, so answers kept from earlier calls (the
+        walk-through asks after every tap) are the answers."""
+        todo = [k for k in dict.fromkeys(states) if (self.key, k) not in _judged]
+        if todo:
+            out = np.empty((SAMPLES, len(todo), reveal.MOVES), np.int64)
+            reveal._judge(self.masks, self.goal, self.deals,
+                          reveal.Ask(np.array(todo, np.int64), out), _table)
+            if len(_judged) > _KEEP:
+                _judged.clear()
+            for j, k in enumerate(todo):
+                _judged[self.key, k] = Judged((out[:, j] == reveal.ALIVE).sum(axis=0),
+                                              (out[:, j] == reveal.CAPPED).sum(axis=0),
+                                              out[0, j] != reveal.ILLEGAL)
+        return [_judged[self.key, k] for k in states]
 
 
 __all__ = ["CAP", "SAMPLES", "Judged", "Sampler", "knowledge_digest"]
