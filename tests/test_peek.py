@@ -283,7 +283,7 @@ def test_a_seed_gives_the_same_plan_every_time() -> None:
 
 
 # --- the command ----------------------------------------------------------------------
-PEEK_KEYS = {"code", "deal", "layout", "rules", "variant", "scoring", "undo_limit",
+PEEK_KEYS = {"code", "deal", "layout", "rules", "variant", "scoring", "undo_limit", "seed",
              "excursions", "actions", "moves", "undos", "revealed", "by_elimination",
              "unreachable", "complete", "best_score", "best_line"}
 
@@ -316,6 +316,7 @@ def test_peek_command_json_replays(capsys, args: list[str], rules: Rules, number
             game.play(token)
         new = sorted(game.visible_places() - before - seen)
         assert new == e["shows"] and e["cards"] == [deal.cards[p].token for p in new]
+        assert e["no_moves_message"] == (game.status is Status.STUCK)
         seen |= game.visible_places()
         for _ in range(e["undos"]):
             game.play(Move.UNDO)
@@ -331,6 +332,21 @@ def test_peek_command_json_replays(capsys, args: list[str], rules: Rules, number
     code, text, _ = run(capsys, "peek", *args)
     assert code == 0 and f"{data['actions']} taps" in text
     assert f"{data['best_score']}, " in text
+    assert text.count("No more valid moves") == sum(e["no_moves_message"]
+                                                    for e in data["excursions"])
+    assert data["seed"] == 1
+
+
+def test_peek_command_seed(capsys) -> None:
+    """--seed: the same seed, the same plan (and the seed in the JSON); the default is 1."""
+    from cli_run import run
+
+    outs = [run(capsys, "peek", "TP1-C-AAAAAAE", "--json", *extra)[1]
+            for extra in ([], ["--seed", "1"], ["--seed", "9"], ["--seed", "9"])]
+    assert outs[0] == outs[1] and outs[2] == outs[3]
+    assert json.loads(outs[2])["seed"] == 9
+    code, _, err = run(capsys, "peek", "TP1-C-AAAAAAE", "--seed", "-3")
+    assert code == 2 and "--seed" in err
 
 
 def test_peek_command_errors(capsys) -> None:

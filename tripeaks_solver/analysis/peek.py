@@ -32,7 +32,7 @@ import numpy as np
 from ..kernels import peek as peek_kernels
 from ..model.cards import WILD_RANK, Card
 from ..model.dealing import Deal
-from ..model.game import UNDO_LIMIT, Game
+from ..model.game import PEEK_SEED, UNDO_LIMIT, Game
 from ..model.geometry import COVER_MASK, FULL_MASK, TABLEAU_SIZE, UNCOVERS
 from ..model.layout import Layout
 from ..model.moves import Move
@@ -42,7 +42,7 @@ from .peek_samples import Judged, Sampler
 
 DEFAULT_UNDO_LIMIT = UNDO_LIMIT  # the TP1 app's, as the game keeps it
 _SCAN = 4  # earlier states judged a call, going back (each is judged on its own)
-DEFAULT_SEED = 1  # of the samples: ``peek --seed`` and the coach's seed change it
+DEFAULT_SEED = PEEK_SEED  # of the samples: ``peek --seed`` and the coach's seed change it
 
 
 @dataclass(frozen=True)
