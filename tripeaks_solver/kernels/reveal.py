@@ -85,7 +85,10 @@ def _count(x):
     x = x - (x >> 1 & 0x5555555555555555)
     x = (x & 0x3333333333333333) + (x >> 2 & 0x3333333333333333)
     x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0F
-    return (x * 0x0101010101010101) >> 56 & 0xFF
+    x += x >> 8  # no multiplication: plain Python (NUMBA_DISABLE_JIT=1) warns on a wrap
+    x += x >> 16
+    x += x >> 32
+    return x & 0x7F
 
 
 @njit(cache=True)
