@@ -72,13 +72,15 @@ def _state_of(game: Game) -> _State:
 
 
 def naive_next_step(knowledge: Layout, rules: Rules, base: Sequence[Move], stack: Sequence[Move],
-              undo_limit: int = DEFAULT_UNDO_LIMIT, back_to_base: bool = False
-              ) -> Step | None:
+              undo_limit: int = DEFAULT_UNDO_LIMIT, back_to_base: bool = False,
+              free_undos: bool = False) -> Step | None:
     """The cheapest next step of a peek that began after the moves ``base`` and stands
     after ``stack`` more: undo part way, then play to a move that turns up a card not
     in ``knowledge``, with at most ``undo_limit`` moves beyond the base at any time.
-    ``back_to_base``: always undo the whole stack first (the simplest plan). None when
-    no line the player can play with the cards known shows another card."""
+    ``back_to_base``: always undo the whole stack first (the simplest plan).
+    ``free_undos``: count only the moves played (every start costs 0), ties to the
+    deeper line. None when no line the player can play with the cards known shows
+    another card."""
     board = _Board(knowledge, rules)
     game = Game(knowledge.filled(), rules)  # only known cards are played on it
     for move in base:
@@ -101,7 +103,7 @@ def naive_next_step(knowledge: Layout, rules: Rules, base: Sequence[Move], stack
             continue
         if state not in came:
             came[state] = (None, None, undos)
-            buckets[undos].append(state)
+            buckets[0 if free_undos else undos].append(state)
     best: tuple | None = None
     cost = 0
     while cost < len(buckets):
@@ -112,7 +114,8 @@ def naive_next_step(knowledge: Layout, rules: Rules, base: Sequence[Move], stack
                 continue
             for move, shows, nxt in board.moves(state):
                 if nxt is None:
-                    key = (cost + 1, -len(shows), depth(state) + 1)
+                    deep = depth(state) + 1
+                    key = (cost + 1, -len(shows), -deep if free_undos else deep)
                     if best is None or key < best[:3]:
                         best = (*key, state, move, shows)
                 elif nxt not in came:

@@ -10,9 +10,15 @@ import pytest
 from helpers import deal_for
 from naive_peek import naive_next_step
 
-from tripeaks_solver.analysis.peek import PeekPlan, learn_by_elimination, next_step, plan_peek
+from tripeaks_solver.analysis.peek import (
+    PeekPlan,
+    cheapest_step,
+    learn_by_elimination,
+    next_step,
+    plan_peek,
+)
 from tripeaks_solver.model.dealing import Deal
-from tripeaks_solver.model.game import Game
+from tripeaks_solver.model.game import Game, Status
 from tripeaks_solver.model.layout import Layout
 from tripeaks_solver.model.moves import Move
 from tripeaks_solver.model.rules import CLASSIC, EASY, Rules
@@ -27,7 +33,7 @@ def random_moves(game: Game, rng: random.Random, count: int) -> list[Move]:
         options = [Move.remove(c) for c in game.playable()]
         if game.stock_left and game.rules.may_draw(bool(options)):
             options.append(Move.DRAW)
-        if not options or game.status.name != "PLAYING":
+        if not options or game.status is not Status.IN_PLAY:
             break
         move = rng.choice(options)
         game.play(move)
@@ -50,15 +56,19 @@ def situation(rng: random.Random) -> tuple:
 
 
 @pytest.mark.parametrize("seed", [pytest.param(0, marks=pytest.mark.nojit), 1, 2, 3])
-def test_next_step_equals_its_slow_twin(seed: int) -> None:
+def test_cheapest_step_equals_its_slow_twin(seed: int) -> None:
     rng = random.Random(seed)
     steps = 0
     for _ in range(60):
         rules, _, base, stack, knowledge = situation(rng)
         limit = rng.choice([1, 2, 5, 100])
         back = rng.random() < 0.3
-        got = next_step(knowledge, rules, base, stack, limit, back)
-        assert got == naive_next_step(knowledge, rules, base, stack, limit, back)
+        free = not back and rng.random() < 0.5
+        got = cheapest_step(knowledge, rules, base, stack, limit, back, free)
+        want = naive_next_step(knowledge, rules, base, stack, limit, back, free)
+        assert (got is None) == (want is None)
+        if got is not None:  # the twin does not judge the app's message
+            assert (got.undos, got.moves, got.shows) == (want.undos, want.moves, want.shows)
         steps += got is not None
     assert steps > 30  # most situations have a next card to show
 
@@ -92,6 +102,8 @@ def check_replays(plan: PeekPlan, deal: Deal, rules: Rules, base: list[Move],
             new = game.visible_places() - before - known
             if i == len(excursion.moves) - 1:
                 assert sorted(new) == sorted(excursion.shows)
+                stuck = game.status is Status.STUCK  # "No more valid moves" in the app
+                assert excursion.no_moves_message == stuck
             else:
                 assert not new  # the moves on the way use known cards and show nothing
             known |= game.visible_places()
@@ -128,23 +140,24 @@ def replay_plans(rules: Rules, numbers: range, limits: tuple) -> None:
 
 @pytest.mark.parametrize("rules", RULE_SETS, ids=str)
 def test_plans_replay_with_undo(rules: Rules) -> None:
-    replay_plans(rules, range(3), ((100, False), (8, True), (4, False)))
+    replay_plans(rules, range(3), ((100, False), (30, False), (8, True), (4, False)))
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("rules", RULE_SETS, ids=str)
 def test_more_plans_replay_with_undo(rules: Rules) -> None:
-    replay_plans(rules, range(3, 15), ((100, False), (100, True), (4, False), (1, False)))
+    replay_plans(rules, range(3, 15), ((100, False), (100, True), (30, False), (4, False),
+                                       (1, False)))
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("rules", [EASY, CLASSIC], ids=str)
 def test_whole_plans_equal_the_slow_twins(rules: Rules) -> None:
-    """Step by step as plan_peek goes, the slow twin chooses the same step."""
+    """Step by step as the old greedy plan goes, the slow twin chooses the same step."""
     for number in range(3):
         deal = deal_for(number, rules)
         knowledge = start_knowledge(deal, rules)
-        plan = plan_peek(deal, rules, knowledge)
+        plan = plan_peek(deal, rules, knowledge, adaptive=False)
         stack: list[Move] = []
         known = knowledge
         for i, excursion in enumerate(plan.excursions):
@@ -192,24 +205,85 @@ def moved_unseen(deal: Deal, places: list[int], rng: random.Random) -> Deal:
     return Deal(tuple(cards))
 
 
+def first_line_length(plan: PeekPlan) -> int:
+    """How many excursions the first line takes (until the first undo)."""
+    return next((i + 1 for i, e in enumerate(plan.excursions) if e.undos),
+                len(plan.excursions))
+
+
 @pytest.mark.parametrize("rules", [EASY, CLASSIC], ids=str)
 def test_a_plan_is_blind_to_unseen_cards(rules: Rules) -> None:
-    """Move the cards the first half of a plan has not shown: that half is the same."""
+    """Move the cards a plan has not shown by some excursion (early, half way, late in
+    the first line, in the repairs): the plan up to there is the same."""
     rng = random.Random(7)
-    for number in range(8):
+    for number in range(6):
         deal = deal_for(number, rules)
         knowledge = start_knowledge(deal, rules)
         plan = plan_peek(deal, rules, knowledge)
-        half = plan.excursions[:len(plan.excursions) // 2]
-        shown = {p for e in half for p in e.shows}
-        hidden = [p for p in knowledge.unknown_places if p not in shown]
-        other = moved_unseen(deal, hidden, rng)
-        theirs = plan_peek(other, rules, knowledge).excursions[:len(half)]
-        assert theirs == half  # the next step's undos too: it reads only what they show
+        n = len(plan.excursions)
+        line = first_line_length(plan)
+        for cut in sorted({1, n // 2, max(1, line - 2), max(1, n - 2)}):
+            head = plan.excursions[:cut]
+            shown = {p for e in head for p in e.shows}
+            hidden = [p for p in knowledge.unknown_places if p not in shown]
+            if len(hidden) < 2:
+                continue
+            other = moved_unseen(deal, hidden, rng)
+            theirs = plan_peek(other, rules, knowledge).excursions
+            # the steps up to the cut; the undos after the last one read what it shows
+            assert theirs[:cut] == head
+
+
+@pytest.mark.parametrize(("rules", "number"), [(EASY, 0), (CLASSIC, 1), (CLASSIC, 4)], ids=str)
+def test_the_walk_through_asked_after_every_tap_is_the_plan(rules: Rules, number: int) -> None:
+    """next_step asked after every single move and undo, with only the cards shown so
+    far, says the rest of the step plan_peek simulates, tap for tap."""
+    deal = deal_for(number, rules)
+    knowledge = start_knowledge(deal, rules)
+    plan = plan_peek(deal, rules, knowledge)
+    taps: list[Move] = []
+    for i, e in enumerate(plan.excursions):
+        taps += [Move.UNDO] * (plan.excursions[i - 1].undos if i else 0) + list(e.moves)
+    taps += [Move.UNDO] * (plan.excursions[-1].undos if plan.excursions else 0)
+    stack: list[Move] = []
+    known = knowledge
+    walked: list[Move] = []
+    while True:
+        step = next_step(known, rules, (), stack)
+        if step is None:
+            break
+        if step.undos:
+            walked.append(Move.UNDO)
+            stack.pop()
+            continue
+        move = step.moves[0]
+        walked.append(move)
+        game = Game(deal, rules)
+        for m in stack:
+            game.play(m)
+        before = game.visible_places()
+        game.play(move)
+        stack.append(move)
+        for p in game.visible_places() - before:
+            known = known.learn(p, deal.cards[p]) if known.places[p] is None else known
+        assert set(game.visible_places() - before) & set(knowledge.unknown_places) >= set(
+            step.shows if len(step.moves) == 1 else ())
+        known = learn_by_elimination(known)[0]
+    walked += [Move.UNDO] * len(stack)
+    assert walked == taps
+    assert known == plan.knowledge
+
+
+def test_a_seed_gives_the_same_plan_every_time() -> None:
+    deal = deal_for(4, CLASSIC)
+    knowledge = start_knowledge(deal, CLASSIC)
+    plans = [plan_peek(deal, CLASSIC, knowledge, seed=s) for s in (5, 5, 6)]
+    assert plans[0] == plans[1] and plans[0].seed == 5 and plans[2].seed == 6
+    assert plan_peek(deal, CLASSIC, knowledge) == plan_peek(deal, CLASSIC, knowledge, seed=1)
 
 
 # --- the command ----------------------------------------------------------------------
-PEEK_KEYS = {"code", "deal", "layout", "rules", "variant", "scoring", "undo_limit",
+PEEK_KEYS = {"code", "deal", "layout", "rules", "variant", "scoring", "undo_limit", "seed",
              "excursions", "actions", "moves", "undos", "revealed", "by_elimination",
              "unreachable", "complete", "best_score", "best_line"}
 
@@ -242,6 +316,7 @@ def test_peek_command_json_replays(capsys, args: list[str], rules: Rules, number
             game.play(token)
         new = sorted(game.visible_places() - before - seen)
         assert new == e["shows"] and e["cards"] == [deal.cards[p].token for p in new]
+        assert e["no_moves_message"] == (game.status is Status.STUCK)
         seen |= game.visible_places()
         for _ in range(e["undos"]):
             game.play(Move.UNDO)
@@ -257,6 +332,21 @@ def test_peek_command_json_replays(capsys, args: list[str], rules: Rules, number
     code, text, _ = run(capsys, "peek", *args)
     assert code == 0 and f"{data['actions']} taps" in text
     assert f"{data['best_score']}, " in text
+    assert text.count("No more valid moves") == sum(e["no_moves_message"]
+                                                    for e in data["excursions"])
+    assert data["seed"] == 1
+
+
+def test_peek_command_seed(capsys) -> None:
+    """--seed: the same seed, the same plan (and the seed in the JSON); the default is 1."""
+    from cli_run import run
+
+    outs = [run(capsys, "peek", "TP1-C-AAAAAAE", "--json", *extra)[1]
+            for extra in ([], ["--seed", "1"], ["--seed", "9"], ["--seed", "9"])]
+    assert outs[0] == outs[1] and outs[2] == outs[3]
+    assert json.loads(outs[2])["seed"] == 9
+    code, _, err = run(capsys, "peek", "TP1-C-AAAAAAE", "--seed", "-3")
+    assert code == 2 and "--seed" in err
 
 
 def test_peek_command_errors(capsys) -> None:

@@ -163,7 +163,7 @@ class AnalysisReport:
         return out
 
 
-PEEK_KEYS = ("code", "deal", "layout", "rules", "variant", "scoring", "undo_limit",
+PEEK_KEYS = ("code", "deal", "layout", "rules", "variant", "scoring", "undo_limit", "seed",
              "excursions", "actions", "moves", "undos", "revealed", "by_elimination",
              "unreachable", "complete", "best_score", "best_line")
 
@@ -188,10 +188,11 @@ class PeekReport:
         out = {"code": code, "deal": None if code is None else start.deal.number,
                "layout": start.text if start.kind == "layout" else None,
                "rules": rules.name, "variant": rules.variant, "scoring": self.scheme,
-               "undo_limit": self.undo_limit,
+               "undo_limit": self.undo_limit, "seed": plan.seed,
                "excursions": [{"moves": [m.token for m in e.moves], "undos": e.undos,
                                "shows": list(e.shows),
-                               "cards": [plan.knowledge.places[p].token for p in e.shows]}
+                               "cards": [plan.knowledge.places[p].token for p in e.shows],
+                               "no_moves_message": e.no_moves_message}
                               for e in plan.excursions],
                "actions": plan.actions, "moves": moves, "undos": plan.actions - moves,
                "revealed": list(plan.revealed), "by_elimination": plan.by_elimination,

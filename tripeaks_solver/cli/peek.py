@@ -12,11 +12,11 @@ import click
 from ..analysis.observed import ObservedGame, name_place
 from ..analysis.reports import PeekReport
 from ..errors import InputError
-from ..model.game import UNDO_LIMIT, Status
+from ..model.game import PEEK_SEED, UNDO_LIMIT, Status
 from ..model.geometry import TABLEAU_SIZE
 from ..model.layout import Layout
 from ..model.moves import Move
-from .common import plural, rule_options
+from .common import SEED, plural, rule_options
 from .games import game_options, play_game, read_game
 from .group import cli
 from .hint import SCORE_LABEL
@@ -24,6 +24,10 @@ from .hint import SCORE_LABEL
 if TYPE_CHECKING:
     from ..analysis.peek import Excursion, PeekPlan
     from ..model.rules import Rules
+
+NO_MOVES_NOTE = ('no move is left: close the app\'s "No more valid moves" to read it; '
+                 "undo still works")
+
 
 def undo_limit_option(f):
     """--undo-limit: how deep a peek may go (``peek`` and ``coach``)."""
@@ -42,7 +46,10 @@ def excursion_text(excursion: Excursion, undos_before: int, knowledge: Layout,
     parts.append(" ".join(m.pretty for m in excursion.moves))
     said = ", ".join(f"{knowledge.places[p].pretty} ({name_place(p, rules)})"
                      for p in excursion.shows)
-    return f"{', then '.join(parts)}: shows {said}"
+    text = f"{', then '.join(parts)}: shows {said}"
+    if excursion.no_moves_message:
+        text += f" ({NO_MOVES_NOTE})"
+    return text
 
 
 def plan_lines(plan: PeekPlan, rules: Rules, where: str) -> list[str]:
@@ -71,7 +78,8 @@ def plan_lines(plan: PeekPlan, rules: Rules, where: str) -> list[str]:
         # a run of single draws, one after the other: one line
         j = i
         while j < len(excursions) and excursions[j].moves == (Move.DRAW,) and (
-                j == i and not undos_before or j > i and not excursions[j - 1].undos):
+                j == i and not undos_before or j > i and not excursions[j - 1].undos) \
+                and not excursions[j].no_moves_message:
             j += 1
         if j - i > 1:
             cards = " ".join(plan.knowledge.places[e.shows[0]].pretty for e in excursions[i:j])
@@ -95,20 +103,25 @@ def plan_lines(plan: PeekPlan, rules: Rules, where: str) -> list[str]:
 @click.argument("words", nargs=-1, metavar="CODE [MOVES]...")
 @game_options
 @undo_limit_option
+@click.option("--seed", type=SEED, default=PEEK_SEED, show_default=True,
+              help="Seed of the samples of the unseen cards that choose the moves (the "
+                   "same seed, the same plan).")
 @click.option("--json", "as_json", is_flag=True, help="Print the plan as a JSON object.")
 @rule_options()
 def peek_command(words: tuple[str, ...], rule_choice: str, layouts: tuple[str, ...],
                  layout_file: Path | None, seen: str | None, record_path: Path | None,
-                 lang: str | None, undo_limit: int, as_json: bool, scoring: str,
+                 lang: str | None, undo_limit: int, seed: int, as_json: bool, scoring: str,
                  **opts) -> None:
     """Plan a peek: the taps that show every card, then the best line.
 
-    In an app with undo a player can look and take back: draw and undo, play a few
-    cards to see what turns up and undo them. The plan goes one excursion at a time
-    (a few moves, the last of which shows a card not seen yet, then as many undos as
-    the next excursion needs), each chosen with only the cards seen by then, and
-    counts the taps (moves + undos). The last unknown card follows by elimination.
-    When every card is known, the best line from where the peek began.
+    In an app with undo a player can look and take back: draw and undo, play cards
+    to see what turns up and undo them. The plan plays one line toward the line that
+    shows every card (where moves differ, it tries them on random guesses at the
+    unseen cards, --seed), then repairs what it missed, one excursion at a time (moves,
+    the last of which shows a card not seen yet, then as many undos as the next
+    excursion needs), each chosen with only the cards seen by then, and counts the
+    taps (moves + undos). The last unknown card follows by elimination. When every
+    card is known, the best line from where the peek began.
 
     The plan is simulated on a deal whose cards are all known here: a CODE, a full
     --layout, or a game (--seen, --record) whose moves have shown every card; MOVES
@@ -132,7 +145,7 @@ def peek_command(words: tuple[str, ...], rule_choice: str, layouts: tuple[str, .
 
     rules = typed.start.rules
     knowledge = Layout.of_deal(deal, game.known_places)
-    plan = plan_peek(deal, rules, knowledge, game.moves, undo_limit)
+    plan = plan_peek(deal, rules, knowledge, game.moves, undo_limit, seed=seed)
     best = solve(game.position(), scheme=typed.scoring) if plan.complete else None
     if as_json:
         report = PeekReport(typed.start, typed.scoring, undo_limit, plan, best)

@@ -20,6 +20,8 @@ the first found (starts in order of undos, moves in order of position, the draw 
     states[i]       state after the base (i = 0) and each move of the line after it
     undo_limit      the deepest a line may go beyond the base (moves)
     back_to_base    start only from the base (undo the whole line first)
+    free_undos      count only the moves played, not the undos: every start is met at
+                    cost 0 (deepest first), and ties go to the deeper line
 ``PeekScratch`` — work space, grown by the caller when a search fills it:
     slots           open-addressing table of entry numbers (-1 empty), a power of two
     keys, parent, move, depth  one entry per state met: its state, the entry it
@@ -57,6 +59,7 @@ class Line(NamedTuple):
     states: np.ndarray
     undo_limit: int
     back_to_base: bool
+    free_undos: bool
 
 
 class PeekScratch(NamedTuple):
@@ -116,12 +119,14 @@ def _meet(scratch, count, key, parent, move, depth):
 
 
 @njit(cache=True)
-def _better(result, cost, shown, depth):
+def _better(result, cost, shown, depth, deeper):
     """Is a reveal at ``cost`` taps showing ``shown`` cards at ``depth`` better than
-    the best so far? Then it becomes the best."""
+    the best so far (ties to the shallower line, or the ``deeper``)? Then it becomes
+    the best."""
     if result[FOUND_AT] == FOUND and (
             cost > result[COST] or cost == result[COST] and (
-                shown < result[SHOWN] or shown == result[SHOWN] and depth >= result[DEPTH])):
+                shown < result[SHOWN] or shown == result[SHOWN] and (
+                    depth <= result[DEPTH] if deeper else depth >= result[DEPTH]))):
         return False
     result[FOUND_AT] = FOUND
     result[COST] = cost
@@ -151,7 +156,12 @@ def _cheapest_reveal(known, rules, line, scratch):
     head = 0
     tail = 0
     cost = 0
-    if start_count and scratch.move[0] == -1:  # no undo: the first of level 0
+    if line.free_undos:  # every start at cost 0, the deepest first
+        for entry in range(start_count):
+            scratch.queue[tail] = entry
+            tail += 1
+        next_start = start_count
+    elif start_count and scratch.move[0] == -1:  # no undo: the first of level 0
         scratch.queue[tail] = 0
         tail += 1
         next_start = 1
@@ -196,7 +206,7 @@ def _cheapest_reveal(known, rules, line, scratch):
                         else:
                             second_shown = q
                 if shown:
-                    if _better(result, cost + 1, shown, depth + 1):
+                    if _better(result, cost + 1, shown, depth + 1, line.free_undos):
                         result[PARENT] = entry
                         result[MOVE] = p
                         result[SHOW] = first_shown
@@ -213,7 +223,7 @@ def _cheapest_reveal(known, rules, line, scratch):
                 continue
             rank = known.stock[drawn]
             if rank < 0:
-                if _better(result, cost + 1, 1, depth + 1):
+                if _better(result, cost + 1, 1, depth + 1, line.free_undos):
                     result[PARENT] = entry
                     result[MOVE] = DRAW
                     result[SHOW] = known.first + drawn

@@ -27,6 +27,7 @@ from .scoring import (
 )
 
 UNDO_LIMIT = 100
+PEEK_SEED = 1  # the default seed of a peek plan's samples (``peek --seed``)
 
 
 class Status(Enum):
