@@ -36,7 +36,6 @@ thread); :meth:`state_key` tells whether advice computed earlier is still curren
 
 from __future__ import annotations
 
-import inspect
 import secrets
 from collections.abc import Callable, Iterable
 from pathlib import Path
@@ -370,10 +369,9 @@ class CoachSession:
         knowledge = self.game.knowledge
         step = None
         if not knowledge.complete:
-            # The planner takes a seed in some versions: the session's, when it does.
-            seeded = "seed" in inspect.signature(next_step).parameters
+            # The session's seed: peek --seed S plans the same walk.
             step = next_step(knowledge, self.rules, self.game.moves[:self.peek_base], stack,
-                             self.undo_limit, **({"seed": self.seed} if seeded else {}))
+                             self.undo_limit, seed=self.seed)
         turn = PeekTurn(step, len(stack), len(self.game.record) - self.peek_began,
                         len(knowledge.unknown_places))
         if turn.finished:

@@ -13,6 +13,10 @@ from ..model.moves import Move
 from ..model.position import Position
 from .observed import name_place
 
+# What a peek says of a step whose card turns up under the app's "No more valid moves".
+NO_MOVES_NOTE = ('no move is left: close the app\'s "No more valid moves" to read it; '
+                 "undo still works")
+
 if TYPE_CHECKING:
     from ..model.rules import Rules
     from .hints import FairAdvice, Hint
@@ -173,7 +177,8 @@ class PeekTurn:
         what = "the card that turns up" if len(step.shows) == 1 else (
             f"the {NUMBERS.get(len(step.shows), len(step.shows))} cards that turn up, "
             "left to right")
-        return f"Peek: {todo}, and say {what} ({shown})."
+        note = f" ({NO_MOVES_NOTE})" if step.no_moves_message else ""
+        return f"Peek: {todo}, and say {what} ({shown}){note}."
 
     def done_text(self) -> str:
         taps = plural(self.taps, "tap")
@@ -189,8 +194,9 @@ class PeekTurn:
                 "moves": [] if step is None else [m.token for m in step.moves],
                 "shows": [] if step is None else [{"place": p, "name": name_place(p, rules)}
                                                   for p in step.shows],
+                "no_moves_message": step is not None and step.no_moves_message,
                 "back": self.back, "taps": self.taps, "unknown": self.unknown}
 
 
-__all__ = ["ADVICE", "HELP", "TURN_KEYS", "Advice", "PeekTurn", "percents", "plural",
+__all__ = ["ADVICE", "HELP", "NO_MOVES_NOTE", "TURN_KEYS", "Advice", "PeekTurn", "percents", "plural",
            "score_of"]

@@ -11,6 +11,7 @@ import click
 
 from ..analysis.observed import ObservedGame, name_place
 from ..analysis.reports import PeekReport
+from ..analysis.turns import NO_MOVES_NOTE
 from ..errors import InputError
 from ..model.game import PEEK_SEED, UNDO_LIMIT, Status
 from ..model.geometry import TABLEAU_SIZE
@@ -24,10 +25,6 @@ from .hint import SCORE_LABEL
 if TYPE_CHECKING:
     from ..analysis.peek import Excursion, PeekPlan
     from ..model.rules import Rules
-
-NO_MOVES_NOTE = ('no move is left: close the app\'s "No more valid moves" to read it; '
-                 "undo still works")
-
 
 def undo_limit_option(f):
     """--undo-limit: how deep a peek may go (``peek`` and ``coach``)."""
