@@ -1,0 +1,170 @@
+"""The games of a data directory: their record files listed, new ones started, and the
+tables the server holds (one per record file, so two tabs share one game)."""
+
+from __future__ import annotations
+
+import datetime
+import os
+import re
+import threading
+from pathlib import Path
+
+from ..analysis.observed import ObservedGame, Start
+from ..analysis.records import looks_like_record, make_start, parse_record_file
+from ..errors import IllegalMoveError, InputError
+from ..model.codes import GameCode
+from ..model.layout import Layout
+from ..model.rules import VARIANT_OPTIONS, Rules
+from ..model.scoring import SCHEMES
+from .core import Core
+from .table import Table, score_of
+
+NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._+-]{0,150}")
+MAX_RECORD_BYTES = 1 << 20  # a record of a game is a few kB; bigger files are not listed
+
+
+class NotFound(InputError):
+    """A record name that names no record file of the data directory."""
+
+
+class Hub:
+    """The record files of ``folder`` and the games the server holds open."""
+
+    def __init__(self, folder: Path) -> None:
+        self.folder = Path(folder)
+        self.lock = threading.Lock()
+        self.tables: dict[str, Table] = {}
+
+    # --- names -----------------------------------------------------------------------
+    def path_of(self, name: str) -> Path:
+        """The record file called ``name`` in the folder: a bare file name, never one
+        that leaves it (InputError otherwise)."""
+        if not isinstance(name, str) or not NAME.fullmatch(name) or ".." in name:
+            raise InputError("not a record name: a bare file name of the data directory")
+        path = self.folder / name
+        if path.resolve().parent != self.folder.resolve():
+            raise InputError("not a record name: a bare file name of the data directory")
+        return path
+
+    # --- the list --------------------------------------------------------------------
+    def games(self) -> list[dict]:
+        """The record files, newest first, with their start, rules, moves and result."""
+        try:
+            entries = [e for e in os.scandir(self.folder)
+                       if NAME.fullmatch(e.name) and e.is_file(follow_symlinks=False)]
+        except FileNotFoundError:
+            return []
+        entries.sort(key=lambda e: (-e.stat().st_mtime, e.name))
+        out = []
+        for entry in entries:
+            row = self._summary(Path(entry.path))
+            if row is not None:
+                row["modified"] = datetime.datetime.fromtimestamp(
+                    entry.stat().st_mtime).isoformat(timespec="seconds")
+                out.append(row)
+        return out
+
+    def _summary(self, path: Path) -> dict | None:
+        try:
+            if path.stat().st_size > MAX_RECORD_BYTES:
+                return None
+            text = path.read_bytes().decode("utf-8").removeprefix("\ufeff")
+        except (OSError, UnicodeDecodeError):
+            return None
+        if not looks_like_record(text):
+            return None
+        row = {"file": path.name, "start": None, "rules": None, "variant": None,
+               "scoring": None, "moves": None, "score": None, "result": None, "error": None,
+               "open": path.name in self.tables}
+        try:
+            stored = parse_record_file(text, path.name)
+            game = ObservedGame.replay(stored.start, stored.moves)
+        except (InputError, IllegalMoveError) as exc:
+            row["error"] = str(exc)
+            return row
+        position = game.position()
+        row.update(start=f"{stored.start.kind} {stored.start.text}",
+                   rules=stored.start.rules.name, variant=stored.start.rules.variant,
+                   scoring=stored.scoring, moves=position.moves_played,
+                   score=score_of(position, stored.scoring), result=position.status.value)
+        return row
+
+    # --- tables ----------------------------------------------------------------------
+    def table(self, name: str) -> Table:
+        """The game in record file ``name``, opened (and locked) on first use."""
+        path = self.path_of(name)
+        with self.lock:
+            table = self.tables.get(name)
+            if table is not None:
+                return table
+            if not path.is_file():
+                raise NotFound(f"no record {name!r} in the data directory")
+            table = Table(name, Core.open(path))
+            self.tables[name] = table
+            return table
+
+    def create(self, spec: dict) -> Table:
+        """A new game from the page's start form: ``start`` (``seen``, ``code`` or
+        ``layout`` text), ``rules``, ``variants``, ``scoring``."""
+        start, scoring = parse_start(spec)
+        try:
+            self.folder.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise InputError(f"cannot make the data directory: {exc.strerror}") from None
+        with self.lock:
+            path = self._new_path(start)
+            table = Table(path.name, Core.create(path, start, scoring))
+            self.tables[path.name] = table
+            return table
+
+    def _new_path(self, start: Start) -> Path:
+        if start.kind == "code":
+            stem = start.text
+        elif start.kind == "seen":
+            stem = "seen-" + "".join(start.text.split())
+        else:
+            stem = "layout-" + "".join(t for t in start.text.split() if t != "??")[:24]
+        stem = re.sub(r"[^A-Za-z0-9-]", "", stem)
+        stamp = datetime.datetime.now().strftime("%Y%m%d-%H%M%S")
+        path, n = self.folder / f"{stem}-{stamp}.txt", 2
+        while path.exists():
+            path, n = self.folder / f"{stem}-{stamp}-{n}.txt", n + 1
+        return path
+
+    def close(self) -> None:
+        with self.lock:
+            for table in self.tables.values():
+                table.close()
+            self.tables.clear()
+
+
+def parse_start(spec: dict) -> tuple[Start, str]:
+    """The start and scoring of the page's start form (InputError when malformed)."""
+    if not isinstance(spec, dict):
+        raise InputError("expected a JSON object")
+    text = spec.get("start")
+    if not isinstance(text, str) or not text.strip():
+        raise InputError("start: the cards seen, a game code or a layout")
+    text = " ".join(text.replace(",", " ").split())
+    scoring = spec.get("scoring", "app")
+    if scoring not in SCHEMES:
+        raise InputError(f"scoring: one of {', '.join(SCHEMES)}")
+    variants = spec.get("variants", [])
+    if not isinstance(variants, list) or any(v not in VARIANT_OPTIONS for v in variants):
+        raise InputError(f"variants: a list of {', '.join(VARIANT_OPTIONS)}")
+    name = spec.get("rules", "easy")
+    if not isinstance(name, str):
+        raise InputError("rules: easy or classic")
+    rules = Rules.named(name).with_options(**{VARIANT_OPTIONS[v]: True for v in variants})
+    words = text.split()
+    if len(words) == 1 and "-" in text:
+        code = GameCode.parse(text)
+        # The code names its rules; the form's variants apply to it.
+        rules = rules.with_options(wrap=code.rules == "easy", joker=code.joker or rules.joker)
+        return make_start("code", text, rules), scoring
+    if len(words) == 52 or "??" in words:
+        return Start.of_layout(Layout.parse(text), rules), scoring
+    return Start.of_seen(text, rules), scoring
+
+
+__all__ = ["Hub", "NotFound", "parse_start"]
