@@ -281,6 +281,7 @@ function showQuestion(state) {
   box.hidden = state.need === null;
   if (state.need === null) return;
   const need = state.need;
+  box.dataset.place = String(need.place);
   const what = need.move === "draw" ? "The card you drew" : `${need.name[0].toUpperCase()}${need.name.slice(1)} turned up`;
   $("#question-text").textContent = `${what}: which card?${need.of > 1 ? ` (card ${need.asked} of ${need.of}, left to right)` : ""}`;
   const known = new Set(state.known_cards);
@@ -299,6 +300,10 @@ function showPeek(state) {
   box.hidden = !p;
   if (!p) return;
   const seen = `cards seen ${p.seen} of ${p.of}`;
+  box.dataset.undos = String(p.undos);
+  box.dataset.moves = p.moves.join(" ");
+  box.dataset.seen = String(p.seen);
+  box.dataset.done = p.done ? "true" : "false";
   if (p.done) {
     box.textContent = `Peek done in ${p.taps} taps: ${p.unknown ? p.unknown + " cards stay unknown" : "every card is known"} (${seen}). The exact best line follows.`;
     return;
