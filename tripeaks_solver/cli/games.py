@@ -1,6 +1,6 @@
 """The game a command is about: its start as typed (a code, a layout, the cards seen at
 the start, or a record file) and its observed record, replayed with one-line errors.
-``hint``, ``analyze``, ``replay`` and ``coach`` share it."""
+``hint``, ``analyze``, ``replay`` and ``coach`` share it; ``coach`` may ask for it."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from pathlib import Path
 
 import click
 
-from ..analysis.observed import Observed, ObservedGame, Start, parse_observed
+from ..analysis.observed import Observed, ObservedGame, Start, parse_observed, seen_help
 from ..analysis.records import make_start, parse_record_file, torn_note
 from ..errors import IllegalMoveError, InputError
 from ..model.messages import LANGUAGES, language_from_env
@@ -162,3 +162,53 @@ def play_game(typed: Typed, lang: str | None, on_error=None) -> ObservedGame:
             click.echo(f"move {number} ({step.said}): {exc}", err=True)
             sys.exit(EXIT_ILLEGAL)
     return game
+
+
+def read_line(prompt: str, interactive: bool, echo: bool) -> str | None:
+    """One line of input (None at its end), after the prompt; from a pipe the prompt and
+    the line read are printed with ``echo``, as a terminal would show them."""
+    if interactive:
+        try:
+            return input(prompt)
+        except EOFError:
+            click.echo()
+            return None
+    line = sys.stdin.readline() if sys.stdin is not None else ""
+    if line and echo:
+        click.echo(prompt + line.rstrip("\r\n"))
+    return line.rstrip("\r\n") if line else None
+
+
+def ask_start(rule_choice: str, scoring: str, opts: dict, interactive: bool) -> Typed | None:
+    """The start of a game played along (``coach``), asked for on standard input: the
+    cards seen, or a game code; None when the player stops (q, end of input)."""
+    from ..analysis.session import start_from_text
+
+    rules = _rules(rule_choice, None, opts)
+    other = "Classic" if rules.name == "easy" else "Easy"
+    if interactive:
+        click.echo(f"What do you see? Type {seen_help(rules)} (e.g. Jd 4s Ac 8h 4c 2h 8c 6h 8d "
+                   f"8s 9c), or a game code; q stops. Cards as seen play under {rules} "
+                   f"rules (for {other}: coach --rules {other.lower()}).")
+    while True:
+        text = read_line("Start: ", interactive, echo=False)
+        if text is None and not interactive:
+            raise click.UsageError("no start given: the first line of standard input (or "
+                                   "--seen, a code, --layout) names it")
+        if text is None:
+            return None
+        text = text.strip()
+        if not text:
+            continue
+        if text.lower() in ("q", "quit", "exit"):
+            return None
+        try:
+            start = start_from_text(text, rules, lambda code: pick_rules(
+                rule_choice, code.rules, opts, code.joker)[0])
+            return Typed(start, scoring, ())
+        except (InputError, click.UsageError) as exc:
+            message = exc.format_message() if isinstance(exc, click.UsageError) else str(exc)
+            message = message.replace("--seen ", "the start ", 1)  # not typed as an option
+            if not interactive:
+                raise click.UsageError(message) from None
+            click.echo(f"  {message}")

@@ -1,0 +1,187 @@
+"""Files written safely: an output opened (or created with ``O_EXCL``, so no
+check-then-create race) and locked with ``flock`` before anything is read from it or
+written to it, the lock held until the writer closes it. A second writer finds the lock
+taken and stops before touching the file. (``batch`` writes its CSV and plots with them,
+``coach`` its record.)
+"""
+
+from __future__ import annotations
+
+import errno
+import fcntl
+import os
+import stat
+import tempfile
+from pathlib import Path
+
+from ..errors import InputError
+
+
+class FileError(InputError):
+    """A file cannot be used, or a run cannot go on: one line a user can act on.
+
+    ``problem`` names the kind, so that a front end can add advice in its own terms:
+    ``exists`` (a file the run would replace), ``in-use`` (another run holds it),
+    ``not-batch`` (not a batch CSV, or a row no run writes), ``mismatch`` (rows made
+    with other settings; ``optimal`` then says how the file's rows were made),
+    ``write`` (a write failed part way), ``file`` (a path that cannot be used),
+    ``special`` (a device, pipe, socket or directory where a regular file is needed),
+    ``engine`` (workers or a scheduler). ``role`` is ``csv``, ``plot``, ``input`` or
+    ``record``.
+    """
+
+    def __init__(self, message: str, problem: str, role: str = "",
+                 optimal: bool | None = None) -> None:
+        super().__init__(message)
+        self.problem = problem
+        self.role = role
+        self.optimal = optimal
+
+
+def file_kind(mode: int) -> str:
+    """What a file that is not a regular one is, for a message: ``a pipe``, …."""
+    if stat.S_ISDIR(mode):
+        return "a directory"
+    if stat.S_ISFIFO(mode):
+        return "a pipe"
+    if stat.S_ISSOCK(mode):
+        return "a socket"
+    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
+        return "a device"
+    return "not a regular file"
+
+
+def _why(exc: OSError) -> str:
+    return exc.strerror or str(exc)
+
+
+def write_all(fd: int, data: bytes) -> None:
+    """Write every byte (``os.write`` may write part of a buffer)."""
+    view = memoryview(data)
+    while view:
+        view = view[os.write(fd, view):]
+
+
+class LockedFile:
+    """An output file opened read-write under an exclusive lock held until :meth:`close`.
+
+    A missing file is created atomically; ``created`` says so, and :meth:`close` with
+    ``discard`` removes such a file again while it is empty (a run that wrote nothing
+    leaves nothing behind).
+    """
+
+    def __init__(self, path: Path, what: str, role: str) -> None:
+        self.path = path
+        self.what = what
+        self.role = role
+        self.locked = False
+        self.fd, self.created = self._open()
+        try:
+            mode = os.fstat(self.fd).st_mode
+            if not stat.S_ISREG(mode):
+                raise FileError(f"cannot write {what} {path}: it is {file_kind(mode)}, not a "
+                                 "regular file", "special", role)
+            try:
+                fcntl.flock(self.fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                raise FileError(f"{path} is in use by another run", "in-use", role) from None
+            self.locked = True
+            if not self._still_at_path():  # replaced between our open and our lock
+                raise FileError(f"{path} is in use by another run", "in-use", role)
+        except BaseException:
+            self.close(discard=True)
+            raise
+
+    def _open(self) -> tuple[int, bool]:
+        path, flags = self.path, os.O_RDWR | os.O_CLOEXEC
+        for _ in range(10):  # the file may come and go between the two opens
+            try:
+                return os.open(path, flags | os.O_CREAT | os.O_EXCL, 0o666), True
+            except FileExistsError:
+                pass
+            except OSError as exc:
+                raise self._cannot(exc) from None
+            try:
+                return os.open(path, flags | os.O_NONBLOCK), False
+            except FileNotFoundError:
+                if os.path.islink(path) and not os.path.exists(path):
+                    # Not a race: a link that names no file, which O_EXCL will not create.
+                    raise FileError(f"cannot write {self.what} {path}: it is a symbolic "
+                                     f"link to {os.readlink(path)}, which does not exist",
+                                     "special", self.role) from None
+                continue
+            except OSError as exc:
+                raise self._cannot(exc) from None
+        raise FileError(f"{path} is in use by another run", "in-use", self.role)
+
+    def _cannot(self, exc: OSError) -> FileError:
+        parent = self.path.parent
+        if exc.errno == errno.ENOENT and not parent.is_dir():
+            why = f"directory {parent} does not exist"
+        elif exc.errno == errno.EISDIR:
+            why = "it is a directory"
+        elif exc.errno == errno.EACCES:
+            why = "permission denied"
+        else:
+            why = _why(exc)
+        return FileError(f"cannot write {self.what} {self.path}: {why}", "file", self.role)
+
+    def _still_at_path(self) -> bool:
+        try:
+            here = os.stat(self.path)
+        except OSError:
+            return False
+        mine = os.fstat(self.fd)
+        return (here.st_dev, here.st_ino) == (mine.st_dev, mine.st_ino)
+
+    @property
+    def size(self) -> int:
+        return os.fstat(self.fd).st_size
+
+    def replace_with(self, data: bytes) -> None:
+        """Replace the file's contents in one step: a temporary file beside it, renamed
+        over it, so a failed write leaves the old contents (or the empty new file). A
+        symbolic link stays: the file it names is the one replaced."""
+        mode = stat.S_IMODE(os.fstat(self.fd).st_mode)
+        target = Path(os.path.realpath(self.path))
+        tmp = None
+        try:
+            # Inside the try: the directory may refuse a new file where the file itself
+            # is writable.
+            fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.",
+                                       suffix=".tmp")
+            try:
+                os.fchmod(fd, mode)
+                write_all(fd, data)
+            finally:
+                os.close(fd)
+            os.replace(tmp, target)
+        except OSError as exc:
+            if tmp is not None:
+                try:
+                    os.unlink(tmp)
+                except OSError:
+                    pass
+            raise FileError(f"cannot write {self.what} {self.path}: {_why(exc)}", "write",
+                             self.role) from None
+        self.created = False  # the new contents are there to stay
+
+    def close(self, discard: bool = False) -> None:
+        """Release the lock; with ``discard``, remove the file if this run created it
+        and it is still empty. (Only under the lock: another run may have taken over an
+        empty file we created before we could lock it.)"""
+        if self.fd < 0:
+            return
+        try:
+            if discard and self.locked and self.created and self.size == 0 and \
+                    self._still_at_path():
+                os.unlink(self.path)
+        except OSError:
+            pass
+        finally:
+            os.close(self.fd)
+            self.fd = -1
+
+
+
+__all__ = ["FileError", "LockedFile", "file_kind", "write_all"]

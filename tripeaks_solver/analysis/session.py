@@ -1,0 +1,434 @@
+"""A game played along in an app: the coach's session, with no terminal inside.
+
+A :class:`CoachSession` holds what the player told (the start, each move and the cards
+it turned up, undos), what they know (kept across undo), the advice, the peek
+walk-through and the record file, locked while the session is open and synced after
+every move. It reads no input and prints nothing; front ends (``coach`` in a terminal,
+the page in a browser) turn what the player typed into calls and show what they return::
+
+    s = CoachSession.new(Start.of_seen("Jd 4s Ac 8h 4c 2h 8c 6h 8d 8s 9c", EASY),
+                         "app", samples=1000, seed=1, record=Path("game.txt"))
+    s = CoachSession.resume(Path("game.txt"))   # continue a record (``s.notes``: notes)
+    s.play("8h")        # a move: 8h, 8h:Ks, d, d:9h, u (the cards it turned up after :)
+    s.need              # places whose cards the move just played turned up, unsaid
+    s.answer("Ks")      # ... the cards, left to right (s.cancel() drops the move)
+    s.undo()            # the same as s.play("u")
+    s.toggle_peek()     # start or stop a peek; s.peek_turn() is its next step
+    advice = s.advise() # the advice here (slow: see below)
+    s.turn_data(advice) # the object ``coach --json`` prints for a turn (TURN_KEYS)
+    review = s.review() # the whole game judged (slow); s.final(review): the end's data
+    s.close()           # release the record file
+
+Every change either happens whole (the record written and synced) or raises an
+:class:`InputError` with a message for the player and leaves the session as it was; a
+failed write of the record also leaves the file as it was (``RecordWriteError``: stop).
+
+Threads: the methods that change the session must be called one at a time (a web server
+holds a lock per session). :meth:`advice_job` takes what the advice needs on that
+thread and returns a function computing it without touching the session, to run in a
+worker thread; :meth:`advise` runs both at once. :meth:`state_key` tells whether advice
+computed earlier is still the position's.
+"""
+
+from __future__ import annotations
+
+import inspect
+import secrets
+from collections.abc import Callable, Iterable
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from ..errors import IllegalMoveError, InputError
+from ..model.cards import Card
+from ..model.codes import GameCode
+from ..model.game import UNDO_LIMIT, Status
+from ..model.moves import Move
+from .observed import NeedsObservation, Observed, ObservedGame, Start, name_place
+from .record_file import RecordFile, default_record
+from .records import header, looks_like_record, make_start, parse_record_file, torn_note
+from .turns import TURN_KEYS, Advice, PeekTurn, plural, score_of
+
+if TYPE_CHECKING:
+    from ..model.rules import Rules
+    from .hints import Review
+
+REVIEW_SAMPLES = 200  # at most, for the review at the end
+
+
+class RecordWriteError(InputError):
+    """The record could not be written: the move was not made and the file is as it was
+    before it; the session cannot go on safely."""
+
+
+class CoachSession:
+    """One game played along: see the module's docstring."""
+
+    def __init__(self, game: ObservedGame, scoring: str, record: RecordFile, *,
+                 samples: int = 1000, seed: int | None = None, fair: bool = False,
+                 undo_limit: int = UNDO_LIMIT) -> None:
+        self.game = game
+        self.scoring = scoring
+        self.record = record
+        self.samples = samples
+        self.seed = secrets.randbelow(1_000_000_000) if seed is None else seed
+        self.fair = fair
+        self.undo_limit = undo_limit
+        self.notes: list[str] = []  # said of the record when it was opened
+        self.peek_base: int | None = None  # peeking: the moves before the peek began
+        self.peek_began = 0  # the record's length when the player asked for the peek
+        self.pending: Move | None = None  # a move waiting for the cards it turned up
+        self.need: tuple[int, ...] = ()
+        self.said: list[Card] = []
+
+    # --- making one -----------------------------------------------------------------
+    @classmethod
+    def new(cls, start: Start, scoring: str = "app", *, moves: Iterable[Observed] = (),
+            record: Path | RecordFile | None = None, data: Path | None = None,
+            samples: int = 1000, seed: int | None = None, fair: bool = False,
+            undo_limit: int = UNDO_LIMIT, lang: str | None = None) -> CoachSession:
+        """A new game from ``start`` (after ``moves``, if any), its record written to
+        ``record`` (a new or empty file, or a RecordFile already open on one) or to a
+        new file under ``data`` (by default the data directory's ``games``)."""
+        game = replay_record(start, moves, lang)
+        if record is None:
+            record = RecordFile(default_record(start, data), make_folder=True)
+        elif not isinstance(record, RecordFile):
+            record = RecordFile(record)
+        try:
+            if not record.is_open:
+                record.open()
+            if record.size:
+                raise InputError(f"{record.path} holds a game already: continue it, or "
+                                 "give another file for a new game")
+            record.write(header(start, scoring) + "".join(o.token + "\n" for o in game.record))
+        except BaseException:
+            record.close()
+            raise
+        return cls(game, scoring, record, samples=samples, seed=seed, fair=fair,
+                   undo_limit=undo_limit)
+
+    @classmethod
+    def resume(cls, record: Path | RecordFile, *, samples: int = 1000,
+               seed: int | None = None, fair: bool = False, undo_limit: int = UNDO_LIMIT,
+               lang: str | None = None) -> CoachSession:
+        """The game a record file holds, to go on with (the file locked meanwhile). A
+        last line cut short is left out and kept in the file as a comment (a note in
+        ``notes``)."""
+        if not isinstance(record, RecordFile):
+            record = RecordFile(record)
+        try:
+            text = record.text if record.is_open else record.open()
+            if not looks_like_record(text):
+                raise InputError(f"{record.path} is not a game record: give a new file "
+                                 "name, or a record coach wrote")
+            stored = parse_record_file(text, str(record.path))
+            game = replay_record(stored.start, stored.moves, lang)
+            record.end_torn_tail(text, stored.torn)
+        except BaseException:
+            record.close()
+            raise
+        session = cls(game, stored.scoring, record, samples=samples, seed=seed, fair=fair,
+                      undo_limit=undo_limit)
+        if stored.torn is not None:
+            session.notes.append(torn_note(str(record.path), stored.torn))
+        return session
+
+    def close(self) -> None:
+        """Release the record file."""
+        self.record.close()
+
+    # --- what is known ----------------------------------------------------------------
+    @property
+    def rules(self) -> Rules:
+        return self.game.rules
+
+    @property
+    def path(self) -> Path:
+        return self.record.path
+
+    @property
+    def status(self) -> Status:
+        return self.game.game.status
+
+    @property
+    def exact(self) -> bool:
+        """Is the advice exact: every card seen, or the whole deal known (a code, a full
+        layout) and not ``fair``?"""
+        return self.game.knowledge.complete or self.game.exact and not self.fair
+
+    @property
+    def known(self) -> int:
+        """The places of the deal the advice may read: all of them when it is exact."""
+        return len(self.game.knowledge.places) if self.exact else len(self.game.known_places)
+
+    @property
+    def unknown(self) -> int:
+        return len(self.game.knowledge.places) - self.known
+
+    @property
+    def peeking(self) -> bool:
+        return self.peek_base is not None
+
+    def question(self) -> str:
+        """What the player is asked: their move, or a card the move turned up."""
+        if self.pending is None:
+            return "Your move (a card, d, u; ? for help): "
+        if self.pending.is_draw:
+            return "The card you drew: which is it? "
+        place = name_place(self.need[len(self.said)], self.rules)
+        return f"{place.capitalize()} turned up: which card? "
+
+    def known_line(self) -> str:
+        """``Known: 12 of 52 cards (40 not seen yet)``."""
+        total = len(self.game.knowledge.places)
+        return (f"Known: {self.known} of {total} cards"
+                + (f" ({self.unknown} not seen yet)" if self.unknown else " (every card)"))
+
+    def state_key(self) -> tuple:
+        """Equal for two calls exactly when the advice would be the same."""
+        return (tuple(self.game.tokens), self.exact)
+
+    # --- moves ------------------------------------------------------------------------
+    def play(self, text: str | Observed) -> None:
+        """Play a move the player made (``8h``, ``8h:Ks``, ``d``, ``d:9h``, ``u``): when
+        it turned up cards not said, ``need`` names their places and :meth:`answer`
+        takes them. While a move waits for its cards, ``text`` answers it."""
+        if self.pending is not None and isinstance(text, str):
+            return self.answer(text)
+        step = Observed.parse(text) if isinstance(text, str) else text
+        try:
+            self._play(step)
+        except NeedsObservation as exc:
+            self.pending, self.need, self.said = step.move, exc.places, []
+
+    def undo(self) -> None:
+        """The player took back the last move (the cards they saw stay known)."""
+        self.play(Observed(Move.UNDO))
+
+    def cancel(self) -> None:
+        """Drop the move waiting for its cards."""
+        self.pending, self.need, self.said = None, (), []
+
+    def answer(self, text: str) -> None:
+        """The cards the move waiting for them turned up, one or more at a time, left to
+        right (or the move again with them: ``d:9h``)."""
+        if self.pending is None:
+            raise InputError("no move is waiting for a card")
+        try:
+            step = Observed.parse(text)
+            if step.move == self.pending and step.shown and not self.said:
+                return self._answered(step)
+        except InputError:
+            pass
+        try:
+            cards = [Card.parse(w) for w in text.replace(",", " ").split()]
+        except InputError as exc:
+            raise InputError(f"{exc}; say the card that turned up (e.g. 7s), or q to "
+                             "stop") from None
+        if len(self.said) + len(cards) > len(self.need):
+            self.said = []
+            them = "it" if len(self.need) == 1 else "them"
+            raise InputError(f"{self.pending.pretty} turned up "
+                             f"{plural(len(self.need), 'card')} you have not seen, not "
+                             f"{len(cards)}: say {them} again")
+        self.said += cards
+        if len(self.said) < len(self.need):
+            return None
+        move, said = self.pending, iter(self.said)
+        known = self.game.knowledge.places
+        shown = tuple(known[p] if known[p] is not None else next(said)
+                      for p in self.game.shows(move))
+        return self._answered(Observed(move, shown))
+
+    def _answered(self, step: Observed) -> None:
+        # The pending move with the cards said; when they cannot be right, asked again.
+        pending, need = self.pending, self.need
+        self.cancel()
+        try:
+            self._play(step)
+        except RecordWriteError:
+            raise
+        except InputError as exc:
+            self.pending, self.need = pending, need
+            them = "it" if len(need) == 1 else "them"
+            raise InputError(f"{exc}: say {them} again (q to stop)") from None
+
+    def _play(self, step: Observed) -> None:
+        game = self.game
+        before = (game.knowledge, game.game, len(game.record))
+        try:
+            game.play(step)
+        except IllegalMoveError as exc:
+            raise InputError(str(exc)) from None
+        try:
+            self.record.write(game.record[-1].token + "\n")
+        except InputError as exc:
+            game.knowledge, game.game = before[0], before[1]
+            del game.record[before[2]:]
+            raise RecordWriteError(str(exc)) from None
+        self._settle_peek()
+
+    # --- advice -----------------------------------------------------------------------
+    def advice_job(self) -> Callable[[], Advice]:
+        """What the advice here needs, taken now; the function returned computes it (it
+        may take seconds) without touching the session."""
+        position, known = self.game.position(), self.game.known_places
+        exact, samples, seed, scoring = self.exact, self.samples, self.seed, self.scoring
+
+        def compute() -> Advice:
+            from .fair import View
+            from .hints import fair_advice, hint
+
+            if exact:
+                return Advice(hint=hint(position, scoring))
+            view = View.of(position, known)
+            return Advice(fair=fair_advice(view, samples, seed, 0, scoring))
+
+        return compute
+
+    def advise(self) -> Advice:
+        """The exact hint when every card is known (and not ``fair``), else the fair
+        player's advice, from only the cards seen."""
+        return self.advice_job()()
+
+    # --- peek -------------------------------------------------------------------------
+    def toggle_peek(self) -> str:
+        """Start a peek here ("" said), or stop the one going on (what to undo to go back
+        to where it began); InputError when there is nothing to peek."""
+        if self.peek_base is not None:
+            back = self._peek_stack()
+            self.peek_base = None
+            return "Peek stopped." + (f" Undo {len(back)} to go back to where it began (or "
+                                      "play on from here)." if back else "")
+        if self.exact:
+            raise InputError("every card is known already: nothing to peek")
+        if not self.undo_limit:
+            raise InputError("the app cannot undo (--undo-limit 0): nothing to peek")
+        self.peek_base = self.peek_began = len(self.game.record)
+        return ""
+
+    def _peek_stack(self) -> list[Move]:
+        # The moves played since the peek began that are still on the board.
+        moves, stack = self.game.moves, []
+        for i in range(self.peek_base, len(moves)):
+            if not moves[i].is_undo:
+                stack.append(moves[i])
+            elif stack:
+                stack.pop()
+        return stack
+
+    def _settle_peek(self) -> None:
+        # Taken back past where the peek began: it begins there now.
+        if self.peek_base is None:
+            return
+        moves, depth = self.game.moves, 0
+        for i in range(self.peek_base, len(moves)):
+            if not moves[i].is_undo:
+                depth += 1
+            elif depth:
+                depth -= 1
+            else:
+                self.peek_base = i + 1
+
+    def peek_turn(self) -> PeekTurn | None:
+        """The peek's next step (None when not peeking), from what the player knows and
+        the moves played since it began; a finished peek ends here (its PeekTurn says
+        so, ``finished``)."""
+        from .peek import next_step
+
+        if self.peek_base is None or self.pending is not None:
+            return None
+        stack = self._peek_stack()
+        knowledge = self.game.knowledge
+        step = None
+        if not knowledge.complete:
+            # The planner takes a seed in some versions: the session's, when it does.
+            seeded = "seed" in inspect.signature(next_step).parameters
+            step = next_step(knowledge, self.rules, self.game.moves[:self.peek_base], stack,
+                             self.undo_limit, **({"seed": self.seed} if seeded else {}))
+        turn = PeekTurn(step, len(stack), len(self.game.record) - self.peek_began,
+                        len(knowledge.unknown_places))
+        if turn.finished:
+            self.peek_base = None
+        return turn
+
+    # --- what a front end shows -------------------------------------------------------
+    def turn_data(self, advice: Advice | None = None, *, error: str | None = None,
+                  peek: PeekTurn | None = None, final: dict | None = None) -> dict:
+        """One turn as ``coach --json`` prints it (keys :data:`TURN_KEYS`)."""
+        position = self.game.position()
+        advice = advice or Advice()
+        player = advice.player
+        recommended = advice.recommended
+        out = {"moves_played": position.moves_played, "status": position.status.value,
+               "score": score_of(position, self.scoring), "stock_left": position.stock_left,
+               "cards_left": position.cards_left,
+               "waste": None if position.waste is None else position.waste.token,
+               "known": self.known, "unknown": self.unknown, "exact": self.exact,
+               "recommended": recommended and recommended.token, "player": player,
+               "seed": None if player in (None, "exact") else self.seed,
+               "moves": advice.moves_data(),
+               "need": [{"place": p, "name": name_place(p, self.rules)}
+                        for p in self.need] or None,
+               "peek": None if peek is None else peek.data(self.rules),
+               "error": error, "record_file": str(self.path), "final": final}
+        assert tuple(out) == TURN_KEYS
+        return out
+
+    @property
+    def result(self) -> str:
+        """``won``, ``stuck`` or ``stopped``."""
+        return {Status.WON: "won", Status.STUCK: "stuck"}.get(self.status, "stopped")
+
+    @property
+    def review_samples(self) -> int:
+        return min(self.samples, REVIEW_SAMPLES)
+
+    def review(self, progress: Callable[[int], None] | None = None) -> Review | None:
+        """The whole game judged, as ``analyze`` judges it (None before any move);
+        ``progress(n)`` after the n-th move. Slow; it does not touch the session."""
+        if not self.game.record:
+            return None
+        from .hints import analyze_game
+
+        return analyze_game(self.game.start, list(self.game.record), self.scoring,
+                            fair=not self.game.exact, samples=self.review_samples,
+                            seed=self.seed, progress=progress)
+
+    def final(self, review: Review | None = None) -> dict:
+        """The ``final`` object of ``coach --json``: the result, the score, the record
+        and the review."""
+        position = self.game.position()
+        return {"result": self.result, "score": score_of(position, self.scoring),
+                "moves": self.game.game.moves, "record": self.game.tokens,
+                "analysis": None if review is None else {
+                    "exact": review.exact, "best_start": review.best_start,
+                    "final_best": review.final_best, "lost_at": review.lost_at,
+                    "lost_total": review.lost_total, "moves": review.rows()}}
+
+
+def start_from_text(text: str, rules: Rules, code_rules: Callable[[GameCode], Rules]
+                    ) -> Start:
+    """The start a player typed: a game code (played under ``code_rules(code)``) or the
+    cards seen (``seen_help(rules)``)."""
+    text = text.strip()
+    if "-" in text and len(text.split()) == 1:
+        return make_start("code", text, code_rules(GameCode.parse(text)))
+    return Start.of_seen(text, rules)
+
+
+def replay_record(start: Start, moves: Iterable[Observed], lang: str | None = None
+                  ) -> ObservedGame:
+    """The game after ``moves`` from ``start``; an InputError names the move that
+    cannot be played (``move N (token) of the record: …``)."""
+    game = ObservedGame(start, lang)
+    for number, step in enumerate(moves, 1):
+        try:
+            game.play(step)
+        except (InputError, IllegalMoveError) as exc:
+            raise InputError(f"move {number} ({step.said}) of the record: {exc}") from None
+    return game
+
+
+__all__ = ["TURN_KEYS", "Advice", "CoachSession", "PeekTurn", "RecordWriteError",
+           "replay_record", "start_from_text"]

@@ -1,0 +1,142 @@
+"""What a turn of a game played along shows, as data and in words: the advice (exact
+or fair), the peek's next step, the score followed, the keys of ``coach --json``. Front
+ends (the terminal, the page in a browser) show them; :mod:`analysis.session` makes
+them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from ..model.moves import Move
+from ..model.position import Position
+from .observed import name_place
+
+if TYPE_CHECKING:
+    from ..model.rules import Rules
+    from .hints import FairAdvice, Hint
+    from .peek import Step as PeekStep
+
+HELP = """\
+Type what you did in the app, one move a line:
+  8h         you removed 8♥ (if it turned up a card, say it: 8h:Ks, or answer the question)
+  d          you drew a card (d:9h says what it showed)
+  u          you took back the last move (the cards you saw stay known)
+Commands: ? this help, b the board again, r the record so far, p peek (start or stop
+looking at the cards with moves and undos, in an app with undo), q stop (Ctrl-D too).
+The record is saved after every move; coach --record FILE continues it.
+Moves are counted as the app counts them: a move taken back still counts."""
+ADVICE = """\
+  It plays the careful move, unless playing on over guesses at the cards you have not
+  seen shows a better one. "Still winnable" is the share of those guesses that a player
+  who saw every card could still win: a ceiling, not your odds."""
+TURN_KEYS = ("moves_played", "status", "score", "stock_left", "cards_left", "waste", "known",
+             "unknown", "exact", "recommended", "player", "seed", "moves", "need", "peek",
+             "error", "record_file", "final")
+
+
+def plural(n: int, word: str, words: str | None = None) -> str:
+    """``1 move``, ``2 moves``, ``1,000 guesses``."""
+    return f"{n:,} {word if n == 1 else words or word + 's'}"
+
+
+def score_of(position: Position, scoring: str) -> int:
+    """The score a player follows under ``scoring`` (cards left under ``cards-left``)."""
+    return position.cards_left if scoring == "cards-left" else position.score_under(scoring)
+
+
+@dataclass(frozen=True)
+class Advice:
+    """The advice at one position: the exact hint (every card known) or the fair one."""
+
+    hint: Hint | None = None
+    fair: FairAdvice | None = None
+
+    @property
+    def recommended(self) -> Move | None:
+        if self.hint is not None:
+            return self.hint.moves[0].move if self.hint.moves else None
+        return None if self.fair is None else self.fair.recommended
+
+    @property
+    def player(self) -> str | None:
+        return "exact" if self.hint is not None else self.fair and self.fair.player
+
+    def moves_data(self) -> list[dict]:
+        """Every legal move with its share still winnable, as ``coach --json`` shows it."""
+        if self.hint is not None:
+            return [{"move": m.move.token, "share": 1.0 if m.winnable else 0.0,
+                     "share_95": [1.0, 1.0] if m.winnable else [0.0, 0.0],
+                     "best_score": m.best_score} for m in self.hint.moves]
+        if self.fair is not None:
+            return [{"move": m.move.token, "share": m.share, "share_95": list(m.share_95),
+                     "best_score": None} for m in self.fair.rating.moves]
+        return []
+
+    def lines(self, score_label: str) -> list[str]:
+        """The advice in words (``score_label``: what the score is called, ``score``)."""
+        h, fa = self.hint, self.fair
+        if h is not None:
+            if not h.moves:
+                return []
+            best = h.moves[0]
+            state = "winnable" if best.winnable else "no win left"
+            return [(f"Best: {best.move.pretty}  (exact, every card known: {state}, best "
+                    f"{score_label} {best.best_score})"),
+                    "  " + "   ".join(f"{m.move.pretty} {m.best_score}{m.mark and ' ' + m.mark}"
+                                      for m in h.moves)]
+        if fa is None or fa.recommended is None:
+            return []
+        shares = "   ".join(f"{m.move.pretty} {100 * m.share:.0f}%" for m in fa.rating.moves)
+        return [f"Recommended: {fa.recommended.pretty}  ({fa.player} player, seed {fa.seed})",
+                (f"  still winnable after: {shares}  (of "
+                f"{plural(fa.rating.samples, 'guess', 'guesses')} at the unseen cards)")]
+
+
+@dataclass(frozen=True)
+class PeekTurn:
+    """Where a peek stands: the next step (None when no line shows another card), the
+    moves to take back to where it began, the taps so far, the cards still unknown."""
+
+    step: PeekStep | None
+    back: int
+    taps: int
+    unknown: int
+
+    @property
+    def finished(self) -> bool:
+        return self.step is None and not self.back
+
+    def text(self, rules: Rules) -> str:
+        """What to do next, in words."""
+        if self.step is None:
+            why = ("every card is known" if not self.unknown else
+                   f"no line shows the other {plural(self.unknown, 'card')} with the cards known")
+            return f"Peek: {why}; undo {self.back} to go back to where the peek began."
+        step = self.step
+        moves = " ".join(m.pretty for m in step.moves)
+        todo = f"undo {step.undos}, then {moves}" if step.undos else moves
+        if step.moves == (Move.DRAW,) and not step.undos:
+            return "Peek: draw, and say the card."
+        shown = " and ".join(name_place(p, rules) for p in step.shows)
+        return f"Peek: {todo}, and say the card that turns up ({shown})."
+
+    def done_text(self) -> str:
+        taps = plural(self.taps, "tap")
+        if not self.unknown:
+            return f"Peek done in {taps}: every card is known."
+        return (f"Peek done in {taps}: {plural(self.unknown, 'card')} stay unknown (no line "
+                "within the undo limit shows them with the cards known).")
+
+    def data(self, rules: Rules) -> dict:
+        """The ``peek`` object of ``coach --json``."""
+        step = self.step
+        return {"undos": self.back if step is None else step.undos,
+                "moves": [] if step is None else [m.token for m in step.moves],
+                "shows": [] if step is None else [{"place": p, "name": name_place(p, rules)}
+                                                  for p in step.shows],
+                "back": self.back, "taps": self.taps, "unknown": self.unknown}
+
+
+__all__ = ["ADVICE", "HELP", "TURN_KEYS", "Advice", "PeekTurn", "plural", "score_of"]
