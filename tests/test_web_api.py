@@ -22,8 +22,8 @@ with warnings.catch_warnings():  # starlette's note on httpx's successor
     from starlette.testclient import TestClient
 
 from tripeaks_solver.analysis.observed import ObservedGame, seen_places
+from tripeaks_solver.analysis.record_file import RecordFile
 from tripeaks_solver.analysis.records import parse_record_file
-from tripeaks_solver.batch.files import LockedFile
 from tripeaks_solver.model.dealing import Deal
 from tripeaks_solver.model.game import Game
 from tripeaks_solver.model.position import Position
@@ -338,7 +338,8 @@ def test_a_record_held_by_a_terminal_coach_is_refused(tmp_path):
     path = tmp_path / "held.txt"
     path.write_text("# tripeaks-solver game record\nstart: code TP1-E-AAAAAAD\nrules: easy\n"
                     "variant: none\nscoring: app\nmoves:\ndraw\n")
-    held = LockedFile(path, "the record", "record")  # as coach holds it while it runs
+    held = RecordFile(path)  # as coach holds it while it runs
+    held.open()
     try:
         r = client(tmp_path).get("/api/games/held.txt")
         assert r.status_code == 400 and "another session" in r.json()["error"]

@@ -20,9 +20,9 @@ LOOPBACK = "127.0.0.1"
 
 def _records_folder() -> Path:
     """The folder where the terminal coach keeps its records by default."""
-    from .coach import data_dir
+    from ..analysis.record_file import games_dir
 
-    return data_dir() / "games"
+    return games_dir()
 
 
 def _bind(host: str, port: int) -> socket.socket:

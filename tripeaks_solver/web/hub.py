@@ -11,13 +11,14 @@ from pathlib import Path
 
 from ..analysis.observed import ObservedGame, Start
 from ..analysis.records import looks_like_record, make_start, parse_record_file
+from ..analysis.session import CoachSession
+from ..analysis.turns import score_of
 from ..errors import IllegalMoveError, InputError
 from ..model.codes import GameCode
 from ..model.layout import Layout
 from ..model.rules import VARIANT_OPTIONS, Rules
 from ..model.scoring import SCHEMES
-from .core import Core
-from .table import Table, score_of
+from .table import Table
 
 NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._+-]{0,150}")
 MAX_RECORD_BYTES = 1 << 20  # a record of a game is a few kB; bigger files are not listed
@@ -99,7 +100,7 @@ class Hub:
                 return table
             if not path.is_file():
                 raise NotFound(f"no record {name!r} in the data directory")
-            table = Table(name, Core.open(path))
+            table = Table(name, _held(name, lambda: CoachSession.resume(path)))
             self.tables[name] = table
             return table
 
@@ -113,7 +114,8 @@ class Hub:
             raise InputError(f"cannot make the data directory: {exc.strerror}") from None
         with self.lock:
             path = self._new_path(start)
-            table = Table(path.name, Core.create(path, start, scoring))
+            session = _held(path.name, lambda: CoachSession.new(start, scoring, record=path))
+            table = Table(path.name, session)
             self.tables[path.name] = table
             return table
 
@@ -136,6 +138,18 @@ class Hub:
             for table in self.tables.values():
                 table.close()
             self.tables.clear()
+
+
+def _held(name: str, make):
+    """A session on record ``name``: a record another session holds is refused, said
+    for the page."""
+    try:
+        return make()
+    except InputError as exc:
+        if "in use" in str(exc):
+            raise InputError(f"{name} is open in another session (a terminal coach?): "
+                             "finish it there, then reload this page") from None
+        raise
 
 
 def parse_start(spec: dict) -> tuple[Start, str]:

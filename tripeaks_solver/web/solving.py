@@ -3,6 +3,7 @@ with each rule set's best line as boards to step through."""
 
 from __future__ import annotations
 
+from ..analysis.turns import score_of
 from ..errors import InputError
 from ..model.codes import GameCode
 from ..model.dealing import Deal
@@ -11,7 +12,6 @@ from ..model.geometry import TABLEAU_SIZE
 from ..model.layout import Layout
 from ..model.rules import RULE_ORDER, Rules
 from ..model.scoring import SCHEMES
-from .table import score_of
 
 MAX_TEXT = 1000
 

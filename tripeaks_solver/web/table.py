@@ -14,11 +14,12 @@ import threading
 from pathlib import Path
 
 from ..analysis.observed import Observed, name_place
-from ..errors import IllegalMoveError, InputError
+from ..analysis.session import CoachSession
+from ..analysis.turns import score_of
+from ..errors import InputError
 from ..model.cards import Card
 from ..model.game import Status
 from ..model.geometry import TABLEAU_SIZE
-from .core import Core
 
 MAX_SAMPLES = 5000  # the most a page may ask advice to look at (the coach's default: 1000)
 
@@ -27,23 +28,15 @@ class Conflict(InputError):
     """A move sent by a page that did not show the game as it stands."""
 
 
-def score_of(position, scoring: str) -> int:
-    """The score the coach shows: the scheme's score, or the cards left."""
-    if scoring == "cards-left":
-        return position.cards_left
-    score = position.score_under(scoring)
-    return score[0] if isinstance(score, tuple) else score
-
-
 class Table:
     """A game held by the server: one per record file, its moves under one lock."""
 
-    def __init__(self, name: str, core: Core) -> None:
+    def __init__(self, name: str, session: CoachSession) -> None:
         self.name = name
-        self.core = core
+        self.core = session
         self.lock = threading.Lock()
         self.seed = secrets.randbelow(2**31)
-        self.initial_unknown = len(core.game.start.knowledge.unknown_places)
+        self.initial_unknown = len(session.game.start.knowledge.unknown_places)
         self._advice: dict[tuple, dict] = {}
         self._analysis: dict[tuple, dict] = {}
 
@@ -88,27 +81,19 @@ class Table:
             "stock_left": position.stock_left, "cards_left": position.cards_left,
             "waste": None if position.waste is None else position.waste.token,
             "board": board, "legal": legal, "can_undo": bool(position.record) and
-            core.pending is None, "exact": core.exact(),
+            core.pending is None, "exact": core.exact,
             "known": len(game.known_places), "places": len(knowledge),
             "known_cards": known_cards, "need": need, "peek": self._peek(),
             "record": game.tokens, "seed": self.seed}
 
     def _peek(self) -> dict | None:
-        core = self.core
-        if core.peek_base is None or core.pending is not None:
+        turn = self.core.peek_turn()  # ends the peek when it is done
+        if turn is None:
             return None
-        step, back, taps, unknown = core.peek_turn()
-        seen = {"seen": self.initial_unknown - unknown, "of": self.initial_unknown,
-                "taps": taps, "back": back, "unknown": unknown}
-        if step is None and not back:
-            core.peek_base = None
-            return {**seen, "done": True, "undos": 0, "moves": [], "shows": []}
-        if step is None:
-            return {**seen, "done": False, "undos": back, "moves": [], "shows": []}
-        return {**seen, "done": False, "undos": step.undos,
-                "moves": [m.token for m in step.moves],
-                "shows": [{"place": p, "name": name_place(p, core.game.rules)}
-                          for p in step.shows]}
+        rules = self.core.rules
+        return {**turn.data(rules), "seen": self.initial_unknown - turn.unknown,
+                "of": self.initial_unknown, "done": turn.finished,
+                "text": turn.done_text() if turn.finished else turn.text(rules)}
 
     # --- moves -----------------------------------------------------------------------
     def _check(self, at: int | None) -> None:
@@ -125,10 +110,7 @@ class Table:
                 raise InputError("say first which card turned up (or cancel)")
             if core.game.game.status is not Status.IN_PLAY and not step.move.is_undo:
                 raise InputError(f"the game is over ({core.game.game.status.value})")
-            try:
-                core.play(step)
-            except IllegalMoveError as exc:
-                raise InputError(str(exc)) from None
+            core.play(step)
             return self._state()
 
     def reveal(self, token: str, at: int | None) -> dict:
@@ -140,10 +122,11 @@ class Table:
                 raise InputError("the joker is known from the start")
             if self.core.game.knowledge.where(card) is not None:
                 raise InputError(f"{card.pretty} is known already: pick a card not seen yet")
-            try:
-                self.core.answer(card)
-            except IllegalMoveError as exc:
-                raise InputError(str(exc)) from None
+            if self.core.pending is None:
+                raise InputError("no card was asked for")
+            if card in self.core.said:
+                raise InputError(f"{card.pretty} is said already: pick the next card")
+            self.core.answer(card.token)
             return self._state()
 
     def cancel(self) -> dict:
@@ -173,10 +156,10 @@ class Table:
             self._check(at)
             core, game = self.core, self.core.game
             at = len(game.record)
-            key = (at, samples, seed, core.exact())
+            key = (at, samples, seed, core.exact)
             if key in self._advice:
                 return self._advice[key]
-            position, known, exact = game.position(), game.known_places, core.exact()
+            position, known, exact = game.position(), game.known_places, core.exact
             scoring = core.scoring
         # Computed outside the lock: a move sent meanwhile is not held up; the answer
         # names the record length it is for.
