@@ -24,6 +24,7 @@ with warnings.catch_warnings():  # starlette's note on httpx's successor
 from tripeaks_solver.analysis.observed import ObservedGame, seen_places
 from tripeaks_solver.analysis.record_file import RecordFile
 from tripeaks_solver.analysis.records import parse_record_file
+from tripeaks_solver.errors import InputError
 from tripeaks_solver.model.dealing import Deal
 from tripeaks_solver.model.game import Game
 from tripeaks_solver.model.position import Position
@@ -447,3 +448,22 @@ def test_serve_on_a_port_in_use_is_one_line_exit_2(tmp_path):
     assert proc.returncode == 2 and out == ""
     assert err.count("\n") == 1 and err.startswith("tripeaks-solve: error: port ")
     assert "in use" in err
+
+
+def test_a_game_left_alone_is_let_go_for_the_terminal(tmp_path, monkeypatch):
+    from tripeaks_solver.web import hub
+
+    c = client(tmp_path)
+    name = start(c, "TP1-E-AAAAAAD")["name"]
+    c.post(f"/api/games/{name}/move", json={"move": "draw", "at": 0})
+    taken = RecordFile(tmp_path / name)
+    with pytest.raises(InputError, match="in use"):
+        taken.open()
+    monkeypatch.setattr(hub, "IDLE_SECONDS", -1)
+    c.get("/api/games")  # the list lets idle games go
+    text = taken.open()  # a terminal coach may take it now
+    assert text.endswith("moves:\ndraw:3s\n")
+    r = c.get(f"/api/games/{name}")
+    assert r.status_code == 400 and "another session" in r.json()["error"]
+    taken.close()
+    assert c.get(f"/api/games/{name}").json()["record"] == ["draw:3s"]

@@ -7,6 +7,7 @@ import datetime
 import os
 import re
 import threading
+import time
 from pathlib import Path
 
 from ..analysis.observed import ObservedGame, Start
@@ -22,6 +23,7 @@ from .table import Table
 
 NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._+-]{0,150}")
 MAX_RECORD_BYTES = 1 << 20  # a record of a game is a few kB; bigger files are not listed
+IDLE_SECONDS = 60  # a game left alone this long is let go: a terminal coach may take it
 
 
 class NotFound(InputError):
@@ -55,6 +57,8 @@ class Hub:
                        if NAME.fullmatch(e.name) and e.is_file(follow_symlinks=False)]
         except FileNotFoundError:
             return []
+        with self.lock:
+            self._let_go()
         entries.sort(key=lambda e: (-e.stat().st_mtime, e.name))
         out = []
         for entry in entries:
@@ -95,8 +99,10 @@ class Hub:
         """The game in record file ``name``, opened (and locked) on first use."""
         path = self.path_of(name)
         with self.lock:
+            self._let_go(keep=name)
             table = self.tables.get(name)
             if table is not None:
+                table.used = time.monotonic()
                 return table
             if not path.is_file():
                 raise NotFound(f"no record {name!r} in the data directory")
@@ -132,6 +138,20 @@ class Hub:
         while path.exists():
             path, n = self.folder / f"{stem}-{stamp}-{n}.txt", n + 1
         return path
+
+    def _let_go(self, keep: str | None = None) -> None:
+        """Close the games no page has touched for a while (none waiting for a card or
+        peeking): their record files are free for a terminal coach again."""
+        now = time.monotonic()
+        for name, table in list(self.tables.items()):
+            core = table.core
+            if (name != keep and now - table.used > IDLE_SECONDS and core.pending is None
+                    and not core.peeking and table.lock.acquire(blocking=False)):
+                try:
+                    core.close()
+                    del self.tables[name]
+                finally:
+                    table.lock.release()
 
     def close(self) -> None:
         with self.lock:

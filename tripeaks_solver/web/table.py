@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import secrets
 import threading
+import time
 from pathlib import Path
 
 from ..analysis.observed import Observed, name_place
@@ -36,6 +37,7 @@ class Table:
         self.core = session
         self.lock = threading.Lock()
         self.seed = secrets.randbelow(2**31)
+        self.used = time.monotonic()  # when a page last asked for it
         self.initial_unknown = len(session.game.start.knowledge.unknown_places)
         self._advice: dict[tuple, dict] = {}
         self._analysis: dict[tuple, dict] = {}
