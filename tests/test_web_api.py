@@ -467,3 +467,21 @@ def test_a_game_left_alone_is_let_go_for_the_terminal(tmp_path, monkeypatch):
     assert r.status_code == 400 and "another session" in r.json()["error"]
     taken.close()
     assert c.get(f"/api/games/{name}").json()["record"] == ["draw:3s"]
+
+
+def test_serve_on_another_host_warns_and_needs_the_token(tmp_path):
+    proc = serve("--host", "127.0.0.2", "--port", "0", "--data-dir", str(tmp_path))
+    try:
+        url = address(proc)
+        found = re.match(r"http://127\.0\.0\.2:(\d+)/\?token=([\w-]+)$", url)
+        assert found, url
+        port, token = found.groups()
+        for path, want in (("/api/games", b"403"), (f"/api/games?token={token}", b"200")):
+            with socket.create_connection(("127.0.0.2", int(port)), timeout=5) as s:
+                s.sendall(f"GET {path} HTTP/1.1\r\nHost: 127.0.0.2:{port}\r\n"
+                          "Connection: close\r\n\r\n".encode())
+                assert s.recv(100).startswith(b"HTTP/1.1 " + want)
+    finally:
+        proc.send_signal(signal.SIGINT)
+        _, err = proc.communicate(timeout=10)
+    assert err.startswith("warning: --host 127.0.0.2 lets other machines reach the server")

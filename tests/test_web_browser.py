@@ -437,3 +437,30 @@ def test_the_page_looks_right_at_both_widths(server, browser, tmp_path_factory):
         wait_settled(browser)
         browser.save_screenshot(str(folder / f"board-{width}.png"))
     set_width(browser, 1280)
+
+
+def test_the_keys_play_draw_and_undo(server, browser):
+    """The card's token typed plays it, ``d`` draws, ``u`` takes the last move back;
+    a card that turns up is typed too."""
+    deal = Deal.from_number(5)
+    player = Player(browser, deal)
+    start_game(browser, server, player.seen_line())
+    assert wait_settled(browser) == "move"
+    body = browser.find_element(By.TAG_NAME, "body")
+
+    def typed(move: str, keys: str) -> None:
+        new = player._play(move)
+        body.send_keys(keys)
+        for card in new:
+            assert wait_settled(browser) == "question"
+            body.send_keys(card.token.lower())
+        assert wait_settled(browser) == "move"
+        assert status(browser)[1:] == (player.game.moves, player.game.score_under("app"))
+
+    cards = [el.get_attribute("data-card") for el in
+             browser.find_elements(By.CSS_SELECTOR, "[data-card].playable")]
+    if cards:  # 10h is typed as "10h", the others as their token
+        typed(cards[0], cards[0].replace("T", "10").lower())
+    typed("draw", "d")
+    typed("undo", "u")
+    player.check_end(server.folder)

@@ -278,9 +278,14 @@ def make_app(folder: Path, hosts: Callable[[], Iterable[str]] | None,
 def _warm_up() -> None:
     """Load the kernels before the first advice asks for them."""
     try:
+        from ..analysis.fair import View
+        from ..analysis.hints import fair_advice
+        from ..model.dealing import Deal
+        from ..model.position import Position
         from ..solver.solve import warm_up
 
         warm_up()
+        fair_advice(View.of(Position(Deal.from_number(0))), 10, 0, 0)
     except Exception as exc:  # noqa: BLE001  (the first advice loads them, and says)
         log.error("warm-up failed: %s", exc)
 

@@ -473,7 +473,8 @@ function stepTo(i) {
     `Move ${solved.step} of ${r.moves.length}: ${pretty(r.moves[solved.step - 1])}, score ${f.score}${f.status !== "in play" ? " (" + f.status + ")" : ""}`;
   const list = $("#solve-line");
   list.replaceChildren(...r.moves.map((m, j) => el("li", { class: j + 1 === solved.step ? "on" : "",
-    onclick: () => stepTo(j + 1) }, `${pretty(m)} `, el("span", { class: "hint", text: String(r.frames[j + 1].score) }))));
+    onclick: () => stepTo(j + 1) }, el("span", { class: "n", text: `${j + 1}. ` }), `${pretty(m)} `,
+    el("span", { class: "hint", text: String(r.frames[j + 1].score) }))));
 }
 function stopPlaying() { if (solved.timer) { clearInterval(solved.timer); solved.timer = null; } }
 function playLine() {
