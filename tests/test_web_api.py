@@ -225,7 +225,7 @@ def test_both_loopback_names_are_served(tmp_path):
     assert c.get("/", headers={"host": "localhost:8765"}).status_code == 200
     page = c.get("/")
     assert page.status_code == 200 and 'data-action="start"' in page.text
-    for name in ("app.js", "style.css"):
+    for name in ("cards.js", "app.js", "style.css"):
         assert c.get(f"/static/{name}").status_code == 200
 
 
@@ -391,8 +391,9 @@ def test_the_page_files_are_package_data():
 
     static = files("tripeaks_solver.web") / "static"
     names = {p.name for p in static.iterdir()}
-    assert {"index.html", "app.js", "style.css"} <= names
-    text = (static / "index.html").read_text() + (static / "app.js").read_text()
+    assert {"index.html", "cards.js", "app.js", "style.css"} <= names
+    text = "".join((static / name).read_text() for name in ("index.html", "cards.js",
+                                                            "app.js"))
     assert "http://" not in text.replace("http://www.w3.org/2000/svg", "")
     assert "https://" not in text
     config = (REPO / "pyproject.toml").read_text()
