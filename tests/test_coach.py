@@ -24,8 +24,8 @@ from tripeaks_solver.model.rules import CLASSIC, EASY, Rules
 
 ROOT = Path(__file__).resolve().parent.parent
 TURN_KEYS = ["moves_played", "status", "score", "stock_left", "cards_left", "waste", "known",
-             "unknown", "exact", "recommended", "player", "seed", "moves", "need", "peek",
-             "error", "record_file", "final"]
+             "unknown", "exact", "recommended", "chance", "player", "seed", "moves", "need",
+             "peek", "error", "record_file", "final"]
 
 
 class Dialog:

@@ -276,10 +276,13 @@ def test_record_file_round_trip(rules: Rules) -> None:
     assert [o.token for o in record.moves] == tokens
     assert f"variant: {rules.variant or 'none'}\n" in text  # never an empty value
     assert parse_record_file(text.replace("variant: none", "variant:"), "f") == record
-    # A last move cut short as it was written is left out (and said); a whole one is kept.
+    # A last line without its line end is a move cut short as it was written: left out
+    # (and said), even when what was written reads as a move (d of d:9h).
     assert parse_record_file(text + "Kc:", "f").moves == record.moves
     assert parse_record_file(text + "Kc:", "f").torn == "Kc:" and record.torn is None
-    assert len(parse_record_file(text + "d", "f").moves) == len(tokens) + 1
+    assert parse_record_file(text + "d", "f").moves == record.moves
+    assert parse_record_file(text + "d", "f").torn == "d"
+    assert len(parse_record_file(text + "d\n", "f").moves) == len(tokens) + 1
     for bad in ("hello\n", text.replace("rules: ", "rules: hard"),
                 text.replace("scoring: cards-left", "scoring: best"),
                 text.replace("start: seen", "start: seen Kc"),

@@ -218,3 +218,20 @@ def test_bad_moves_leave_the_session_as_it_was(tmp_path: Path) -> None:
     assert session.pending is None and session.game.tokens == []
     session.close()
     assert path.read_text() == text
+
+
+def test_a_fix_keeps_the_file_locked_and_whole(tmp_path: Path) -> None:
+    session, deal, path = new_session(tmp_path, 1)
+    session.play("d:6c")  # the first stock card is 4s
+    mode = path.stat().st_mode
+    session.fix("6c", "4s")
+    with pytest.raises(InputError, match="in use by another session"):
+        CoachSession.resume(path)
+    assert path.stat().st_mode == mode
+    assert not [p for p in tmp_path.iterdir() if p.name.startswith(".")]  # no file left over
+    session.play("d:6c")
+    session.close()
+    assert replayed(path, deal)[1] == ["draw:4s", "draw:6c"]
+    again = CoachSession.resume(path)
+    assert again.game.tokens == ["draw:4s", "draw:6c"]
+    again.close()

@@ -334,32 +334,38 @@ def fair_rating(start: Game | Position, samples: int = 1000, seed: int | None = 
 
 @dataclass(frozen=True)
 class FairAdvice:
-    """A fair hint's shares and the move the strongest fair player would play."""
+    """A fair hint's shares, the move the strongest fair player would play, and its
+    rollouts: per legal move, the games (of ``rollouts``) that the careful player,
+    playing on after it over guesses at the unseen cards, won."""
 
     rating: FairHint
     player: str  # e.g. ``fair:1000``
     seed: int
     recommended: Move | None
+    rollouts: int = 0
+    wins: tuple[tuple[Move, int], ...] = ()
+
+    def won(self, move: Move) -> float | None:
+        """The share of its rollouts that ``move`` won (None without rollouts)."""
+        return next((w / self.rollouts for m, w in self.wins if m == move), None)
 
 
 def fair_advice(view: View, samples: int = 1000, seed: int = 0, score_samples: int = 100,
                 scheme: str = "app") -> FairAdvice:
     """Every legal move's share of completions still winnable (:func:`fair.fair_hint`),
     and the recommendation of the strongest fair player, ``fair:N`` with N =
-    ``samples`` (rollouts of the careful player: ``players.py``). Both see only
-    ``view``; ``seed`` fixes both."""
+    ``samples`` (rollouts of the careful player: ``players.py``), with its rollouts'
+    wins. Both see only ``view``; ``seed`` fixes both."""
     rating = fair_hint(view, samples, seed, score_samples, scheme=scheme)
-    legal = [m.move for m in rating.moves]
     player = make_player(f"fair:{min(samples, MAX_PLAYER_SAMPLES)}")
-    if not legal:
-        move = None
-    elif len(legal) == 1:
-        move = legal[0]
-    else:
-        # The player's own order of the legal moves (its ties go to the first).
-        order = view.canonical().legal_moves()
-        move = player.choose(view, order, np.random.default_rng(seed))
-    return FairAdvice(rating, player.name, seed, move)
+    if not rating.moves:
+        return FairAdvice(rating, player.name, seed, None)
+    # The player's own order of the legal moves (its ties go to the first); with one
+    # legal move its rollouts still say how often playing on wins.
+    order = view.canonical().legal_moves()
+    move, sums = player.decide(view, order, np.random.default_rng(seed))
+    wins = tuple((m, int(sums[j, 0])) for j, m in enumerate(order))
+    return FairAdvice(rating, player.name, seed, move, player.samples, wins)
 
 
 # --- the picture of a review -----------------------------------------------------------

@@ -182,7 +182,10 @@ class RolloutPlayer(Player):
                               playout.Trials(candidates, b - a, rng), out)
         return out
 
-    def choose(self, view, legal, rng):
+    def decide(self, view: View, legal: list[Move], rng: np.random.Generator
+               ) -> tuple[Move, np.ndarray]:
+        """The move chosen, and every legal move's sums over its rollouts (rows as
+        :meth:`values` gives them, in the order of ``legal``)."""
         seen = Seen.of(view)
         rules = view.rules
         candidates = np.array([seen.kernel_move(m) for m in legal], dtype=np.int64)
@@ -191,7 +194,10 @@ class RolloutPlayer(Player):
         if self.keep_base:
             g = playout._policy_move(self.policy, rule_masks(rules), seen.sight())
             default = int(np.flatnonzero(candidates == g)[0])
-        return legal[playout._best(out, len(legal), default, self.margin)]
+        return legal[playout._best(out, len(legal), default, self.margin)], out
+
+    def choose(self, view, legal, rng):
+        return self.decide(view, legal, rng)[0]
 
 
 def fair_margin(samples: int) -> int:

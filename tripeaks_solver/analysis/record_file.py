@@ -9,6 +9,7 @@ import fcntl
 import os
 import re
 import sys
+from dataclasses import dataclass
 from pathlib import Path
 
 from ..errors import InputError
@@ -145,6 +146,7 @@ class RecordFile:
             os.fsync(fd)
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)  # new: nobody else holds it
             os.replace(tmp, target)
+            _sync_folder(target.parent)
         except OSError as exc:
             if fd >= 0:
                 os.close(fd)
@@ -184,4 +186,85 @@ class RecordFile:
             self.file = None
 
 
-__all__ = ["RecordFile", "data_dir", "default_record", "games_dir"]
+def _sync_folder(folder: Path) -> None:
+    # The rename itself on the disk (where a folder can be synced).
+    try:
+        fd = os.open(folder, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
+
+
+@dataclass(frozen=True)
+class SavedGame:
+    """A record file in the folder of saved games, as a list shows it."""
+
+    path: Path
+    modified: datetime.datetime  # when it was last written
+    start: str  # as the record names it: ``seen Jd 4s …``, ``code TP1-E-AAAAAAD``
+    rules: str  # ``Easy``, ``Classic+empty-waste``
+    scoring: str
+    moves: int | None  # as the app counts them (None: the record cannot be read)
+    result: str  # ``won``, ``stuck``, ``in play``, or why the record cannot be read
+    score: int | None
+
+    def text(self, score_label: str = "score") -> str:
+        """Two lines: when, the start, rules, moves and result; the file."""
+        moves = "" if self.moves is None else f", {self.moves:,} move{'s' * (self.moves != 1)}"
+        score = "" if self.score is None else f", {score_label} {self.score}"
+        return (f"  {self.modified:%Y-%m-%d %H:%M}  {self.start}  ({self.rules}, "
+                f"{self.scoring}{moves}): {self.result}{score}\n      {self.path}")
+
+    def data(self) -> dict:
+        """The game as JSON data."""
+        return {"file": str(self.path), "modified": self.modified.isoformat(timespec="seconds"),
+                "start": self.start, "rules": self.rules, "scoring": self.scoring,
+                "moves": self.moves, "result": self.result, "score": self.score}
+
+
+def saved_games(folder: Path | None = None) -> list[SavedGame]:
+    """The records in ``folder`` (:func:`games_dir`), newest first; one that cannot be
+    read is listed with why."""
+    from .records import parse_record_file, replay_record
+    from .turns import score_of
+
+    folder = games_dir() if folder is None else folder
+    try:
+        paths = [p for p in folder.iterdir() if p.suffix == ".txt" and p.is_file()]
+    except OSError:
+        return []
+    out = []
+    for path in paths:
+        try:
+            stat = path.stat()
+            text = path.read_text(encoding="utf-8").removeprefix(BOM)
+            record = parse_record_file(text, path.name)
+            game = replay_record(record.start, record.moves)
+        except (OSError, UnicodeDecodeError, InputError) as exc:
+            why = exc.strerror if isinstance(exc, OSError) else str(exc)
+            out.append(SavedGame(path, _when(path), "?", "?", "?", None,
+                                 f"unreadable: {why}", None))
+            continue
+        status = game.game.status.value
+        start = record.start
+        out.append(SavedGame(path, datetime.datetime.fromtimestamp(stat.st_mtime),
+                             f"{start.kind} {start.text}", str(start.rules), record.scoring,
+                             game.game.moves, status,
+                             score_of(game.position(), record.scoring)))
+    return sorted(out, key=lambda g: (g.modified, str(g.path)), reverse=True)
+
+
+def _when(path: Path) -> datetime.datetime:
+    try:
+        return datetime.datetime.fromtimestamp(path.stat().st_mtime)
+    except OSError:
+        return datetime.datetime.fromtimestamp(0)
+
+
+__all__ = ["RecordFile", "SavedGame", "data_dir", "default_record", "games_dir",
+           "saved_games"]

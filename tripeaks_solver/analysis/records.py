@@ -19,15 +19,16 @@ none; an empty value is read the same).
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
-from ..errors import InputError
+from ..errors import IllegalMoveError, InputError
 from ..model.codes import GameCode
 from ..model.dealing import Deal
 from ..model.layout import Layout
 from ..model.rules import VARIANT_OPTIONS, Rules
 from ..model.scoring import SCHEMES
-from .observed import START_KINDS, Observed, Start
+from .observed import START_KINDS, Observed, ObservedGame, Start
 
 MAGIC = "# tripeaks-solver game record"
 HEADER_KEYS = ("start", "rules", "variant", "scoring")
@@ -48,9 +49,10 @@ def make_start(kind: str, text: str, rules: Rules) -> Start:
     """The start a record names: ``code``, ``layout`` or ``seen`` and its text."""
     if kind == "code":
         code = GameCode.parse(text)
-        joker = code.joker or rules.joker
-        shown = str(GameCode(code.number, rules.name, joker))
-        return Start.of_deal("code", shown, Deal.from_number(code.number, joker), rules)
+        if code.joker and not rules.joker:  # the code says so (TP1-EJ-…)
+            rules = rules.with_options(joker=True)
+        shown = str(GameCode(code.number, rules.name, rules.joker))
+        return Start.of_deal("code", shown, Deal.from_number(code.number, rules.joker), rules)
     if kind == "layout":
         return Start.of_layout(Layout.parse(text), rules)
     if kind == "seen":
@@ -75,8 +77,7 @@ def looks_like_record(text: str) -> bool:
 
 def parse_record_file(text: str, name: str) -> GameRecord:
     """Read a record file's text (``name`` for the messages). A last line without its
-    line end is a move cut short as it was written and is left out (``torn``) when it
-    does not read as a move."""
+    line end is a move cut short as it was written and is left out (``torn``)."""
     if not looks_like_record(text):
         raise InputError(f"{name} is not a game record (it does not begin with {MAGIC!r})")
     lines = text.split("\n")
@@ -104,12 +105,10 @@ def parse_record_file(text: str, name: str) -> GameRecord:
         if key in fields:
             raise InputError(f"{name}, line {number}: a second {key!r} line")
         fields[key] = value.strip()
-    torn = None
-    if in_moves and cut.split("#", 1)[0].strip():
-        try:
-            moves += _moves(cut.split("#", 1)[0], "")
-        except InputError:
-            torn = cut.strip()  # the move being written when the session stopped
+    # A last line without its line end is a move cut short as it was written (a write
+    # that failed, a kill): left out, even when what is left reads as a move (``8h``
+    # of ``8h:Ks``), since the move that stands is only the whole line.
+    torn = cut.strip() if in_moves and cut.split("#", 1)[0].strip() else None
     missing = [k for k in HEADER_KEYS if k not in fields and k != "variant"]
     if missing or not in_moves:
         what = missing[0] if missing else "moves"
@@ -123,15 +122,39 @@ def parse_record_file(text: str, name: str) -> GameRecord:
     try:
         start = make_start(kind, start_text.strip(), rules)
     except InputError as exc:
-        raise InputError(f"{name}: start: {exc}") from None
+        said = str(exc).replace("--seen ", f"{kind} ", 1)  # a line of the file, no option
+        raise InputError(f"{name}: start: {said}") from None
     return GameRecord(start, scoring, tuple(moves), torn)
+
+
+def start_from_text(text: str, rules: Rules, code_rules: Callable[[GameCode], Rules]
+                    ) -> Start:
+    """The start a player typed: a game code (played under ``code_rules(code)``) or the
+    cards seen (``seen_help(rules)``)."""
+    text = text.strip()
+    if "-" in text and len(text.split()) == 1:
+        return make_start("code", text, code_rules(GameCode.parse(text)))
+    return Start.of_seen(text, rules)
+
+
+def replay_record(start: Start, moves: Iterable[Observed], lang: str | None = None
+                  ) -> ObservedGame:
+    """The game after ``moves`` from ``start``; an InputError names the move that
+    cannot be played (``move N (token) of the record: …``)."""
+    game = ObservedGame(start, lang)
+    for number, step in enumerate(moves, 1):
+        try:
+            game.play(step)
+        except (InputError, IllegalMoveError) as exc:
+            raise InputError(f"move {number} ({step.said}) of the record: {exc}") from None
+    return game
 
 
 def torn_note(name: str, torn: str) -> str:
     """What is said of a last line cut short and left out."""
     shown = torn if len(torn) <= 40 else torn[:40] + "…"
-    return (f"note: the last line of {name}, {shown!r}, has no line end and does not read "
-            "as a move: left out (a move cut short as it was written)")
+    return (f"note: the last line of {name}, {shown!r}, has no line end: left out (a move "
+            "cut short as it was written)")
 
 
 def _moves(text: str, where: str) -> list[Observed]:
@@ -160,4 +183,4 @@ def _rules(name: str, variant: str, where: str) -> Rules:
 
 
 __all__ = ["GameRecord", "header", "looks_like_record", "make_start", "parse_record_file",
-           "torn_note"]
+           "replay_record", "start_from_text", "torn_note"]

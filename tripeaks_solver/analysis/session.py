@@ -13,21 +13,25 @@ the page in a browser) turn what the player typed into calls and show what they 
     s.need              # places whose cards the move just played turned up, unsaid
     s.answer("Ks")      # ... the cards, left to right (s.cancel() drops the move)
     s.undo()            # the same as s.play("u")
+    s.fix("5d", "6d")   # the card said as 5d was 6d: the record rewritten
     s.toggle_peek()     # start or stop a peek; s.peek_turn() is its next step
-    advice = s.advise() # the advice here (slow: see below)
+    advice = s.advise() # the advice here (slow: see below); advice.lines(): in words
     s.turn_data(advice) # the object ``coach --json`` prints for a turn (TURN_KEYS)
     review = s.review() # the whole game judged (slow); s.final(review): the end's data
     s.close()           # release the record file
+
+``analysis.record_file.saved_games()`` lists the records under the data directory,
+newest first (``coach --list``); ``analysis.records.start_from_text`` reads a start as
+typed (the cards seen, or a code).
 
 Every change either happens whole (the record written and synced) or raises an
 :class:`InputError` with a message for the player and leaves the session as it was; a
 failed write of the record also leaves the file as it was (``RecordWriteError``: stop).
 
-Threads: the methods that change the session must be called one at a time (a web server
-holds a lock per session). :meth:`advice_job` takes what the advice needs on that
-thread and returns a function computing it without touching the session, to run in a
-worker thread; :meth:`advise` runs both at once. :meth:`state_key` tells whether advice
-computed earlier is still the position's.
+Threads: call the methods one at a time (a web server holds a lock per session), but
+for the slow part of :meth:`advise`: :meth:`advice_job` takes what the advice needs and
+returns a function that computes it without touching the session (run it in a worker
+thread); :meth:`state_key` tells whether advice computed earlier is still current.
 """
 
 from __future__ import annotations
@@ -40,12 +44,12 @@ from typing import TYPE_CHECKING
 
 from ..errors import IllegalMoveError, InputError
 from ..model.cards import Card
-from ..model.codes import GameCode
 from ..model.game import UNDO_LIMIT, Status
 from ..model.moves import Move
+from .corrections import app_refusal, corrected, known_already
 from .observed import NeedsObservation, Observed, ObservedGame, Start, name_place
 from .record_file import RecordFile, default_record
-from .records import header, looks_like_record, make_start, parse_record_file, torn_note
+from .records import header, looks_like_record, parse_record_file, replay_record, torn_note
 from .turns import TURN_KEYS, Advice, PeekTurn, plural, score_of
 
 if TYPE_CHECKING:
@@ -255,11 +259,18 @@ class CoachSession:
 
     def _play(self, step: Observed) -> None:
         game = self.game
+        refused = app_refusal(game, step, self.undo_limit)
+        if refused is not None:
+            raise InputError(refused)
         before = (game.knowledge, game.game, len(game.record))
         try:
             game.play(step)
         except IllegalMoveError as exc:
             raise InputError(str(exc)) from None
+        except NeedsObservation:
+            raise
+        except InputError as exc:
+            raise InputError(known_already(self.game, step) or str(exc)) from None
         try:
             self.record.write(game.record[-1].token + "\n")
         except InputError as exc:
@@ -267,6 +278,22 @@ class CoachSession:
             del game.record[before[2]:]
             raise RecordWriteError(str(exc)) from None
         self._settle_peek()
+
+    def fix(self, *cards: str) -> str:
+        """Correct a card said earlier: ``fix(OLD, NEW)``, the card said as OLD was NEW.
+        The record is rewritten in one step and the game played again with it; an
+        InputError (nothing changed) when NEW contradicts another card or a move no
+        longer plays. A move waiting for its cards goes on waiting. Returns what was
+        corrected, in words."""
+        if len(cards) != 2:
+            raise InputError("fix OLD NEW: the card said wrong, then the card it was (e.g. "
+                             "fix 5d 6d)")
+        wrong, right = Card.parse(cards[0]), Card.parse(cards[1])
+        fixed, said = corrected(self.game, wrong, right)
+        self.record.replace(header(fixed.start, self.scoring)
+                            + "".join(o.token + "\n" for o in fixed.record))
+        self.game = fixed
+        return f"{wrong.pretty} said {said} is now {right.pretty}; the record is rewritten."
 
     # --- advice -----------------------------------------------------------------------
     def advice_job(self) -> Callable[[], Advice]:
@@ -365,7 +392,8 @@ class CoachSession:
                "cards_left": position.cards_left,
                "waste": None if position.waste is None else position.waste.token,
                "known": self.known, "unknown": self.unknown, "exact": self.exact,
-               "recommended": recommended and recommended.token, "player": player,
+               "recommended": recommended and recommended.token, "chance": advice.chance,
+               "player": player,
                "seed": None if player in (None, "exact") else self.seed,
                "moves": advice.moves_data(),
                "need": [{"place": p, "name": name_place(p, self.rules)}
@@ -407,28 +435,4 @@ class CoachSession:
                     "lost_total": review.lost_total, "moves": review.rows()}}
 
 
-def start_from_text(text: str, rules: Rules, code_rules: Callable[[GameCode], Rules]
-                    ) -> Start:
-    """The start a player typed: a game code (played under ``code_rules(code)``) or the
-    cards seen (``seen_help(rules)``)."""
-    text = text.strip()
-    if "-" in text and len(text.split()) == 1:
-        return make_start("code", text, code_rules(GameCode.parse(text)))
-    return Start.of_seen(text, rules)
-
-
-def replay_record(start: Start, moves: Iterable[Observed], lang: str | None = None
-                  ) -> ObservedGame:
-    """The game after ``moves`` from ``start``; an InputError names the move that
-    cannot be played (``move N (token) of the record: …``)."""
-    game = ObservedGame(start, lang)
-    for number, step in enumerate(moves, 1):
-        try:
-            game.play(step)
-        except (InputError, IllegalMoveError) as exc:
-            raise InputError(f"move {number} ({step.said}) of the record: {exc}") from None
-    return game
-
-
-__all__ = ["TURN_KEYS", "Advice", "CoachSession", "PeekTurn", "RecordWriteError",
-           "replay_record", "start_from_text"]
+__all__ = ["TURN_KEYS", "Advice", "CoachSession", "PeekTurn", "RecordWriteError"]

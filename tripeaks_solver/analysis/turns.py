@@ -23,22 +23,37 @@ Type what you did in the app, one move a line:
   8h         you removed 8♥ (if it turned up a card, say it: 8h:Ks, or answer the question)
   d          you drew a card (d:9h says what it showed)
   u          you took back the last move (the cards you saw stay known)
+  fix 5d 6d  the card you said was 5♦ is really 6♦ (the record is corrected)
 Commands: ? this help, b the board again, r the record so far, p peek (start or stop
 looking at the cards with moves and undos, in an app with undo), q stop (Ctrl-D too).
 The record is saved after every move; coach --record FILE continues it.
 Moves are counted as the app counts them: a move taken back still counts."""
 ADVICE = """\
   It plays the careful move, unless playing on over guesses at the cards you have not
-  seen shows a better one. "Still winnable" is the share of those guesses that a player
-  who saw every card could still win: a ceiling, not your odds."""
+  seen shows a better one. "Chance" is the share of those guessed games that its move,
+  then careful play, won: about your odds. "Still winnable" is the share of guesses that
+  a player who saw every card could still win: a ceiling, not your odds."""
+NUMBERS = {2: "two", 3: "three", 4: "four"}
 TURN_KEYS = ("moves_played", "status", "score", "stock_left", "cards_left", "waste", "known",
-             "unknown", "exact", "recommended", "player", "seed", "moves", "need", "peek",
-             "error", "record_file", "final")
+             "unknown", "exact", "recommended", "chance", "player", "seed", "moves", "need",
+             "peek", "error", "record_file", "final")
 
 
 def plural(n: int, word: str, words: str | None = None) -> str:
     """``1 move``, ``2 moves``, ``1,000 guesses``."""
     return f"{n:,} {word if n == 1 else words or word + 's'}"
+
+
+def percents(shares: list[float], distinct: bool = False) -> list[str]:
+    """``99.6%``, ``100%``: shares as percentages with the fewest decimals (one count
+    for all) that never show 100% for a share below 1 or 0% for one above 0 (and, with
+    ``distinct``, two different shares alike)."""
+    for decimals in range(5):
+        texts = [f"{100 * v:.{decimals}f}" for v in shares]
+        if all(0 < float(t) < 100 for v, t in zip(shares, texts, strict=True) if 0 < v < 1) \
+                and (not distinct or len(set(texts)) == len(set(shares))):
+            break
+    return [t + "%" for t in texts]
 
 
 def score_of(position: Position, scoring: str) -> int:
@@ -88,10 +103,45 @@ class Advice:
                                       for m in h.moves)]
         if fa is None or fa.recommended is None:
             return []
-        shares = "   ".join(f"{m.move.pretty} {100 * m.share:.0f}%" for m in fa.rating.moves)
-        return [f"Recommended: {fa.recommended.pretty}  ({fa.player} player, seed {fa.seed})",
-                (f"  still winnable after: {shares}  (of "
-                f"{plural(fa.rating.samples, 'guess', 'guesses')} at the unseen cards)")]
+        rec = fa.recommended
+        # The recommended move first, then the others, highest ceiling first.
+        moves = sorted(fa.rating.moves, key=lambda m: m.move != rec)
+        shares = "   ".join(f"{m.move.pretty} {t}" for m, t in zip(
+            moves, percents([m.share for m in moves]), strict=True))
+        lines = [f"Recommended: {rec.pretty}  ({fa.player} player, seed {fa.seed})",
+                 (f"  chance: {percents([self.chance])[0]} of the "
+                 f"{plural(fa.rollouts, 'guessed game')} won by "
+                 f"{'drawing' if rec.is_draw else 'playing ' + rec.pretty}, then playing "
+                 "carefully"),
+                 (f"  still winnable after: {shares}  (of "
+                 f"{plural(fa.rating.samples, 'guess', 'guesses')} at the unseen cards)")]
+        top = fa.rating.moves[0]
+        if top.share > moves[0].share:  # a higher ceiling than the move recommended
+            mine, other = fa.won(rec), fa.won(top.move)
+            won = percents([mine, other], distinct=True)
+            if mine > other:
+                why = (f"careful play after it won more of the guessed games ({won[0]} "
+                       f"against {won[1]})")
+            elif mine == other:
+                why = (f"it is the careful move, and {top.move.pretty} won no more of the "
+                       f"guessed games ({won[0]} each)")
+            else:
+                why = (f"it is the careful move, and {top.move.pretty} won too few more of "
+                       f"the guessed games ({won[1]} against {won[0]}) to leave it")
+            lines.append(f"  {rec.pretty} rather than {top.move.pretty}, whose ceiling is "
+                         f"higher: {why}")
+        return lines
+
+    @property
+    def chance(self) -> float | None:
+        """The share of the sampled games that the recommended move, then careful play,
+        won (the fair player's rollouts), at most the move's ceiling (a game won was
+        winnable; the two are counted over different guesses); None when exact."""
+        fa = self.fair
+        if fa is None or fa.recommended is None or not fa.rollouts:
+            return None
+        share = next(m.share for m in fa.rating.moves if m.move == fa.recommended)
+        return min(fa.won(fa.recommended), share)
 
 
 @dataclass(frozen=True)
@@ -120,7 +170,10 @@ class PeekTurn:
         if step.moves == (Move.DRAW,) and not step.undos:
             return "Peek: draw, and say the card."
         shown = " and ".join(name_place(p, rules) for p in step.shows)
-        return f"Peek: {todo}, and say the card that turns up ({shown})."
+        what = "the card that turns up" if len(step.shows) == 1 else (
+            f"the {NUMBERS.get(len(step.shows), len(step.shows))} cards that turn up, "
+            "left to right")
+        return f"Peek: {todo}, and say {what} ({shown})."
 
     def done_text(self) -> str:
         taps = plural(self.taps, "tap")
@@ -139,4 +192,5 @@ class PeekTurn:
                 "back": self.back, "taps": self.taps, "unknown": self.unknown}
 
 
-__all__ = ["ADVICE", "HELP", "TURN_KEYS", "Advice", "PeekTurn", "plural", "score_of"]
+__all__ = ["ADVICE", "HELP", "TURN_KEYS", "Advice", "PeekTurn", "percents", "plural",
+           "score_of"]

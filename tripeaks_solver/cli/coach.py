@@ -11,8 +11,9 @@ from pathlib import Path
 
 import click
 
-from ..analysis.record_file import RecordFile
-from ..analysis.session import CoachSession, RecordWriteError, replay_record
+from ..analysis.record_file import RecordFile, games_dir, saved_games
+from ..analysis.records import replay_record
+from ..analysis.session import CoachSession, RecordWriteError
 from ..analysis.turns import ADVICE, HELP, TURN_KEYS, Advice, score_of
 from ..errors import InputError
 from ..model.game import Status
@@ -50,9 +51,6 @@ class Terminal:
         self.say("", *position_lines(title, s.game.position(), s.scoring, reveal=False),
                  s.known_line())
 
-    def ask(self, prompt: str) -> str | None:
-        return read_line(prompt, self.interactive, echo=not self.as_json)
-
 
 @cli.command("coach", short_help="Play along with a game in an app: advice move by move.")
 @click.argument("words", nargs=-1, metavar="[CODE]")
@@ -75,12 +73,16 @@ class Terminal:
 @undo_limit_option
 @click.option("--analysis/--no-analysis", default=True, show_default=True,
               help="Judge the whole game at the end (exactly when every card became known).")
+@click.option("--continue", "resume", is_flag=True,
+              help="Continue the newest game saved under the data directory (--list).")
+@click.option("--list", "list_games", is_flag=True,
+              help="List the games saved under the data directory, newest first, and stop.")
 @rule_options()
 def coach_command(words: tuple[str, ...], rule_choice: str, layouts: tuple[str, ...],
                   layout_file: Path | None, seen: str | None, record_path: Path | None,
                   lang: str | None, fair: bool, samples: int, seed: int | None,
                   as_json: bool, peek: bool, undo_limit: int, analysis: bool, scoring: str,
-                  **opts) -> None:
+                  resume: bool, list_games: bool, **opts) -> None:
     """Follow a game played in an app, move by move, with advice.
 
     Start it with what you see: --seen "the 10 face-up cards left to right, then the
@@ -110,8 +112,18 @@ def coach_command(words: tuple[str, ...], rule_choice: str, layouts: tuple[str, 
     if record_path is not None and str(record_path) == STDIN:
         raise click.UsageError("--record -: the coach writes its record as the game goes, "
                                "so it needs a file name")
-    path = Path(record_path) if record_path is not None else None
     given = words or layouts or layout_file is not None or seen is not None
+    if list_games or resume:
+        if given or record_path is not None or list_games and resume:
+            raise click.UsageError(f"--{'list' if list_games else 'continue'} takes no start "
+                                   "and no --record" + (" or --continue" * list_games))
+        if list_games:
+            return _list(as_json)
+        newest = saved_games()
+        if not newest:
+            raise click.UsageError(f"--continue: no saved game in {games_dir()}")
+        record_path = newest[0].path
+    path = Path(record_path) if record_path is not None else None
     if path is not None and given and path.exists() and path.stat().st_size > 0:
         raise click.UsageError(f"{path} holds a game already: give no start to "
                                "continue it, or another --record file for a new game")
@@ -188,7 +200,7 @@ def _run(term: Terminal, continued: bool, analysis: bool, peek: bool) -> None:
             break  # won or stuck
         term.turn(advice, error=error, peek=turn)
         try:
-            line = term.ask(session.question())
+            line = read_line(session.question(), term.interactive, echo=not term.as_json)
         except KeyboardInterrupt:
             if not term.interactive:
                 raise
@@ -197,20 +209,32 @@ def _run(term: Terminal, continued: bool, analysis: bool, peek: bool) -> None:
             session.cancel()
             show, error = False, None
             continue
-        if line is None:
+        command = COMMANDS.get(line.strip().lower()) if line is not None else "quit"
+        error = None
+        if command == "quit":
+            if session.pending is not None:  # the move is not in the record: say so
+                error = (f"{session.pending.pretty} was not recorded: the card it turned up "
+                         "was not said")
+                term.say(f"  {error}")
+                session.cancel()
             break
         played = len(session.game.record)
-        command = COMMANDS.get(line.strip().lower())
-        error, show = None, command != "help" and command != "record"
-        if command == "quit":
-            session.cancel()
-            break
+        show = command not in ("help", "record")
+        words = line.split()
         if command == "help":
             term.say(HELP)
         elif command == "peek":
             error = _toggle_peek(term, "  ")
         elif command == "record":
             term.say("Record: " + (" ".join(session.game.tokens) or "(no move yet)"))
+        elif command == "board" and session.pending is not None:
+            term.board()
+        elif words and words[0].lower() == "fix":
+            try:
+                term.say(session.fix(*words[1:]))
+            except InputError as exc:
+                error = str(exc)
+                term.say(f"  {error}")
         elif command is None and line.strip():
             try:
                 session.play(line.strip())
@@ -221,7 +245,20 @@ def _run(term: Terminal, continued: bool, analysis: bool, peek: bool) -> None:
                 term.say(f"  {error}")
         show = show and error is None and session.pending is None
         undid = len(session.game.record) > played and session.game.record[-1].move.is_undo
-    _finish(term, analysis)
+    _finish(term, analysis, error)
+
+
+def _list(as_json: bool) -> None:
+    """The saved games, newest first."""
+    games = saved_games()
+    if as_json:
+        click.echo(json.dumps({"folder": str(games_dir()), "games": [g.data() for g in games]},
+                              ensure_ascii=False))
+        return
+    click.echo(f"{plural(len(games), 'saved game')} in {games_dir()}, newest first"
+               + (" (coach --continue continues the first):" if games else ""))
+    for g in games:
+        click.echo(g.text(SCORE_LABEL.get(g.scoring, "score")))
 
 
 def _toggle_peek(term: Terminal, lead: str) -> str | None:
@@ -236,7 +273,7 @@ def _toggle_peek(term: Terminal, lead: str) -> str | None:
     return None
 
 
-def _finish(term: Terminal, analysis: bool) -> None:
+def _finish(term: Terminal, analysis: bool, error: str | None) -> None:
     session = term.session
     game = session.game
     if session.result != "stopped":  # a stopped game's board was the last thing shown
@@ -260,4 +297,4 @@ def _finish(term: Terminal, analysis: bool) -> None:
             term.say("", *review_lines(title, review, session.review_samples, session.seed))
     term.say("", "Record: " + (" ".join(game.tokens) or "(no move)"),
              f"Saved in {session.path}: tripeaks-solve analyze --record {session.path}")
-    term.turn(final=session.final(review))
+    term.turn(error=error, final=session.final(review))

@@ -182,7 +182,7 @@ def read_line(prompt: str, interactive: bool, echo: bool) -> str | None:
 def ask_start(rule_choice: str, scoring: str, opts: dict, interactive: bool) -> Typed | None:
     """The start of a game played along (``coach``), asked for on standard input: the
     cards seen, or a game code; None when the player stops (q, end of input)."""
-    from ..analysis.session import start_from_text
+    from ..analysis.records import start_from_text
 
     rules = _rules(rule_choice, None, opts)
     other = "Classic" if rules.name == "easy" else "Easy"

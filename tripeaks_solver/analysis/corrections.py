@@ -1,0 +1,99 @@
+"""Checks and corrections of what a player says of a game played along: what the app
+would refuse, where a card was said, and the game again with a card said wrong put
+right (``coach``'s ``fix OLD NEW``).
+"""
+
+from __future__ import annotations
+
+from ..errors import IllegalMoveError, InputError
+from ..model.cards import Card
+from ..model.moves import Move
+from .observed import Observed, ObservedGame, name_place
+from .records import make_start, replay_record
+
+
+def app_refusal(game: ObservedGame, step: Observed, undo_limit: int) -> str | None:
+    """Why the app would refuse ``step`` where the game alone does not know it: a joker
+    in a game without one, more undos in a row than the app keeps moves."""
+    cards = step.shown + ((step.move.card,) if step.move.is_removal else ())
+    if not game.rules.joker and any(c.is_joker for c in cards):
+        return "this game has no joker (a 52-card deal)"
+    if step.move.is_undo and undo_depth(game.moves, undo_limit) == 0 < undo_depth(game.moves):
+        if not undo_limit:
+            return "the app cannot undo (undo limit 0)"
+        return (f"the app takes back at most {undo_limit} move{'s' * (undo_limit != 1)} in "
+                f"a row (the undo limit {undo_limit})")
+    return None
+
+
+def undo_depth(moves: list[Move], limit: int | None = None) -> int:
+    """How many moves an app could take back after ``moves``, keeping the last ``limit``
+    (None: all)."""
+    depth = 0
+    for move in moves:
+        depth = max(depth - 1, 0) if move.is_undo else depth + 1
+        depth = depth if limit is None else min(depth, limit)
+    return depth
+
+
+def said_where(game: ObservedGame, card: Card) -> str:
+    """Where the player said ``card``: ``at the start``, ``with move 7 (Q♠:5♦)``, or how
+    it became known (``by elimination …``)."""
+    if game.start.knowledge.where(card) is not None:
+        return "at the start"
+    for number, step in enumerate(game.record, 1):
+        if card in step.shown:
+            return f"with move {number} ({step.pretty})"
+    return "by elimination (the one card not seen)"
+
+
+def known_already(game: ObservedGame, step: Observed) -> str | None:
+    """The message for a card of ``step`` that the player said elsewhere already: where,
+    and how to correct it (None when there is none)."""
+    try:
+        here = game.shows(step.move)
+    except IllegalMoveError:
+        return None
+    for card in step.shown:
+        place = game.knowledge.where(card)
+        if place is not None and place not in here:
+            return (f"{card.pretty} is known already ({name_place(place, game.rules)}, said "
+                    f"{said_where(game, card)}): if that was another card, fix "
+                    f"{card.token} CARD corrects it")
+    return None
+
+
+def corrected(game: ObservedGame, wrong: Card, right: Card) -> tuple[ObservedGame, str]:
+    """The game with the card said as ``wrong`` put right as ``right`` everywhere (the
+    start, the cards moves turned up, the moves that played it), and where it was said;
+    an InputError when that cannot be."""
+    start, rules = game.start, game.rules
+    if start.deal is not None:
+        raise InputError("every card of this deal is known from its start: nothing to fix")
+    if right.is_joker and not rules.joker:
+        raise InputError("this game has no joker (a 52-card deal)")
+    place = game.knowledge.where(wrong)
+    said = "" if place is None else said_where(game, wrong)
+    if place is None or said.startswith("by elimination"):
+        raise InputError(f"{wrong.pretty} was not said: nothing to fix")
+    if wrong == right:
+        raise InputError(f"{wrong.pretty} is {right.pretty}: nothing to fix")
+    there = game.knowledge.where(right)
+    if there is not None:
+        raise InputError(f"{right.pretty} is known already ({name_place(there, rules)}, said "
+                         f"{said_where(game, right)}): fix that card first")
+
+    def swap(card: Card) -> Card:
+        return right if card == wrong else card
+
+    words = [w if w == "??" else swap(Card.parse(w)).token for w in start.text.split()]
+    moves = [Observed(Move.remove(swap(o.move.card)) if o.move.is_removal else o.move,
+                      tuple(swap(c) for c in o.shown)) for o in game.record]
+    new_start = make_start(start.kind, " ".join(words), rules)
+    try:
+        return replay_record(new_start, moves, game.lang), said
+    except InputError as exc:
+        raise InputError(f"with {right.pretty} for {wrong.pretty}, {exc}") from None
+
+
+__all__ = ["app_refusal", "corrected", "known_already", "said_where", "undo_depth"]
