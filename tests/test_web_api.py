@@ -365,8 +365,12 @@ def test_games_are_listed_newest_first(tmp_path):
     new = start(c, "TP1-E-AAAAAAB")["name"]
     os.utime(tmp_path / old, (1_000_000, 1_000_000))
     (tmp_path / "notes.txt").write_text("not a record\n")
-    files = [g["file"] for g in c.get("/api/games").json()["games"]]
-    assert files == [new, old]
+    os.utime(tmp_path / "notes.txt", (500_000, 500_000))
+    (tmp_path / "a b.txt").write_text((tmp_path / new).read_text())  # no name for a page
+    games = c.get("/api/games").json()["games"]
+    assert [g["file"] for g in games] == [new, old, "notes.txt"]
+    assert [g["error"] is None for g in games] == [True, True, False]
+    assert games[0]["rules"] == "Easy" and games[0]["start"] == "code TP1-E-AAAAAAB"
 
 
 def test_solve_gives_both_rules_and_the_line_step_by_step(tmp_path):

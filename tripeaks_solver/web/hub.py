@@ -4,17 +4,15 @@ tables the server holds (one per record file, so two tabs share one game)."""
 from __future__ import annotations
 
 import datetime
-import os
 import re
 import threading
 import time
 from pathlib import Path
 
-from ..analysis.observed import ObservedGame, Start
-from ..analysis.records import looks_like_record, make_start, parse_record_file
+from ..analysis.observed import Start
+from ..analysis.records import make_start
 from ..analysis.session import CoachSession
-from ..analysis.turns import score_of
-from ..errors import IllegalMoveError, InputError
+from ..errors import InputError
 from ..model.codes import GameCode
 from ..model.layout import Layout
 from ..model.rules import VARIANT_OPTIONS, Rules
@@ -22,7 +20,6 @@ from ..model.scoring import SCHEMES
 from .table import Table
 
 NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._+-]{0,150}")
-MAX_RECORD_BYTES = 1 << 20  # a record of a game is a few kB; bigger files are not listed
 IDLE_SECONDS = 60  # a game left alone this long is let go: a terminal coach may take it
 
 
@@ -49,50 +46,28 @@ class Hub:
             raise InputError("not a record name: a bare file name of the data directory")
         return path
 
-    # --- the list --------------------------------------------------------------------
+    # --- the list -----------------------------------------------------------------------
     def games(self) -> list[dict]:
-        """The record files, newest first, with their start, rules, moves and result."""
-        try:
-            entries = [e for e in os.scandir(self.folder)
-                       if NAME.fullmatch(e.name) and e.is_file(follow_symlinks=False)]
-        except FileNotFoundError:
-            return []
+        """The record files (as ``coach --list`` lists them), newest first, with their
+        start, rules, moves and result; those a page cannot name are left out."""
+        from ..analysis.record_file import saved_games
+
         with self.lock:
             self._let_go()
-        entries.sort(key=lambda e: (-e.stat().st_mtime, e.name))
+            held = set(self.tables)
         out = []
-        for entry in entries:
-            row = self._summary(Path(entry.path))
-            if row is not None:
-                row["modified"] = datetime.datetime.fromtimestamp(
-                    entry.stat().st_mtime).isoformat(timespec="seconds")
-                out.append(row)
+        for game in saved_games(self.folder):
+            if not NAME.fullmatch(game.path.name):
+                continue
+            readable = game.moves is not None
+            out.append({"file": game.path.name,
+                        "modified": game.modified.isoformat(timespec="seconds"),
+                        "start": game.start if readable else None,
+                        "rules": game.rules if readable else None,
+                        "scoring": game.scoring if readable else None, "moves": game.moves,
+                        "score": game.score, "result": game.result if readable else None,
+                        "error": None if readable else game.result, "open": game.path.name in held})
         return out
-
-    def _summary(self, path: Path) -> dict | None:
-        try:
-            if path.stat().st_size > MAX_RECORD_BYTES:
-                return None
-            text = path.read_bytes().decode("utf-8").removeprefix("\ufeff")
-        except (OSError, UnicodeDecodeError):
-            return None
-        if not looks_like_record(text):
-            return None
-        row = {"file": path.name, "start": None, "rules": None, "variant": None,
-               "scoring": None, "moves": None, "score": None, "result": None, "error": None,
-               "open": path.name in self.tables}
-        try:
-            stored = parse_record_file(text, path.name)
-            game = ObservedGame.replay(stored.start, stored.moves)
-        except (InputError, IllegalMoveError) as exc:
-            row["error"] = str(exc)
-            return row
-        position = game.position()
-        row.update(start=f"{stored.start.kind} {stored.start.text}",
-                   rules=stored.start.rules.name, variant=stored.start.rules.variant,
-                   scoring=stored.scoring, moves=position.moves_played,
-                   score=score_of(position, stored.scoring), result=position.status.value)
-        return row
 
     # --- tables ----------------------------------------------------------------------
     def table(self, name: str) -> Table:

@@ -61,8 +61,12 @@ async function showStart() {
     const list = $("#games");
     if (!data.games.length) list.append(el("li", { class: "hint", text: "No game yet." }));
     for (const g of data.games) {
-      const what = g.error ? `unreadable: ${g.error}` :
-        `${g.start} · ${g.rules}${g.variant ? " (" + g.variant + ")" : ""} · ${g.moves} moves · ${g.result} · score ${g.score}`;
+      if (g.error) {  // listed, as coach --list does, but not to be opened
+        list.append(el("li", { class: "unreadable" }, el("strong", { text: g.file }), el("br"),
+          el("span", { class: "hint", text: g.error })));
+        continue;
+      }
+      const what = `${g.start} · ${g.rules}, ${g.scoring} · ${g.moves} moves · ${g.result} · score ${g.score}`;
       list.append(el("li", {},
         el("a", { href: `/play/${encodeURIComponent(g.file)}`, "data-record": g.file },
           el("strong", { text: g.file }), el("br"), el("span", { class: "hint", text: what }))));
