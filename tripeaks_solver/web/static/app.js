@@ -139,7 +139,7 @@ function show(state) {
   st.dataset.score = String(state.score);
   st.replaceChildren(
     el("strong", { text: state.status === "in play" ? "In play" : state.status === "won" ? "Won!" : "Stuck" }),
-    ` · ${state.moves_played} moves · score ${state.score} · known ${state.known} of ${state.places} cards` +
+    ` · ${state.moves_played} move${state.moves_played === 1 ? "" : "s"} · score ${state.score} · known ${state.known} of ${state.places} cards` +
     ` · ${state.rules}${state.variant ? " (" + state.variant + ")" : ""}, ${state.scoring} scoring`);
   const over = state.status !== "in play";
   const asking = state.need !== null;

@@ -85,7 +85,8 @@ function cardFace(token, attrs = {}) {
   const red = token[1] === "h" || token[1] === "d";
   const rank = token[0] === "T" ? "10" : token[0];
   return el("span", { class: `card face ${red ? "red" : "black"}`, title: pretty(token), ...attrs },
-    el("span", { class: "corner", text: rank + SUIT_SYMBOL[token[1]] }),
+    el("span", { class: "corner" }, el("span", { class: "rank", text: rank }),
+      el("span", { class: "csuit", text: SUIT_SYMBOL[token[1]] })),
     el("span", { class: "pip", text: SUIT_SYMBOL[token[1]] }));
 }
 function cardBack(attrs = {}) { return el("span", { class: "card back", ...attrs }); }
