@@ -92,7 +92,8 @@ class CoachSession:
             undo_limit: int = UNDO_LIMIT, lang: str | None = None) -> CoachSession:
         """A new game from ``start`` (after ``moves``, if any), its record written to
         ``record`` (a new or empty file, or a RecordFile already open on one) or to a
-        new file under ``data`` (by default the data directory's ``games``)."""
+        new file named after the start in the folder ``data`` (made if missing; by
+        default :func:`record_file.games_dir`, where ``saved_games`` looks)."""
         game = replay_record(start, moves, lang)
         if record is None:
             record = RecordFile(default_record(start, data), make_folder=True)
