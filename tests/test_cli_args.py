@@ -45,7 +45,7 @@ def test_a_mistyped_command_is_named(capsys, word, meant):
 @pytest.mark.parametrize("word", ["hello", "x", "", "AAAAAAB", "🃏"])
 def test_a_word_like_no_command_lists_them(capsys, word):
     code, out, err = run(capsys, word)
-    assert_one_line_error(code, err, f"no command {word!r}", "analyze, batch, coach, deal, hint, peek, play, replay, report, solve",
+    assert_one_line_error(code, err, f"no command {word!r}", "analyze, batch, coach, deal, hint, peek, play, replay, report, serve, solve",
                           "TP1-E-AAAAAAD")
     assert out == ""
 
@@ -82,7 +82,8 @@ def complete(capsys, monkeypatch, line: str, shell: str = "bash") -> tuple[int, 
 @pytest.mark.parametrize(("line", "want"), [
     ("tripeaks-solve ba", ["plain,batch"]),
     ("tripeaks-solve ", ["plain,analyze", "plain,batch", "plain,coach", "plain,deal", "plain,hint",
-                         "plain,peek", "plain,play", "plain,replay", "plain,report", "plain,solve"]),
+                         "plain,peek", "plain,play", "plain,replay", "plain,report", "plain,serve",
+                         "plain,solve"]),
     ("tripeaks-solve TP1-E-AAAAAAD --ru", ["plain,--rules"]),
     ("tripeaks-solve TP1-E-AAAAAAD --rules cl", ["plain,classic"]),
     ("tripeaks-solve --sco", ["plain,--scoring"]),

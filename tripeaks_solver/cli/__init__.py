@@ -19,7 +19,7 @@ import sys
 import click
 
 from ..errors import InputError, interrupted
-from . import analyze, batch, coach, hint, peek, play, record, report, solve  # noqa: F401  (each registers commands)
+from . import analyze, batch, coach, hint, peek, play, record, report, serve, solve  # noqa: F401  (each registers commands)
 from .common import EXIT_INPUT
 from .group import cli
 from .output import fit_streams

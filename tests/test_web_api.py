@@ -1,0 +1,492 @@
+"""The web server's HTTP API and its guards, through Starlette's test client; the
+``serve`` command's address, port and Ctrl-C as a process (issue 38)."""
+
+from __future__ import annotations
+
+import logging
+import os
+import re
+import signal
+import socket
+import subprocess
+import sys
+import threading
+import time
+import warnings
+from pathlib import Path
+
+import pytest
+
+with warnings.catch_warnings():  # starlette's note on httpx's successor
+    warnings.simplefilter("ignore")
+    from starlette.testclient import TestClient
+
+from tripeaks_solver.analysis.observed import ObservedGame, seen_places
+from tripeaks_solver.analysis.record_file import RecordFile
+from tripeaks_solver.analysis.records import parse_record_file
+from tripeaks_solver.errors import InputError
+from tripeaks_solver.model.dealing import Deal
+from tripeaks_solver.model.game import Game
+from tripeaks_solver.model.position import Position
+from tripeaks_solver.model.rules import CLASSIC, EASY
+from tripeaks_solver.solver.solve import solve
+from tripeaks_solver.web.app import MAX_BODY, make_app
+
+REPO = Path(__file__).resolve().parent.parent
+HOST = "127.0.0.1:8765"
+ORIGIN = f"http://{HOST}"
+
+
+def client(folder: Path, token: str | None = None) -> TestClient:
+    app = make_app(folder, lambda: {HOST, "localhost:8765"}, token)
+    return TestClient(app, base_url=f"http://{HOST}", raise_server_exceptions=False)
+
+
+def seen_line(deal: Deal, rules=EASY) -> str:
+    return " ".join(deal.cards[p].token for p in seen_places(rules))
+
+
+def start(c: TestClient, text: str, **extra) -> dict:
+    r = c.post("/api/games", json={"start": text, **extra})
+    assert r.status_code == 201, r.text
+    return r.json()
+
+
+def play_through(c: TestClient, name: str, deal: Deal, samples: int = 20) -> dict:
+    """Follow the advice to the end, saying every card that turns up from ``deal``
+    (which only this test knows)."""
+    state = c.get(f"/api/games/{name}").json()
+    for _ in range(200):
+        if state["status"] != "in play":
+            return state
+        advice = c.get(f"/api/games/{name}/advice",
+                       params={"at": state["at"], "samples": samples, "seed": 3}).json()
+        assert advice["at"] == state["at"]
+        assert advice["recommended"] in state["legal"]
+        state = c.post(f"/api/games/{name}/move",
+                       json={"move": advice["recommended"], "at": state["at"]}).json()
+        while state["need"] is not None:
+            card = deal.cards[state["need"]["place"]].token
+            assert card not in state["known_cards"]
+            r = c.post(f"/api/games/{name}/reveal", json={"card": card, "at": state["at"]})
+            assert r.status_code == 200, r.text
+            state = r.json()
+    raise AssertionError("the game did not end")
+
+
+def test_a_whole_game_on_a_deal_only_the_test_knows(tmp_path):
+    deal = Deal.from_number(11)
+    c = client(tmp_path)
+    state = start(c, seen_line(deal), rules="easy", scoring="app")
+    name = state["name"]
+    assert state["known"] == 11 and state["at"] == 0 and state["need"] is None
+    # The board as the player sees it: the bottom row face up, the rest as backs.
+    assert [b["card"] for b in state["board"][18:]] == [deal.cards[p].token
+                                                        for p in range(18, 28)]
+    assert all(b["card"] is None and not b["face_up"] for b in state["board"][:18])
+    final = play_through(c, name, deal)
+    # The plain-Python game on the real deal, the same moves: the same end.
+    game = Game(deal, EASY)
+    for token in final["record"]:
+        game.play(token.split(":")[0])
+    assert final["status"] == game.status.value
+    assert final["score"] == game.score_under("app")
+    assert final["moves_played"] == game.moves
+    # The record on disk holds that game, every card said where the deal has it.
+    stored = parse_record_file((tmp_path / name).read_text(), name)
+    assert [o.token for o in stored.moves] == final["record"]
+    replayed = ObservedGame.replay(stored.start, stored.moves)
+    for place, card in enumerate(replayed.knowledge.places):
+        assert card is None or card == deal.cards[place]
+    end = c.get(f"/api/games/{name}/analysis", params={"samples": 20, "seed": 3}).json()
+    assert end["result"] == final["status"] and end["score"] == final["score"]
+    assert len(end["analysis"]["moves"]) == len(final["record"])
+    # The list shows it, with its result.
+    games = c.get("/api/games").json()["games"]
+    assert [(g["file"], g["result"], g["moves"]) for g in games] == [
+        (name, final["status"], final["moves_played"])]
+
+
+def test_a_code_is_advised_exactly_and_undo_counts(tmp_path):
+    c = client(tmp_path)
+    state = start(c, "TP1-C-AAAAAAD")
+    assert state["rules"] == "classic" and state["exact"]
+    name = state["name"]
+    advice = c.get(f"/api/games/{name}/advice", params={"at": 0}).json()
+    best = solve(Deal.from_code("TP1-C-AAAAAAD"), CLASSIC)
+    assert advice["player"] == "exact" and advice["best_score"] == best.best_score
+    rec = advice["recommended"]
+    after = solve(Position.after(Deal.from_code("TP1-C-AAAAAAD"), CLASSIC, [rec]))
+    assert after.best_score == best.best_score and advice["line"][0] == rec
+    state = c.post(f"/api/games/{name}/move", json={"move": rec, "at": 0}).json()
+    state = c.post(f"/api/games/{name}/move", json={"move": "u", "at": 1}).json()
+    # the move taken back still counts, as the app counts it
+    assert state["moves_played"] == 1 and state["at"] == 2 and state["can_undo"] is False
+    text = (tmp_path / name).read_text()
+    assert text.endswith("moves:\n" + rec + "\nundo\n")
+
+
+def test_a_tab_behind_the_game_is_refused(tmp_path):
+    c = client(tmp_path)
+    name = start(c, "TP1-E-AAAAAAD")["name"]
+    first = c.post(f"/api/games/{name}/move", json={"move": "draw", "at": 0})
+    assert first.status_code == 200
+    again = c.post(f"/api/games/{name}/move", json={"move": "draw", "at": 0})
+    assert again.status_code == 409 and "another tab" in again.json()["error"]
+    assert (tmp_path / name).read_text().endswith("moves:\ndraw:3s\n")
+
+
+def test_moves_from_many_threads_keep_the_record_whole(tmp_path):
+    c = client(tmp_path)
+    name = start(c, "TP1-E-AAAAAAD")["name"]
+    codes: list[int] = []
+
+    def draw():
+        for _ in range(5):
+            state = c.get(f"/api/games/{name}").json()
+            r = c.post(f"/api/games/{name}/move", json={"move": "draw", "at": state["at"]})
+            codes.append(r.status_code)
+
+    threads = [threading.Thread(target=draw) for _ in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert set(codes) <= {200, 409}
+    stored = parse_record_file((tmp_path / name).read_text(), name)
+    assert all(o.move.is_draw for o in stored.moves)
+    assert len(stored.moves) == codes.count(200)
+    assert c.get(f"/api/games/{name}").json()["record"] == [o.token for o in stored.moves]
+
+
+def test_the_question_of_the_card_that_turned_up(tmp_path):
+    deal = Deal.from_number(4)
+    c = client(tmp_path)
+    name = start(c, seen_line(deal))["name"]
+    state = c.post(f"/api/games/{name}/move", json={"move": "draw", "at": 0}).json()
+    need = state["need"]
+    assert need == {"move": "draw", "place": 29, "name": "stock card 1", "of": 1, "asked": 1}
+    assert state["legal"] == [] and (tmp_path / name).read_text().endswith("moves:\n")
+    known = state["known_cards"][0]
+    r = c.post(f"/api/games/{name}/reveal", json={"card": known, "at": 0})
+    assert r.status_code == 400 and "known already" in r.json()["error"]
+    r = c.post(f"/api/games/{name}/move", json={"move": "draw", "at": 0})
+    assert r.status_code == 400
+    card = deal.cards[29].token
+    state = c.post(f"/api/games/{name}/reveal", json={"card": card, "at": 0}).json()
+    assert state["need"] is None and state["waste"] == card
+    assert (tmp_path / name).read_text().endswith(f"moves:\ndraw:{card}\n")
+
+
+def test_peek_walks_through_the_cards(tmp_path):
+    deal = Deal.from_number(2)
+    c = client(tmp_path)
+    name = start(c, seen_line(deal))["name"]
+    state = c.post(f"/api/games/{name}/peek", json={"at": 0}).json()
+    peek = state["peek"]
+    assert peek["of"] == 41 and peek["seen"] == 0 and not peek["done"]
+    for _ in range(400):
+        peek = state["peek"]
+        if peek is None or peek["done"]:
+            break
+        for _ in range(peek["undos"]):
+            state = c.post(f"/api/games/{name}/move", json={"move": "undo",
+                                                            "at": state["at"]}).json()
+        for move in peek["moves"]:
+            state = c.post(f"/api/games/{name}/move",
+                           json={"move": move, "at": state["at"]}).json()
+            while state["need"] is not None:
+                card = deal.cards[state["need"]["place"]].token
+                state = c.post(f"/api/games/{name}/reveal",
+                               json={"card": card, "at": state["at"]}).json()
+        if not peek["moves"] and not peek["undos"]:
+            break
+    assert peek["done"] and peek["seen"] == 41 - peek["unknown"]
+    assert state["peek"] is None or state["peek"]["done"]
+    if state["exact"]:
+        advice = c.get(f"/api/games/{name}/advice", params={"at": state["at"]}).json()
+        assert advice["player"] == "exact" and advice["line"]
+
+
+# --- the guards ------------------------------------------------------------------------
+@pytest.mark.parametrize("host", ["evil.example", "evil.example:8765", "127.0.0.1:9999",
+                                  "localhost"])
+def test_a_foreign_host_header_is_refused(tmp_path, host):
+    c = client(tmp_path)
+    for r in (c.get("/", headers={"host": host}),
+              c.get("/api/games", headers={"host": host}),
+              c.post("/api/games", json={"start": "TP1-E-AAAAAAD"}, headers={"host": host})):
+        assert 400 <= r.status_code < 500 and "Host" in r.json()["error"]
+    assert not list(tmp_path.iterdir())
+
+
+def test_both_loopback_names_are_served(tmp_path):
+    c = client(tmp_path)
+    assert c.get("/", headers={"host": "localhost:8765"}).status_code == 200
+    page = c.get("/")
+    assert page.status_code == 200 and 'data-action="start"' in page.text
+    for name in ("cards.js", "app.js", "style.css"):
+        assert c.get(f"/static/{name}").status_code == 200
+
+
+def test_a_request_from_another_site_is_refused(tmp_path):
+    c = client(tmp_path)
+    body = {"start": "TP1-E-AAAAAAD"}
+    for headers in ({"origin": "http://evil.example"}, {"origin": "null"},
+                    {"origin": "http://127.0.0.1:9999"}, {"sec-fetch-site": "cross-site"}):
+        r = c.post("/api/games", json=body, headers=headers)
+        assert r.status_code == 403 and "another site" in r.json()["error"]
+    # a form a site could post without asking: not JSON
+    r = c.post("/api/games", content=b"start=TP1-E-AAAAAAD",
+               headers={"content-type": "application/x-www-form-urlencoded"})
+    assert r.status_code == 415
+    assert not list(tmp_path.iterdir())
+    assert c.post("/api/games", json=body, headers={"origin": ORIGIN}).status_code == 201
+
+
+def test_a_large_body_is_refused(tmp_path):
+    c = client(tmp_path)
+    big = b'{"start": "' + b"x" * MAX_BODY + b'"}'
+    r = c.post("/api/games", content=big, headers={"content-type": "application/json"})
+    assert r.status_code == 413
+
+    def chunks():  # no Content-Length: counted as it comes
+        for _ in range(20):
+            yield b" " * 1024
+
+    r = c.post("/api/games", content=chunks(), headers={"content-type": "application/json"})
+    assert r.status_code == 413
+    assert not list(tmp_path.iterdir())
+
+
+@pytest.mark.parametrize("name", ["..", ".hidden", "a b", "x%2F..%2Fy", "%2Fetc%2Fpasswd",
+                                  "..%2Fescape.txt", "~", "a\\b"])
+def test_record_names_that_leave_the_folder_are_refused(tmp_path, name):
+    folder = tmp_path / "data"
+    folder.mkdir()
+    (tmp_path / "escape.txt").write_text("# tripeaks-solver game record\n")
+    c = client(folder)
+    r = c.get(f"/api/games/{name}")
+    assert 400 <= r.status_code < 500 and "error" in r.json()
+    r = c.post(f"/api/games/{name}/move", json={"move": "draw"})
+    assert 400 <= r.status_code < 500
+
+
+def test_a_symlink_out_of_the_folder_is_refused(tmp_path):
+    folder = tmp_path / "data"
+    folder.mkdir()
+    outside = tmp_path / "outside.txt"
+    outside.write_text("keep")
+    (folder / "link.txt").symlink_to(outside)
+    c = client(folder)
+    r = c.get("/api/games/link.txt")
+    assert r.status_code == 400
+    assert outside.read_text() == "keep"
+
+
+def test_bad_requests_are_short_json_4xx(tmp_path, caplog):
+    c = client(tmp_path)
+    (tmp_path / "notes.txt").write_text("my notes\n")
+    cases = [
+        (c.get("/nowhere"), 404), (c.put("/api/games", json={}), 405),
+        (c.post("/api/games", content=b"{", headers={"content-type": "application/json"}), 400),
+        (c.post("/api/games", json=[1, 2]), 400),
+        (c.post("/api/games", json={"start": "Zz 4s"}), 400),
+        (c.post("/api/games", json={"start": "TP1-E-AAAAAAD", "scoring": "x"}), 400),
+        (c.post("/api/games", json={"start": "TP1-E-AAAAAAD", "rules": 7}), 400),
+        (c.post("/api/games", json={"start": "TP1-E-AAAAAAD", "variants": "open"}), 400),
+        (c.get("/api/games/missing.txt"), 404), (c.get("/api/games/notes.txt"), 400),
+        (c.post("/api/solve", json={"text": "nonsense"}), 400),
+        (c.post("/api/solve", json={"text": 5}), 400),
+    ]
+    name = start(c, "TP1-E-AAAAAAD")["name"]
+    cases += [
+        (c.post(f"/api/games/{name}/move", json={"move": "Qx"}), 400),
+        (c.post(f"/api/games/{name}/move", json={"move": "Kd"}), 400),
+        (c.post(f"/api/games/{name}/move", json={}), 400),
+        (c.post(f"/api/games/{name}/move", json={"move": "draw", "at": "x"}), 400),
+        (c.post(f"/api/games/{name}/reveal", json={"card": "Ks"}), 400),
+        (c.post(f"/api/games/{name}/peek", json={}), 400),
+        (c.get(f"/api/games/{name}/advice", params={"samples": 0}), 400),
+        (c.get(f"/api/games/{name}/advice", params={"samples": 10**9}), 400),
+        (c.get(f"/api/games/{name}/advice", params={"seed": -1}), 400),
+    ]
+    for r, status in cases:
+        assert r.status_code == status, (r.request.url, r.text)
+        data = r.json()
+        assert list(data) == ["error"] and "\n" not in data["error"]
+        assert "Traceback" not in r.text
+    assert (tmp_path / "notes.txt").read_text() == "my notes\n"
+    assert (tmp_path / name).read_text().endswith("moves:\n")
+
+
+def test_an_unexpected_error_is_one_log_line_and_json(tmp_path, monkeypatch, caplog):
+    from tripeaks_solver.web import hub
+
+    def broken(self):
+        raise RuntimeError("disk on fire")
+
+    monkeypatch.setattr(hub.Hub, "games", broken)
+    c = client(tmp_path)
+    with caplog.at_level(logging.ERROR, logger="tripeaks_solver.web"):
+        r = c.get("/api/games")
+    assert r.status_code == 500 and r.json() == {"error": "internal error"}
+    lines = [rec.getMessage() for rec in caplog.records]
+    assert len(lines) == 1 and "disk on fire" in lines[0] and "\n" not in lines[0]
+
+
+def test_a_record_held_by_a_terminal_coach_is_refused(tmp_path):
+    path = tmp_path / "held.txt"
+    path.write_text("# tripeaks-solver game record\nstart: code TP1-E-AAAAAAD\nrules: easy\n"
+                    "variant: none\nscoring: app\nmoves:\ndraw\n")
+    held = RecordFile(path)  # as coach holds it while it runs
+    held.open()
+    try:
+        r = client(tmp_path).get("/api/games/held.txt")
+        assert r.status_code == 400 and "another session" in r.json()["error"]
+    finally:
+        held.close()
+    r = client(tmp_path).get("/api/games/held.txt")
+    assert r.status_code == 200 and r.json()["record"] == ["draw:3s"]
+
+
+def test_the_token_of_a_server_on_another_address(tmp_path):
+    c = client(tmp_path, token="s3cret")
+    assert c.get("/").status_code == 403
+    assert c.get("/api/games", params={"token": "wrong"}).status_code == 403
+    r = c.get("/", params={"token": "s3cret"})
+    assert r.status_code == 200 and "tripeaks_token=s3cret" in r.headers["set-cookie"]
+    assert c.get("/api/games").status_code == 200  # the cookie carries it now
+
+
+def test_games_are_listed_newest_first(tmp_path):
+    c = client(tmp_path)
+    old = start(c, "TP1-E-AAAAAAD")["name"]
+    new = start(c, "TP1-E-AAAAAAB")["name"]
+    os.utime(tmp_path / old, (1_000_000, 1_000_000))
+    (tmp_path / "notes.txt").write_text("not a record\n")
+    os.utime(tmp_path / "notes.txt", (500_000, 500_000))
+    (tmp_path / "a b.txt").write_text((tmp_path / new).read_text())  # no name for a page
+    games = c.get("/api/games").json()["games"]
+    assert [g["file"] for g in games] == [new, old, "notes.txt"]
+    assert [g["error"] is None for g in games] == [True, True, False]
+    assert games[0]["rules"] == "Easy" and games[0]["start"] == "code TP1-E-AAAAAAB"
+
+
+def test_solve_gives_both_rules_and_the_line_step_by_step(tmp_path):
+    c = client(tmp_path)
+    data = c.post("/api/solve", json={"text": "TP1-E-AAAAAAD"}).json()
+    deal = Deal.from_code("TP1-E-AAAAAAD")
+    assert [r["rules"] for r in data["rules"]] == ["easy", "classic"]
+    for r, rules in zip(data["rules"], (EASY, CLASSIC), strict=True):
+        best = solve(deal, rules)
+        assert (r["winnable"], r["best_score"], r["moves"]) == (
+            best.winnable, best.best_score, best.tokens)
+        assert len(r["frames"]) == len(r["moves"]) + 1
+        steps = best.steps()
+        assert [f["score"] for f in r["frames"][1:]] == [s.score for s in steps]
+    layout = " ".join(card.token for card in deal.cards)
+    same = c.post("/api/solve", json={"text": layout}).json()
+    assert [r["best_score"] for r in same["rules"]] == [r["best_score"] for r in data["rules"]]
+
+
+def test_the_page_files_are_package_data():
+    from importlib.resources import files
+
+    static = files("tripeaks_solver.web") / "static"
+    names = {p.name for p in static.iterdir()}
+    assert {"index.html", "cards.js", "app.js", "style.css"} <= names
+    text = "".join((static / name).read_text() for name in ("index.html", "cards.js",
+                                                            "app.js"))
+    assert "http://" not in text.replace("http://www.w3.org/2000/svg", "")
+    assert "https://" not in text
+    config = (REPO / "pyproject.toml").read_text()
+    assert '"tripeaks_solver.web" = ["static/*.html", "static/*.js", "static/*.css"]' in config
+
+
+# --- the command -----------------------------------------------------------------------
+def serve(*args: str) -> subprocess.Popen:
+    return subprocess.Popen([sys.executable, "-m", "tripeaks_solver", "serve", "--no-open",
+                             *args], env={**os.environ, "PYTHONPATH": str(REPO)},
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+
+
+def address(proc: subprocess.Popen) -> str:
+    line = proc.stdout.readline()
+    found = re.search(r"http://\S+", line)
+    assert found, (line, proc.stderr.read() if proc.poll() is not None else "")
+    return found.group(0)
+
+
+def test_serve_listens_on_loopback_and_stops_on_ctrl_c(tmp_path):
+    proc = serve("--port", "0", "--data-dir", str(tmp_path))
+    try:
+        url = address(proc)
+        host, port = re.match(r"http://([\d.]+):(\d+)/$", url).groups()
+        assert host == "127.0.0.1" and int(port) > 0
+        out = subprocess.run(["ss", "-Hltn", f"sport = :{port}"], check=False, capture_output=True,
+                             text=True)
+        if out.returncode == 0:  # every socket listening on the port is the loopback's
+            local = [line.split()[3] for line in out.stdout.splitlines() if line.strip()]
+            assert local and all(a.startswith("127.0.0.1:") for a in local), local
+        with socket.create_connection(("127.0.0.1", int(port)), timeout=5) as s:
+            s.sendall(b"GET /api/games HTTP/1.1\r\nHost: evil.example\r\n\r\n")
+            assert s.recv(100).startswith(b"HTTP/1.1 421")
+        proc.send_signal(signal.SIGINT)
+        sent = time.monotonic()
+        _, err = proc.communicate(timeout=10)
+        assert time.monotonic() - sent < 1.5
+        assert proc.returncode == 130 and "Traceback" not in err
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.communicate()
+
+
+def test_serve_on_a_port_in_use_is_one_line_exit_2(tmp_path):
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen(1)
+        port = taken.getsockname()[1]
+        proc = serve("--port", str(port), "--data-dir", str(tmp_path))
+        out, err = proc.communicate(timeout=60)
+    assert proc.returncode == 2 and out == ""
+    assert err.count("\n") == 1 and err.startswith("tripeaks-solve: error: port ")
+    assert "in use" in err
+
+
+def test_a_game_left_alone_is_let_go_for_the_terminal(tmp_path, monkeypatch):
+    from tripeaks_solver.web import hub
+
+    c = client(tmp_path)
+    name = start(c, "TP1-E-AAAAAAD")["name"]
+    c.post(f"/api/games/{name}/move", json={"move": "draw", "at": 0})
+    taken = RecordFile(tmp_path / name)
+    with pytest.raises(InputError, match="in use"):
+        taken.open()
+    monkeypatch.setattr(hub, "IDLE_SECONDS", -1)
+    c.get("/api/games")  # the list lets idle games go
+    text = taken.open()  # a terminal coach may take it now
+    assert text.endswith("moves:\ndraw:3s\n")
+    r = c.get(f"/api/games/{name}")
+    assert r.status_code == 400 and "another session" in r.json()["error"]
+    taken.close()
+    assert c.get(f"/api/games/{name}").json()["record"] == ["draw:3s"]
+
+
+def test_serve_on_another_host_warns_and_needs_the_token(tmp_path):
+    proc = serve("--host", "127.0.0.2", "--port", "0", "--data-dir", str(tmp_path))
+    try:
+        url = address(proc)
+        found = re.match(r"http://127\.0\.0\.2:(\d+)/\?token=([\w-]+)$", url)
+        assert found, url
+        port, token = found.groups()
+        for path, want in (("/api/games", b"403"), (f"/api/games?token={token}", b"200")):
+            with socket.create_connection(("127.0.0.2", int(port)), timeout=5) as s:
+                s.sendall(f"GET {path} HTTP/1.1\r\nHost: 127.0.0.2:{port}\r\n"
+                          "Connection: close\r\n\r\n".encode())
+                assert s.recv(100).startswith(b"HTTP/1.1 " + want)
+    finally:
+        proc.send_signal(signal.SIGINT)
+        _, err = proc.communicate(timeout=10)
+    assert err.startswith("warning: --host 127.0.0.2 lets other machines reach the server")

@@ -1,0 +1,68 @@
+"""The solve page's data: a whole deal (a code or a full layout) under both rule sets,
+with each rule set's best line as boards to step through."""
+
+from __future__ import annotations
+
+from ..analysis.turns import score_of
+from ..errors import InputError
+from ..model.codes import GameCode
+from ..model.dealing import Deal
+from ..model.game import Game
+from ..model.geometry import TABLEAU_SIZE
+from ..model.layout import Layout
+from ..model.rules import RULE_ORDER, Rules
+from ..model.scoring import SCHEMES
+
+MAX_TEXT = 1000
+
+
+def read_deal(text: str) -> tuple[Deal, str]:
+    """The deal a code or a full layout names, and the title to show."""
+    if not isinstance(text, str) or not text.strip() or len(text) > MAX_TEXT:
+        raise InputError("give a game code (TP1-E-AAAAAAB) or a layout of 52 cards")
+    words = text.replace(",", " ").split()
+    if len(words) == 1:
+        code = GameCode.parse(words[0])
+        return Deal.from_number(code.number, code.joker), str(code)
+    layout = Layout.parse(" ".join(words))
+    if not layout.complete:
+        raise InputError("the layout has cards not known (??): solve needs every card")
+    return layout.deal(), "layout"
+
+
+def frame(game: Game, scoring: str) -> dict:
+    """The board as the game shows it, with every card named (face-down ones too)."""
+    from ..model.position import Position
+
+    position = Position.of(game)
+    return {"board": [{"place": p, "card": game.deal.cards[p].token,
+                       "removed": bool(position.removed >> p & 1),
+                       "face_up": position.face_up(p)} for p in range(TABLEAU_SIZE)],
+            "waste": None if position.waste is None else position.waste.token,
+            "stock_left": position.stock_left, "score": score_of(position, scoring),
+            "status": position.status.value}
+
+
+def solve_page(text: str, scoring: str = "app") -> dict:
+    """Both rule sets' verdicts, best scores and best lines, step by step."""
+    from ..solver.solve import solve
+
+    if scoring not in SCHEMES:
+        raise InputError(f"scoring: one of {', '.join(SCHEMES)}")
+    deal, title = read_deal(text)
+    out = {"title": title, "scoring": scoring, "line": deal.line(), "rules": []}
+    for name in RULE_ORDER:
+        rules = Rules.named(name).with_options(joker=deal.has_joker)
+        solution = solve(deal, rules, scheme=scoring)
+        game = Game(deal, rules)
+        frames = [frame(game, scoring)]
+        for move in solution.moves:
+            game.play(move)
+            frames.append(frame(game, scoring))
+        out["rules"].append({"rules": name, "winnable": solution.winnable,
+                             "best_score": solution.best_score,
+                             "moves": solution.tokens, "frames": frames})
+    return out
+
+
+__all__ = ["read_deal", "solve_page"]

@@ -1,0 +1,233 @@
+"""One game at the server's table: the played-along game, serialized by a lock, and what
+the page shows of it (the board as the player sees it, the advice, the peek, the end).
+
+Every method runs in a worker thread (the server calls them off the event loop); the
+lock makes the moves of two tabs on one game one after the other, and a move carries
+the record length its page saw (``at``), so a tab behind the game is refused, not
+applied to a position it did not show.
+"""
+
+from __future__ import annotations
+
+import secrets
+import threading
+import time
+from pathlib import Path
+
+from ..analysis.observed import Observed, name_place
+from ..analysis.session import CoachSession
+from ..analysis.turns import score_of
+from ..errors import InputError
+from ..model.cards import Card
+from ..model.game import Status
+from ..model.geometry import TABLEAU_SIZE
+
+MAX_SAMPLES = 5000  # the most a page may ask advice to look at (the coach's default: 1000)
+
+
+class Conflict(InputError):
+    """A move sent by a page that did not show the game as it stands."""
+
+
+class Table:
+    """A game held by the server: one per record file, its moves under one lock."""
+
+    def __init__(self, name: str, session: CoachSession) -> None:
+        self.name = name
+        self.core = session
+        self.lock = threading.Lock()
+        self.seed = secrets.randbelow(2**31)
+        self.used = time.monotonic()  # when a page last asked for it
+        self.initial_unknown = len(session.game.start.knowledge.unknown_places)
+        self._advice: dict[tuple, dict] = {}
+        self._analysis: dict[tuple, dict] = {}
+
+    @property
+    def path(self) -> Path:
+        return self.core.path
+
+    def close(self) -> None:
+        with self.lock:
+            self.core.close()
+
+    # --- what the page shows ---------------------------------------------------------
+    def state(self) -> dict:
+        with self.lock:
+            return self._state()
+
+    def _state(self) -> dict:
+        core, game = self.core, self.core.game
+        position = game.position()
+        knowledge = game.knowledge.places
+        board = []
+        for place in range(TABLEAU_SIZE):
+            removed = bool(position.removed >> place & 1)
+            up = not removed and position.face_up(place)
+            card = knowledge[place] if up else None
+            board.append({"place": place, "removed": removed, "face_up": up,
+                          "card": None if card is None else card.token})
+        legal = [m.token for m in position.legal_moves()] if core.pending is None else []
+        need = None
+        if core.pending is not None:
+            place = core.need[len(core.said)]
+            need = {"move": core.pending.token, "place": place,
+                    "name": name_place(place, game.rules), "of": len(core.need),
+                    "asked": len(core.said) + 1}
+        known_cards = sorted({c.token for c in knowledge if c is not None}
+                             | {c.token for c in core.said})
+        return {
+            "name": self.name, "start": {"kind": game.start.kind, "text": game.start.text},
+            "rules": game.rules.name, "variant": game.rules.variant, "scoring": core.scoring,
+            "at": len(game.record), "status": position.status.value,
+            "moves_played": position.moves_played, "score": score_of(position, core.scoring),
+            "stock_left": position.stock_left, "cards_left": position.cards_left,
+            "waste": None if position.waste is None else position.waste.token,
+            "board": board, "legal": legal, "can_undo": bool(position.record) and
+            core.pending is None, "exact": core.exact,
+            "known": len(game.known_places), "places": len(knowledge),
+            "known_cards": known_cards, "need": need, "peek": self._peek(),
+            "record": game.tokens, "seed": self.seed}
+
+    def _peek(self) -> dict | None:
+        turn = self.core.peek_turn()  # ends the peek when it is done
+        if turn is None:
+            return None
+        rules = self.core.rules
+        return {**turn.data(rules), "seen": self.initial_unknown - turn.unknown,
+                "of": self.initial_unknown, "done": turn.finished,
+                "text": turn.done_text() if turn.finished else turn.text(rules)}
+
+    # --- moves -----------------------------------------------------------------------
+    def _check(self, at: int | None) -> None:
+        if at is not None and at != len(self.core.game.record):
+            raise Conflict("the game moved on in another tab: reload the page")
+
+    def move(self, token: str, at: int | None) -> dict:
+        """Play a move (a card, draw, undo) as the player did in the app."""
+        step = Observed.parse(token)
+        with self.lock:
+            self._check(at)
+            core = self.core
+            if core.pending is not None:
+                raise InputError("say first which card turned up (or cancel)")
+            if core.game.game.status is not Status.IN_PLAY and not step.move.is_undo:
+                raise InputError(f"the game is over ({core.game.game.status.value})")
+            core.play(step)
+            return self._state()
+
+    def reveal(self, token: str, at: int | None) -> dict:
+        """The card that turned up at the place the page asks for."""
+        card = Card.parse(token)
+        with self.lock:
+            self._check(at)
+            if card.is_joker:
+                raise InputError("the joker is known from the start")
+            if self.core.game.knowledge.where(card) is not None:
+                raise InputError(f"{card.pretty} is known already: pick a card not seen yet")
+            if self.core.pending is None:
+                raise InputError("no card was asked for")
+            if card in self.core.said:
+                raise InputError(f"{card.pretty} is said already: pick the next card")
+            self.core.answer(card.token)
+            return self._state()
+
+    def cancel(self) -> dict:
+        with self.lock:
+            self.core.cancel()
+            return self._state()
+
+    def peek(self, at: int | None) -> dict:
+        """Start a peek here, or stop the one going on."""
+        with self.lock:
+            self._check(at)
+            if self.core.pending is not None:
+                raise InputError("say first which card turned up")
+            self.core.toggle_peek()
+            return self._state()
+
+    # --- advice ----------------------------------------------------------------------
+    def advice(self, at: int | None, samples: int, seed: int | None) -> dict:
+        """The advice for the position after ``at`` moves of the record (the current one;
+        a page behind gets a 409)."""
+        from ..analysis.fair import View
+        from ..analysis.hints import fair_advice, hint
+        from ..solver.solve import solve
+
+        seed = self.seed if seed is None else seed
+        with self.lock:
+            self._check(at)
+            core, game = self.core, self.core.game
+            at = len(game.record)
+            key = (at, samples, seed, core.exact)
+            if key in self._advice:
+                return self._advice[key]
+            position, known, exact = game.position(), game.known_places, core.exact
+            scoring = core.scoring
+        # Computed outside the lock: a move sent meanwhile is not held up; the answer
+        # names the record length it is for.
+        out = {"at": at, "exact": exact, "recommended": None, "player": None, "seed": None,
+               "moves": [], "line": [], "best_score": None, "winnable": None}
+        if position.status is Status.IN_PLAY:
+            if exact:
+                h = hint(position, scoring)
+                line = []
+                if h.moves:  # the best line that begins with the move recommended
+                    first = h.moves[0].move
+                    line = [first, *solve(position.play(first), scheme=scoring).moves]
+                out.update(player="exact", winnable=h.winnable, best_score=h.best_score,
+                           line=[m.token for m in line],
+                           moves=[{"move": m.move.token, "share": 1.0 if m.winnable else 0.0,
+                                   "best_score": m.best_score, "mark": m.mark}
+                                  for m in h.moves])
+                out["recommended"] = h.moves[0].move.token if h.moves else None
+            else:
+                fa = fair_advice(View.of(position, known), samples, seed, 0, scoring)
+                out.update(player=fa.player, seed=seed,
+                           recommended=fa.recommended and fa.recommended.token,
+                           moves=[{"move": m.move.token, "share": m.share, "best_score": None,
+                                   "mark": ""} for m in fa.rating.moves])
+        with self.lock:
+            self._advice = {k: v for k, v in self._advice.items() if k[0] == at}
+            self._advice[key] = out
+        return out
+
+    def analysis(self, samples: int, seed: int | None) -> dict:
+        """The end of the game: the result and the whole game judged."""
+        from ..analysis.hints import analyze_game
+
+        seed = self.seed if seed is None else seed
+        samples = min(samples, 200)
+        with self.lock:
+            game, scoring = self.core.game, self.core.scoring
+            position = game.position()
+            key = (len(game.record), samples, seed)
+            if key in self._analysis:
+                return self._analysis[key]
+            start, record, exact = game.start, list(game.record), game.exact
+            result = {Status.WON: "won", Status.STUCK: "stuck"}.get(position.status,
+                                                                    "in play")
+            out = {"result": result, "score": score_of(position, scoring),
+                   "moves": position.moves_played, "record": game.tokens, "analysis": None}
+        if record:
+            review = analyze_game(start, record, scoring, fair=not exact, samples=samples,
+                                  seed=seed)
+            out["analysis"] = {
+                "exact": review.exact, "best_start": review.best_start,
+                "final_best": review.final_best, "lost_at": review.lost_at,
+                "lost_total": review.lost_total,
+                "marks": {m: review.count(m) for m in ("?", "??", "!")},
+                "bad_luck": sum(r.verdict == "bad luck" for r in review.moves),
+                "mistakes": sum(r.verdict == "mistake" for r in review.moves),
+                "moves": review.rows()}
+        with self.lock:
+            self._analysis[key] = out
+        return out
+
+
+def check_samples(samples: int) -> int:
+    if not 1 <= samples <= MAX_SAMPLES:
+        raise InputError(f"samples must be 1 to {MAX_SAMPLES}")
+    return samples
+
+
+__all__ = ["Conflict", "Table", "check_samples", "score_of"]
