@@ -127,8 +127,7 @@ MARKS = ("", "?", "??", "!")
 class MoveReview:
     """One move of a record, judged exactly (and fairly when asked).
 
-    ``number``: the move's number as the app's move counter shows it (an undo: that of
-    the move it takes back; :func:`moves.move_numbers`);
+    ``number``: the move's as the app counts moves (:func:`moves.move_numbers`);
     ``lost``: best final score before minus after (cards-left: cards more left);
     ``best_moves_before`` and ``best_moves_after``: under cards-left, the moves of the
     best result (None otherwise); ``mark``: ``??`` the move threw the win away, ``?``
@@ -201,14 +200,9 @@ class Review:
         return sum(not r.taken_back for r in self.moves)
 
     @property
-    def undos(self) -> int:
-        return sum(r.move.is_undo for r in self.moves)
-
-    @property
     def moves_played(self) -> int:
-        """The app's move counter after the record: every move but the undos, those
-        taken back too."""
-        return len(self.moves) - self.undos
+        """The app's move counter after the record: the moves but the undos."""
+        return sum(not r.move.is_undo for r in self.moves)
 
 
 ROW_FIELDS = ("number", "move", "winnable_before", "winnable_after", "best_before",
@@ -259,10 +253,10 @@ def analyze_game(start: Start, record: Iterable[Observed | Move | str], scheme: 
     """Judge every move of an observed ``record`` (undos included) of a game that began
     as ``start``. Exactly when the whole deal is known by the end (from the start, or
     every card seen); fairly too with ``fair``, and only fairly otherwise: each move's
-    shares come from what the player knew before it. ``progress(n)`` is called after
-    the n-th move of the record. Rows are numbered as the app counts moves
-    (:func:`moves.move_numbers`). IllegalMoveError at an illegal move, InputError for a malformed
-    token or an observation that contradicts what is known."""
+    shares come from what the player knew before it; rows numbered as the app counts
+    moves. ``progress(n)`` is called after the n-th move of the record. IllegalMoveError
+    at an illegal move, InputError for a bad token or an observation that contradicts
+    what is known."""
     check_scheme(scheme)
     observed = ObservedGame(start)
     known = []  # what the player knew before each move
@@ -425,6 +419,10 @@ def review_figure(review: Review, title: str):
     ax.set_xlim(-0.5, max([*xs, *(r.number for r in review.moves)]) + 0.5)
     lo, hi = min(best), max(best)
     ax.set_ylim(lo - 0.2 * (hi - lo + 10), hi + 0.2 * (hi - lo + 10))
+    back_numbers = sorted({r.number for r in review.moves if r.taken_back and r.number})
+    for i, n in enumerate(back_numbers):  # a band a number taken back, in the legend once
+        ax.axvspan(n - 0.5, n + 0.5, color="#999999", alpha=0.18, lw=0,
+                   label=None if i else "moves taken back by undos")
     handles, labels = ax.get_legend_handles_labels()
     if review.fair:
         shares = [(r.number, r.share_after) for r in rows if r.share_after is not None]
@@ -443,20 +441,6 @@ def review_figure(review: Review, title: str):
         # of the marked moves, the legend) back on top, its background see-through.
         ax.set_zorder(ax2.get_zorder() + 1)
         ax.patch.set_visible(False)
-    back_numbers = sorted({r.number for r in review.moves if r.taken_back and r.number})
-    spans: list[list[int]] = []  # runs of consecutive numbers taken back
-    for n in back_numbers:
-        if spans and spans[-1][1] == n - 1:
-            spans[-1][1] = n
-        else:
-            spans.append([n, n])
-    for i, (a, b) in enumerate(spans):
-        ax.axvspan(a - 0.5, b + 0.5, color="#999999", alpha=0.18, lw=0,
-                   label=None if i else "moves taken back by undos")
-    if spans:
-        handles, labels = ax.get_legend_handles_labels()
-        if review.fair:
-            handles, labels = handles + more_h, labels + more_l
     ax.legend(handles, labels, loc="lower left", fontsize=8)
     back = len(back_numbers)
     moves = f"{review.moves_played} move{'s' * (review.moves_played != 1)}" + (
