@@ -376,7 +376,8 @@ def test_moves_taken_back_are_listed_not_judged(capsys):
     assert "8 moves, 5 taken back" in figure.axes[0].get_title()
     assert list(figure.axes[0].lines[0].get_xdata()) == [0, 1, 7, 8]
     shaded = figure.axes[0].patches  # the numbers taken back, marked apart
-    assert [(p.get_x(), p.get_x() + p.get_width()) for p in shaded] == [(1.5, 6.5)]
+    assert [(p.get_x(), p.get_x() + p.get_width()) for p in shaded] == [
+        (n - 0.5, n + 0.5) for n in range(2, 7)]
     code, out, err = run(capsys, "analyze", "TP1-E-AAAAAAD", *record)
     assert code == 0, err
     lines = out.splitlines()

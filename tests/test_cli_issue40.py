@@ -338,3 +338,14 @@ def test_move_numbers_follow_the_game_counter():
     assert [n for n, m in zip(numbers, moves, strict=True) if not m.is_undo] == \
         [c for c, m in zip(counter, moves, strict=True) if not m.is_undo]
     assert [n for n, m in zip(numbers, moves, strict=True) if m.is_undo] == [3, 8, 7]
+
+
+def test_help_completes_the_command_names(capsys, monkeypatch):
+    monkeypatch.setenv("_TRIPEAKS_SOLVE_COMPLETE", "bash_complete")
+    monkeypatch.setenv("COMP_WORDS", "tripeaks-solve help an")
+    monkeypatch.setenv("COMP_CWORD", "2")
+    code, out, _ = run(capsys)
+    assert code == 0 and out.splitlines() == ["plain,analyze"]
+    monkeypatch.setenv("COMP_WORDS", "tripeaks-solve help ")
+    code, out, _ = run(capsys)
+    assert {line.split(",")[1] for line in out.splitlines()} >= set(cli.commands)

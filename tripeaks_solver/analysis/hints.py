@@ -126,8 +126,7 @@ MARKS = ("", "?", "??", "!")
 class MoveReview:
     """One move of a record, judged exactly (and fairly when asked).
 
-    ``number``: the move's number as the app's move counter shows it (an undo: that of
-    the move it takes back; :func:`moves.move_numbers`);
+    ``number``: the move's as the app counts moves (:func:`moves.move_numbers`);
     ``lost``: best final score before minus after (cards-left: cards more left);
     ``best_moves_before`` and ``best_moves_after``: under cards-left, the moves of the
     best result (None otherwise); ``mark``: ``??`` the move threw the win away, ``?``
@@ -200,14 +199,9 @@ class Review:
         return sum(not r.taken_back for r in self.moves)
 
     @property
-    def undos(self) -> int:
-        return sum(r.move.is_undo for r in self.moves)
-
-    @property
     def moves_played(self) -> int:
-        """The app's move counter after the record: every move but the undos, those
-        taken back too."""
-        return len(self.moves) - self.undos
+        """The app's move counter after the record: the moves but the undos."""
+        return sum(not r.move.is_undo for r in self.moves)
 
 
 ROW_FIELDS = ("number", "move", "winnable_before", "winnable_after", "best_before",
@@ -258,10 +252,10 @@ def analyze_game(start: Start, record: Iterable[Observed | Move | str], scheme: 
     """Judge every move of an observed ``record`` (undos included) of a game that began
     as ``start``. Exactly when the whole deal is known by the end (from the start, or
     every card seen); fairly too with ``fair``, and only fairly otherwise: each move's
-    shares come from what the player knew before it. ``progress(n)`` is called after
-    the n-th move of the record. Rows are numbered as the app counts moves
-    (:func:`moves.move_numbers`). IllegalMoveError at an illegal move, InputError for a malformed
-    token or an observation that contradicts what is known."""
+    shares come from what the player knew before it; rows numbered as the app counts
+    moves. ``progress(n)`` is called after the n-th move of the record. IllegalMoveError
+    at an illegal move, InputError for a bad token or an observation that contradicts
+    what is known."""
     check_scheme(scheme)
     observed = ObservedGame(start)
     known = []  # what the player knew before each move

@@ -54,6 +54,10 @@ def review_figure(review: Review, title: str):
     ax.set_xlim(-0.5, max([*xs, *(r.number for r in review.moves)]) + 0.5)
     lo, hi = min(best), max(best)
     ax.set_ylim(lo - 0.2 * (hi - lo + 10), hi + 0.2 * (hi - lo + 10))
+    back_numbers = sorted({r.number for r in review.moves if r.taken_back and r.number})
+    for i, n in enumerate(back_numbers):  # a band a number taken back, in the legend once
+        ax.axvspan(n - 0.5, n + 0.5, color="#999999", alpha=0.18, lw=0,
+                   label=None if i else "moves taken back by undos")
     handles, labels = ax.get_legend_handles_labels()
     if review.fair:
         shares = [(r.number, r.share_after) for r in rows if r.share_after is not None]
@@ -72,20 +76,6 @@ def review_figure(review: Review, title: str):
         # of the marked moves, the legend) back on top, its background see-through.
         ax.set_zorder(ax2.get_zorder() + 1)
         ax.patch.set_visible(False)
-    back_numbers = sorted({r.number for r in review.moves if r.taken_back and r.number})
-    spans: list[list[int]] = []  # runs of consecutive numbers taken back
-    for n in back_numbers:
-        if spans and spans[-1][1] == n - 1:
-            spans[-1][1] = n
-        else:
-            spans.append([n, n])
-    for i, (a, b) in enumerate(spans):
-        ax.axvspan(a - 0.5, b + 0.5, color="#999999", alpha=0.18, lw=0,
-                   label=None if i else "moves taken back by undos")
-    if spans:
-        handles, labels = ax.get_legend_handles_labels()
-        if review.fair:
-            handles, labels = handles + more_h, labels + more_l
     ax.legend(handles, labels, loc="lower left", fontsize=8)
     back = len(back_numbers)
     moves = f"{review.moves_played} move{'s' * (review.moves_played != 1)}" + (

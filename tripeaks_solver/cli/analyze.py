@@ -100,7 +100,7 @@ def review_lines(title: str, review: Review, samples: int, seed: int | None) -> 
     head = f"{title}: {plural(review.standing, 'move')} judged"
     if back:
         head = (f"{title}: {plural(review.moves_played, 'move')}, {review.standing} judged "
-                f"and {back} taken back by {plural(review.undos, 'undo')}")
+                f"and {back} taken back by {plural(len(review.moves) - review.moves_played, 'undo')}")
     lines = _prose(f"{head} ({scheme} scoring, {judged})")
     exact_head = f"{'best before':>11} {'best after':>10} {'lost':>5}  mark" if review.exact \
         else ""

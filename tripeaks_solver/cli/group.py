@@ -25,6 +25,8 @@ class _DefaultToSolve(click.Group):
 
     def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
         if ctx.resilient_parsing:  # shell completion: complete, never print nor exit
+            if args == [HELP_WORD]:  # `help <Tab>`: the command names
+                args = []
             if args and args[0] not in self.commands and args[0] not in GROUP_OPTIONS:
                 args = ["solve", *args]
             return super().parse_args(ctx, args)
