@@ -18,12 +18,13 @@ from cli_run import assert_one_line_error, run
 
 from tripeaks_solver.analysis.records import header, make_start
 from tripeaks_solver.cli import cli
+from tripeaks_solver.errors import InputError
 from tripeaks_solver.model.codes import GameCode
 from tripeaks_solver.model.dealing import Deal
 from tripeaks_solver.model.geometry import ROWS
 from tripeaks_solver.model.position import Position
 from tripeaks_solver.model.render import CLEARED, board_lines
-from tripeaks_solver.model.rules import EASY
+from tripeaks_solver.model.rules import CLASSIC, EASY
 
 DEAL3_MOVES = "8h d 4s d 8c d d 6h d 8d d 4c d 8s d Qc Kh Ah Kd Ac Ks Qh"  # docs/cli.md
 
@@ -349,3 +350,16 @@ def test_help_completes_the_command_names(capsys, monkeypatch):
     monkeypatch.setenv("COMP_WORDS", "tripeaks-solve help ")
     code, out, _ = run(capsys)
     assert {line.split(",")[1] for line in out.splitlines()} >= set(cli.commands)
+
+
+@pytest.mark.parametrize(("rules", "code"), [(EASY, "TP1-E-AAAAAAD"), (CLASSIC, "TP1-C-AAAAAAD")])
+def test_a_start_typed_as_a_deal_number_is_its_code(rules, code):
+    """The coach's start prompt (and the page's pasted start) takes a deal number, named
+    by its code under the rules chosen."""
+    from tripeaks_solver.analysis.records import start_from_text
+
+    start = start_from_text(" 3 ", rules, lambda gc: rules)
+    assert (start.kind, start.text, start.rules) == ("code", code, rules)
+    assert start.deal == Deal.from_number(3)
+    with pytest.raises(InputError, match="beyond the last deal"):
+        start_from_text(str(26 ** 7), rules, lambda gc: rules)

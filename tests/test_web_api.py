@@ -63,6 +63,12 @@ def play_through(c: TestClient, name: str, deal: Deal, samples: int = 20) -> dic
                        params={"at": state["at"], "samples": samples, "seed": 3}).json()
         assert advice["at"] == state["at"]
         assert advice["recommended"] in state["legal"]
+        if advice["exact"]:
+            assert advice["chance"] is None
+        else:  # the honest odds: at most the recommended move's share still winnable
+            share = next(m["share"] for m in advice["moves"]
+                         if m["move"] == advice["recommended"])
+            assert 0 <= advice["chance"] <= share
         state = c.post(f"/api/games/{name}/move",
                        json={"move": advice["recommended"], "at": state["at"]}).json()
         while state["need"] is not None:

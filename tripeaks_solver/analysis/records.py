@@ -23,7 +23,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 from ..errors import IllegalMoveError, InputError
-from ..model.codes import GameCode
+from ..model.codes import GameCode, game_code, is_deal_number
 from ..model.dealing import Deal
 from ..model.layout import Layout
 from ..model.rules import VARIANT_OPTIONS, Rules
@@ -129,9 +129,13 @@ def parse_record_file(text: str, name: str) -> GameRecord:
 
 def start_from_text(text: str, rules: Rules, code_rules: Callable[[GameCode], Rules]
                     ) -> Start:
-    """The start a player typed: a game code (played under ``code_rules(code)``) or the
-    cards seen (``seen_help(rules)``)."""
+    """The start a player typed: a game code (played under ``code_rules(code)``), a deal
+    number (under ``rules``, named by its code) or the cards seen (``seen_help(rules)``)."""
     text = text.strip()
+    if is_deal_number(text):
+        gc = game_code(text)
+        code = GameCode(gc.number, rules.name, rules.joker)
+        return make_start("code", str(code), code_rules(code))
     if "-" in text and len(text.split()) == 1:
         return make_start("code", text, code_rules(GameCode.parse(text)))
     return Start.of_seen(text, rules)

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 from ..model.moves import Move
 from ..model.position import Position
 from .observed import name_place
+from .stats import fraction, fractions
 
 # What a peek says of a step whose card turns up under the app's "No more valid moves".
 NO_MOVES_NOTE = ('no move is left: close the app\'s "No more valid moves" to read it; '
@@ -89,8 +90,9 @@ class Advice:
                      "share_95": [1.0, 1.0] if m.winnable else [0.0, 0.0],
                      "best_score": m.best_score} for m in self.hint.moves]
         if self.fair is not None:
-            return [{"move": m.move.token, "share": m.share, "share_95": list(m.share_95),
-                     "best_score": None} for m in self.fair.rating.moves]
+            return [{"move": m.move.token, "share": fraction(m.share),
+                     "share_95": fractions(m.share_95), "best_score": None}
+                    for m in self.fair.rating.moves]
         return []
 
     def lines(self, score_label: str) -> list[str]:

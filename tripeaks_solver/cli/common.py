@@ -16,7 +16,7 @@ import click
 from ..analysis.player_spec import DEFAULT_SAMPLES, MAX_SEED, PLAYER_NAMES, SAMPLED, parse_player
 from ..batch.files import file_kind
 from ..errors import InputError, did_you_mean
-from ..model.codes import DEAL_COUNT, GameCode, parse_deal_bound
+from ..model.codes import GameCode, game_code
 from ..model.layout import Layout, parse_layout_file
 from ..model.render import peak_name
 from ..model.rules import Rules, select_rules
@@ -178,22 +178,6 @@ def parse_code(text: str) -> GameCode:
         return game_code(text)
     except InputError as exc:
         raise click.UsageError(str(exc)) from None
-
-
-def is_deal_number(text: str) -> bool:
-    """Does ``text`` read as a deal number (ASCII digits) rather than a code?"""
-    word = text.strip()
-    return word.isdigit() and word.isascii()
-
-
-def game_code(text: str) -> GameCode:
-    """:func:`parse_code` raising InputError."""
-    if not is_deal_number(text):
-        return GameCode.parse(text)
-    number = parse_deal_bound(text, "deal number")
-    if number >= DEAL_COUNT:
-        raise InputError(f"deal number {number} is beyond the last deal, {DEAL_COUNT - 1}")
-    return GameCode(number)
 
 
 def _lines(stream: IO, name: str) -> Iterator[str]:

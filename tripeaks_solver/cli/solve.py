@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 
 import click
 
-from ..model.codes import GameCode
+from ..model.codes import GameCode, is_deal_number
 from ..model.dealing import Deal
 from ..model.layout import Layout
 from ..model.render import deal_picture, layout_picture
@@ -19,7 +19,6 @@ from .common import (
     SEED,
     STDIN,
     InputPath,
-    is_deal_number,
     must_clear_option,
     parse_code,
     peak_mark,

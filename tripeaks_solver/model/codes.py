@@ -130,3 +130,19 @@ def parse_range(start_text: str, stop_text: str) -> range:
         raise InputError(f"STOP ({stop}) must be greater than START ({start}): "
                          "the range is START … STOP-1")
     return range(start, stop)
+
+
+def is_deal_number(text: str) -> bool:
+    """Does ``text`` read as a deal number (ASCII digits) rather than a code?"""
+    word = text.strip()
+    return word.isdigit() and word.isascii()
+
+
+def game_code(text: str) -> GameCode:
+    """A game code, or a deal number (``1132``, whose code then has the Easy letter)."""
+    if not is_deal_number(text):
+        return GameCode.parse(text)
+    number = parse_deal_bound(text, "deal number")
+    if number >= DEAL_COUNT:
+        raise InputError(f"deal number {number} is beyond the last deal, {DEAL_COUNT - 1}")
+    return GameCode(number)

@@ -151,6 +151,8 @@ class Table:
         a page behind gets a 409)."""
         from ..analysis.fair import View
         from ..analysis.hints import fair_advice, hint
+        from ..analysis.stats import fraction
+        from ..analysis.turns import Advice
         from ..solver.solve import solve
 
         seed = self.seed if seed is None else seed
@@ -166,7 +168,7 @@ class Table:
         # Computed outside the lock: a move sent meanwhile is not held up; the answer
         # names the record length it is for.
         out = {"at": at, "exact": exact, "recommended": None, "player": None, "seed": None,
-               "moves": [], "line": [], "best_score": None, "winnable": None}
+               "chance": None, "moves": [], "line": [], "best_score": None, "winnable": None}
         if position.status is Status.IN_PLAY:
             if exact:
                 h = hint(position, scoring)
@@ -184,7 +186,9 @@ class Table:
                 fa = fair_advice(View.of(position, known), samples, seed, 0, scoring)
                 out.update(player=fa.player, seed=seed,
                            recommended=fa.recommended and fa.recommended.token,
-                           moves=[{"move": m.move.token, "share": m.share, "best_score": None,
+                           chance=fraction(Advice(fair=fa).chance),
+                           moves=[{"move": m.move.token, "share": fraction(m.share),
+                                   "best_score": None,
                                    "mark": ""} for m in fa.rating.moves])
         with self.lock:
             self._advice = {k: v for k, v in self._advice.items() if k[0] == at}

@@ -227,6 +227,13 @@ async function ask(at) {
     if (asked === game.asked) say(e.message);
   }
 }
+// A share as a whole percent that never says 100% (or 0%) unless it is exactly that.
+function percent(share) {
+  let p = Math.round(100 * share);
+  if (p === 100 && share < 1) p = 99;
+  if (p === 0 && share > 0) p = 1;
+  return `${p}%`;
+}
 function showAdvice(advice) {
   game.advice = advice;
   const box = $("#advice");
@@ -239,6 +246,10 @@ function showAdvice(advice) {
   const who = advice.exact ? `exact, every card known: ${advice.winnable ? "winnable" : "no win left"}, best score ${advice.best_score}` :
     `${advice.player} player, seed ${advice.seed}`;
   box.replaceChildren(el("span", { text: "Recommended: " }), el("strong", { text: pretty(rec) }), ` (${who})`);
+  if (advice.chance !== null && advice.chance !== undefined) {
+    // The honest odds: games the advised play itself won, not the ceiling of the bars.
+    box.append(el("div", { class: "chance", text: `Chance: ${percent(advice.chance)} of the guessed games won by this move, then careful play` }));
+  }
   const bars = $("#bars");
   bars.replaceChildren(el("div", { class: "bars-title", text: advice.exact ? "Each move: best score still reachable" :
     "Each move: share of guesses at the unseen cards still winnable" }));
@@ -249,7 +260,7 @@ function showAdvice(advice) {
     fill.style.width = `${advice.exact ? (100 * value) / top : 100 * value}%`;
     bars.append(el("div", { class: `bar${m.move === rec ? " best" : ""}` },
       el("span", { class: "label", text: pretty(m.move) }), el("span", { class: "track" }, fill),
-      el("span", { class: "value", text: advice.exact ? `${m.best_score ?? "–"}${m.mark ? " " + m.mark : ""}` : `${Math.round(100 * m.share)}%` })));
+      el("span", { class: "value", text: advice.exact ? `${m.best_score ?? "–"}${m.mark ? " " + m.mark : ""}` : percent(m.share) })));
   }
   if (advice.exact && advice.line.length) {
     const line = $("#line");
