@@ -48,6 +48,7 @@ def test_percents_never_round_to_100_or_0() -> None:
     assert percents([0.731, 0.7314], distinct=True) == ["73.10%", "73.14%"]
 
 
+@pytest.mark.slow
 def test_the_shares_and_the_chance_of_the_reproduction(tmp_path: Path) -> None:
     args = ["coach", "--seen", "4c Jd Ad Qs Js 8h 9c 7c 2s Tc Qc", "--seed", "708042468",
             "--no-analysis", "--record"]
@@ -74,6 +75,7 @@ def test_the_shares_and_the_chance_of_the_reproduction(tmp_path: Path) -> None:
     assert "chance: " in text.stdout and "then playing carefully" in text.stdout
 
 
+@pytest.mark.slow
 def test_no_chance_when_exact(tmp_path: Path) -> None:
     r = tripeaks(tmp_path, "coach", "TP1-E-AAAAAAD", "--json", "--no-analysis", stdin="q\n")
     turns = [json.loads(line) for line in r.stdout.splitlines()]
@@ -164,6 +166,7 @@ def test_continue_without_a_saved_game(capsys, monkeypatch, tmp_path: Path) -> N
     assert_one_line_error(code, err, "no saved game")
 
 
+@pytest.mark.slow
 # --- 9: a write cut short -----------------------------------------------------------
 def test_a_write_cut_by_the_file_size_limit_leaves_a_readable_record(tmp_path: Path) -> None:
     lines = "d:4s\nu\n" * 120 + "q\n"  # far past 1,024 bytes of record
@@ -194,6 +197,7 @@ def test_a_last_line_without_its_end_is_always_torn(capsys, tmp_path: Path) -> N
     assert parse_record_file(path.read_text(), "g").moves[-1].token == "Js"
 
 
+@pytest.mark.slow
 # --- 10: two coaches racing for one new record ------------------------------------------
 def test_a_coach_waiting_for_its_start_holds_its_record(tmp_path: Path) -> None:
     env = {**os.environ, "XDG_DATA_HOME": str(tmp_path / "data"), "PYTHONPATH": str(ROOT)}

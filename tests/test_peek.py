@@ -138,7 +138,8 @@ def replay_plans(rules: Rules, numbers: range, limits: tuple) -> None:
             assert plan.complete == (not plan.unreachable)
 
 
-@pytest.mark.parametrize("rules", RULE_SETS, ids=str)
+@pytest.mark.parametrize("rules", [pytest.param(r, marks=() if i == 0 else pytest.mark.slow)
+                                   for i, r in enumerate(RULE_SETS)], ids=str)
 def test_plans_replay_with_undo(rules: Rules) -> None:
     replay_plans(rules, range(3), ((100, False), (30, False), (8, True), (4, False)))
 
@@ -211,7 +212,7 @@ def first_line_length(plan: PeekPlan) -> int:
                 len(plan.excursions))
 
 
-@pytest.mark.parametrize("rules", [EASY, CLASSIC], ids=str)
+@pytest.mark.parametrize("rules", [EASY, pytest.param(CLASSIC, marks=pytest.mark.slow)], ids=str)
 def test_a_plan_is_blind_to_unseen_cards(rules: Rules) -> None:
     """Move the cards a plan has not shown by some excursion (early, half way, late in
     the first line, in the repairs): the plan up to there is the same."""

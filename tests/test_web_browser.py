@@ -257,6 +257,7 @@ def no_horizontal_scroll(driver) -> bool:
 
 
 # --- the tests -------------------------------------------------------------------------
+@pytest.mark.slow  # CI's slow step; the fast set keeps the solve page and the widths
 def test_a_whole_game_clicked_on_a_phone_with_a_reload(server, browser, tmp_path_factory):
     """Start from the 11 cards clicked on the picker, play the recommended move each
     turn and pick every card that turns up, reload mid-game, play to the end."""
@@ -297,6 +298,7 @@ def test_a_whole_game_clicked_on_a_phone_with_a_reload(server, browser, tmp_path
         set_width(browser, 1280)
 
 
+@pytest.mark.slow  # CI's slow step; the fast set keeps the solve page and the widths
 @pytest.mark.parametrize("to_end", [pytest.param(False, id="on"),
                                     pytest.param(True, id="to-the-end", marks=pytest.mark.slow)])
 def test_a_game_survives_a_killed_server(tmp_path, browser, to_end):
@@ -318,6 +320,7 @@ def test_a_game_survives_a_killed_server(tmp_path, browser, to_end):
         srv.stop()
 
 
+@pytest.mark.slow  # CI's slow step; the fast set keeps the solve page and the widths
 @pytest.mark.parametrize("to_end", [pytest.param(False, id="on"),
                                     pytest.param(True, id="to-the-end", marks=pytest.mark.slow)])
 def test_a_record_begun_by_the_terminal_coach_continues_on_the_page(server, browser, to_end):
@@ -345,6 +348,7 @@ def test_a_record_begun_by_the_terminal_coach_continues_on_the_page(server, brow
     assert sorted(server.folder.glob(f"from-the-terminal-{to_end}*")) == [record]
 
 
+@pytest.mark.slow  # CI's slow step; the fast set keeps the solve page and the widths
 @pytest.mark.parametrize("steps", [pytest.param(3, id="3-steps"),
                                    pytest.param(None, id="whole", marks=pytest.mark.slow)])
 def test_peek_walks_through_on_the_board_then_the_best_line(server, browser, steps):
@@ -447,6 +451,7 @@ def test_the_page_looks_right_at_both_widths(server, browser, tmp_path_factory):
     set_width(browser, 1280)
 
 
+@pytest.mark.slow  # CI's slow step; the fast set keeps the solve page and the widths
 def test_the_keys_play_draw_and_undo(server, browser):
     """The card's token typed plays it, ``d`` draws, ``u`` takes the last move back;
     a card that turns up is typed too."""
