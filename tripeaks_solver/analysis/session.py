@@ -49,6 +49,7 @@ from .corrections import app_refusal, corrected, known_already
 from .observed import NeedsObservation, Observed, ObservedGame, Start, name_place
 from .record_file import RecordFile, default_record
 from .records import header, looks_like_record, parse_record_file, replay_record, torn_note
+from .stats import fraction
 from .turns import TURN_KEYS, Advice, PeekTurn, plural, score_of
 
 if TYPE_CHECKING:
@@ -391,7 +392,8 @@ class CoachSession:
                "cards_left": position.cards_left,
                "waste": None if position.waste is None else position.waste.token,
                "known": self.known, "unknown": self.unknown, "exact": self.exact,
-               "recommended": recommended and recommended.token, "chance": advice.chance,
+               "recommended": recommended and recommended.token,
+               "chance": fraction(advice.chance),
                "player": player,
                "seed": None if player in (None, "exact") else self.seed,
                "moves": advice.moves_data(),
