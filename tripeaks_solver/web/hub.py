@@ -3,13 +3,13 @@ tables the server holds (one per record file, so two tabs share one game)."""
 
 from __future__ import annotations
 
-import datetime
 import re
 import threading
 import time
 from pathlib import Path
 
 from ..analysis.observed import Start
+from ..analysis.record_file import default_record
 from ..analysis.records import make_start
 from ..analysis.session import CoachSession
 from ..errors import InputError
@@ -94,25 +94,11 @@ class Hub:
         except OSError as exc:
             raise InputError(f"cannot make the data directory: {exc.strerror}") from None
         with self.lock:
-            path = self._new_path(start)
+            path = default_record(start, self.folder)
             session = _held(path.name, lambda: CoachSession.new(start, scoring, record=path))
             table = Table(path.name, session)
             self.tables[path.name] = table
             return table
-
-    def _new_path(self, start: Start) -> Path:
-        if start.kind == "code":
-            stem = start.text
-        elif start.kind == "seen":
-            stem = "seen-" + "".join(start.text.split())
-        else:
-            stem = "layout-" + "".join(t for t in start.text.split() if t != "??")[:24]
-        stem = re.sub(r"[^A-Za-z0-9-]", "", stem)
-        stamp = datetime.datetime.now().strftime("%Y%m%d-%H%M%S")
-        path, n = self.folder / f"{stem}-{stamp}.txt", 2
-        while path.exists():
-            path, n = self.folder / f"{stem}-{stamp}-{n}.txt", n + 1
-        return path
 
     def _let_go(self, keep: str | None = None) -> None:
         """Close the games no page has touched for a while (none waiting for a card or
