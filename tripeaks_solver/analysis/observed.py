@@ -27,7 +27,7 @@ from ..model.game import Action, Game, Status
 from ..model.geometry import ROWS, TABLEAU_SIZE
 from ..model.layout import Layout, place_name
 from ..model.messages import message
-from ..model.moves import Move
+from ..model.moves import Move, parse_numbered
 from ..model.position import Position
 from ..model.rules import Rules
 
@@ -94,13 +94,7 @@ def parse_observed(words: Iterable[str]) -> list[Observed]:
             if colon:
                 parts[-1] = f"{parts[-1]}:{tail}"
             tokens += [p for p in parts if p]
-    out = []
-    for i, token in enumerate(tokens, 1):
-        try:
-            out.append(Observed.parse(token))
-        except InputError as exc:
-            raise InputError(f"move {i}: {exc}") from None
-    return out
+    return parse_numbered(tokens, Observed.parse)
 
 
 # --- the start as seen -----------------------------------------------------------------

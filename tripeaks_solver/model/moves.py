@@ -7,12 +7,14 @@ token is the record notation ``replay`` reads and every machine format writes:
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import ClassVar
+from typing import ClassVar, TypeVar
 
 from ..errors import InputError, quoted
 from .cards import JOKER, Card
+
+T = TypeVar("T")
 
 _DRAW_WORDS = ("draw", "d")
 _UNDO_WORDS = ("undo", "u")
@@ -87,11 +89,16 @@ _REMOVALS = tuple(Move("remove", Card(c)) for c in range(JOKER + 1))
 def parse_record(args: tuple[str, ...] | list[str]) -> list[Move]:
     """Moves from command-line words, several per word allowed (spaces or commas);
     an InputError names the move's place in the record."""
-    tokens = [t for arg in args for t in arg.replace(",", " ").split()]
+    return parse_numbered([t for arg in args for t in arg.replace(",", " ").split()],
+                          Move.parse)
+
+
+def parse_numbered(tokens: Iterable[str], parse: Callable[[str], T]) -> list[T]:
+    """``parse`` of every token; an InputError names the token's place in the record."""
     out = []
     for i, token in enumerate(tokens, 1):
         try:
-            out.append(Move.parse(token))
+            out.append(parse(token))
         except InputError as exc:
             raise InputError(f"move {i}: {exc}") from None
     return out

@@ -23,7 +23,7 @@ from starlette.staticfiles import StaticFiles
 from ..errors import InputError
 from .hub import Hub, NotFound
 from .solving import solve_page
-from .table import Conflict, check_samples
+from .table import Conflict, Table, check_samples
 
 STATIC = Path(__file__).parent / "static"
 MAX_BODY = 16 * 1024  # the largest request the page sends is a layout: about 200 bytes
@@ -184,21 +184,20 @@ def make_app(folder: Path, hosts: Callable[[], Iterable[str]] | None,
         table = await table_of(request)
         return ok(await work(table.state))
 
-    async def move(request: Request) -> Response:
+    async def token_call(request: Request, field: str, what: str, call) -> Response:
+        """``call(table, token, at)`` with the body's short text ``field``."""
         data = await body(request)
-        token = data.get("move")
+        token = data.get(field)
         if not isinstance(token, str) or len(token) > 40:
-            raise InputError("move: a card (8h), draw or undo")
+            raise InputError(f"{field}: {what}")
         table = await table_of(request)
-        return ok(await work(table.move, token, number(data.get("at"), "at")))
+        return ok(await work(call, table, token, number(data.get("at"), "at")))
+
+    async def move(request: Request) -> Response:
+        return await token_call(request, "move", "a card (8h), draw or undo", Table.move)
 
     async def reveal(request: Request) -> Response:
-        data = await body(request)
-        card = data.get("card")
-        if not isinstance(card, str) or len(card) > 10:
-            raise InputError("card: a card token (Ks)")
-        table = await table_of(request)
-        return ok(await work(table.reveal, card, number(data.get("at"), "at")))
+        return await token_call(request, "card", "a card token (Ks)", Table.reveal)
 
     async def cancel(request: Request) -> Response:
         await body(request)
