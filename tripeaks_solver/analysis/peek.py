@@ -24,6 +24,7 @@ plan (the card fewest taps away every time). ``benchmarks/bench_peek.py`` measur
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -68,6 +69,7 @@ class Step:
 _COVERS = np.array([list(qs) + [-1] * (2 - len(qs)) for qs in UNCOVERS], np.int64)
 _COVER_MASK = np.array(COVER_MASK, np.int64)
 _scratch = peek_kernels.new_scratch(1 << 16)  # grown when a search fills it
+_scratch_lock = threading.Lock()  # the page peeks for two games on two threads
 
 
 def _key(removed: int, drawn: int, waste: Card | None) -> int:
@@ -107,22 +109,24 @@ class _Searcher:
         global _scratch
         line = peek_kernels.Line(np.array(keys, np.int64), undo_limit, back_to_base,
                                  free_undos)
-        while (found := peek_kernels._cheapest_reveal(self.known, self.masks, line, _scratch)
-               ) == peek_kernels.FULL_SEARCH:
-            _scratch = peek_kernels.new_scratch(2 * len(_scratch.keys))
-        if found == peek_kernels.NOT_FOUND:
-            return None
-        result = _scratch.result
-        shows = tuple(int(q) for q in result[peek_kernels.SHOW:peek_kernels.SHOW + 2]
-                      if q >= 0)
-        places = [int(result[peek_kernels.MOVE])]
-        path: list[int] = []
-        entry = int(result[peek_kernels.PARENT])
-        while _scratch.parent[entry] >= 0:
-            places.append(int(_scratch.move[entry]))
-            path.append(int(_scratch.keys[entry]))
-            entry = int(_scratch.parent[entry])
-        undos = -1 - int(_scratch.move[entry])
+        with _scratch_lock:
+            while (found := peek_kernels._cheapest_reveal(self.known, self.masks, line,
+                                                          _scratch)
+                   ) == peek_kernels.FULL_SEARCH:
+                _scratch = peek_kernels.new_scratch(2 * len(_scratch.keys))
+            if found == peek_kernels.NOT_FOUND:
+                return None
+            result = _scratch.result
+            shows = tuple(int(q) for q in result[peek_kernels.SHOW:peek_kernels.SHOW + 2]
+                          if q >= 0)
+            places = [int(result[peek_kernels.MOVE])]
+            path: list[int] = []
+            entry = int(result[peek_kernels.PARENT])
+            while _scratch.parent[entry] >= 0:
+                places.append(int(_scratch.move[entry]))
+                path.append(int(_scratch.keys[entry]))
+                entry = int(_scratch.parent[entry])
+            undos = -1 - int(_scratch.move[entry])
         moves = tuple(Move.DRAW if p == peek_kernels.DRAW
                       else Move.remove(self.knowledge.places[p]) for p in reversed(places))
         path.reverse()
@@ -203,7 +207,7 @@ class _Searcher:
                 step = Step(len(keys) - 1 - start, tuple(moves), shows)
                 return self.flagged(step, key), path
             path.append(child)
-            key, verdict = child, sampler.judge([child])[0]
+            key, verdict = child, sampler.choice(child)
 
     def flagged(self, step: Step, before: int) -> Step:
         """``step`` with ``no_moves_message`` set when, after its last move from the

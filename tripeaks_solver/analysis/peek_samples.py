@@ -8,12 +8,20 @@ follows by elimination). The samples are drawn from a generator seeded by the se
 what is known (never by a card not known), so the same knowledge gives the same
 samples: the plan is reproducible and blind, and a walk-through that asks again after
 every move gets the same answers.
+
+The samples are searched on two threads at once (the kernel lets go of the GIL), each
+with its own table: every (sample, state) search starts from an empty table, so the
+answers do not depend on how the samples are split. One judgement runs at a time (a
+lock), whatever thread asks.
 """
 
 from __future__ import annotations
 
 import hashlib
+import os
+import threading
 from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
 from typing import NamedTuple
 
 import numpy as np
@@ -28,7 +36,10 @@ from ..solver.solve import rule_masks
 SAMPLES = 32  # 64 gained 0.3 taps a deal in the issue's measurement
 CAP = 3000  # states one search may enter before it gives up (the answer: CAPPED)
 _COVER = np.array(COVER_MASK, np.int64)
-_table = reveal.new_table(CAP)
+WORKERS = min(2, os.cpu_count() or 1)  # threads searching the samples
+_tables = [reveal.new_table(CAP) for _ in range(WORKERS)]
+_pool: ThreadPoolExecutor | None = None
+_lock = threading.Lock()  # the tables and what is judged: one judgement at a time
 _judged: dict[tuple, Judged] = {}  # (what the Sampler depends on, state) -> judged
 _KEEP = 50_000
 
@@ -75,18 +86,48 @@ class Sampler:
         """For each state: its legal moves and, per move, the samples still alive.
         Each state is judged on its own, so answers kept from earlier calls (the
         walk-through asks after every tap) are the answers."""
-        todo = [k for k in dict.fromkeys(states) if (self.key, k) not in _judged]
-        if todo:
-            out = np.empty((SAMPLES, len(todo), reveal.MOVES), np.int64)
-            reveal._judge(self.masks, self.goal, self.deals,
-                          reveal.Ask(np.array(todo, np.int64), out), _table)
-            if len(_judged) > _KEEP:
-                _judged.clear()
-            for j, k in enumerate(todo):
-                _judged[self.key, k] = Judged((out[:, j] == reveal.ALIVE).sum(axis=0),
-                                              (out[:, j] == reveal.CAPPED).sum(axis=0),
-                                              out[0, j] != reveal.ILLEGAL)
-        return [_judged[self.key, k] for k in states]
+        with _lock:
+            todo = [k for k in dict.fromkeys(states) if (self.key, k) not in _judged]
+            if todo:
+                out = self._search(np.array(todo, np.int64))
+                if len(_judged) > _KEEP:
+                    _judged.clear()
+                for j, k in enumerate(todo):
+                    _judged[self.key, k] = Judged((out[:, j] == reveal.ALIVE).sum(axis=0),
+                                                  (out[:, j] == reveal.CAPPED).sum(axis=0),
+                                                  out[0, j] != reveal.ILLEGAL)
+            return [_judged[self.key, k] for k in states]
+
+    def choice(self, state: int) -> Judged:
+        """What :meth:`judge` says of ``state`` where more than one move is legal; where
+        one is (or none), only which: there is nothing to choose, nothing is searched."""
+        legal = 0
+        if reveal._count(state & reveal.FULL) + (state >> 28 & 31) < self.goal.most_moves:
+            legal = reveal._legal(self.masks, self.goal, self.deals, 0, state)
+        if legal & (legal - 1):
+            return self.judge([state])[0]
+        none = np.zeros(reveal.MOVES, np.int64)
+        return Judged(none, none, np.array([legal >> m & 1 for m in range(reveal.MOVES)], bool))
+
+    def _search(self, states: np.ndarray) -> np.ndarray:
+        """The kernel's outcomes for ``states``, the samples split over the threads."""
+        global _pool
+        out = np.empty((SAMPLES, len(states), reveal.MOVES), np.int64)
+        bounds = np.linspace(0, SAMPLES, WORKERS + 1).astype(int)
+
+        def part(w: int) -> None:
+            a, b = bounds[w], bounds[w + 1]
+            reveal._judge(self.masks, self.goal,
+                          reveal.Deals(self.deals.tableau[a:b], self.deals.stock[a:b]),
+                          reveal.Ask(states, out[a:b]), _tables[w])
+
+        if WORKERS > 1 and _pool is None:
+            _pool = ThreadPoolExecutor(WORKERS - 1, thread_name_prefix="peek-samples")
+        others = [_pool.submit(part, w) for w in range(1, WORKERS)] if _pool else []
+        part(0)
+        for job in others:
+            job.result()
+        return out
 
 
 __all__ = ["CAP", "SAMPLES", "Judged", "Sampler", "knowledge_digest"]

@@ -212,7 +212,7 @@ def _search(rules, goal, deals, i, start, table):
     return DEAD
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _judge(rules, goal, deals, ask, table):
     """Fill ``ask.out``: for every sample, state and move, can a line after the move
     turn up what the goal asks?"""
