@@ -371,3 +371,48 @@ def test_peek_command_errors(capsys) -> None:
     code, out, _ = run(capsys, "peek", "TP1-E-AAAAAAD", "--undo-limit", "3")
     assert code == 0 and "36 cards stay unknown (16 in the peaks and 20 in the stock)" in out
     assert out.splitlines()[-3].endswith("undo 3: back to the start")
+
+
+def _opening_plans(numbers: list[int], rules: Rules) -> list[PeekPlan]:
+    plans = []
+    for n in numbers:
+        deal = Deal.from_number(n)
+        plans.append(plan_peek(deal, rules, Layout.of_deal(deal, Game(deal, rules).visible_places())))
+    return plans
+
+
+def test_plans_do_not_depend_on_how_many_threads_search(monkeypatch) -> None:
+    """The samples are split over threads, each with its own table: one thread or three
+    give the same judgements, so the same plans."""
+    from tripeaks_solver.analysis import peek_samples
+    from tripeaks_solver.kernels import reveal
+
+    plans = {}
+    for workers in (1, 3):
+        monkeypatch.setattr(peek_samples, "WORKERS", workers)
+        monkeypatch.setattr(peek_samples, "_tables",
+                            [reveal.new_table(peek_samples.CAP) for _ in range(workers)])
+        monkeypatch.setattr(peek_samples, "_pool", None)
+        peek_samples._judged.clear()
+        plans[workers] = _opening_plans([2, 5], CLASSIC)
+    assert plans[1] == plans[3]
+
+
+def test_plans_made_on_two_threads_at_once_are_those_made_one_at_a_time() -> None:
+    """The page peeks for two games on two threads: the searches' shared work space is
+    taken by one at a time."""
+    import threading
+
+    from tripeaks_solver.analysis import peek_samples
+
+    alone = [_opening_plans([n], CLASSIC)[0] for n in (1, 0)]
+    peek_samples._judged.clear()
+    together: dict[int, PeekPlan] = {}
+    threads = [threading.Thread(
+        target=lambda n=n: together.update({n: _opening_plans([n], CLASSIC)[0]}))
+        for n in (1, 0)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert [together[1], together[0]] == alone
