@@ -150,6 +150,7 @@ def test_two_resumes_at_once_one_refused(tmp_path, capsys):
     assert assert_clean_prefix(path, 3000) >= 10  # no row appended twice
 
 
+@pytest.mark.slow  # CI's slow step (the fast set keeps test_two_resumes_at_once_one_refused)
 def test_racing_runs_create_one_file(tmp_path):
     """Two runs start at once on a missing file: exactly one creates and writes it."""
     path = tmp_path / "new.csv"
@@ -192,6 +193,8 @@ def _file_size_limit(size: int):
     return limit
 
 
+@pytest.mark.slow  # CI's slow step (the fast set keeps test_full_standard_output and the full disk
+# of tests/test_cli_input.py)
 def test_full_disk_mid_run_keeps_complete_rows(tmp_path, capsys):
     path = tmp_path / "big.csv"
     code, _, err = tool("batch", "0", "400", "--no-optimal", "--jobs", "1", "--csv", str(path),
@@ -326,7 +329,8 @@ def test_resume_refuses_impossible_rows(tmp_path, capsys, fields, words):
 
 
 @pytest.mark.parametrize("extra", [
-    pytest.param(["--scoring", "app"], marks=pytest.mark.slow), ["--scoring", "original"],
+    pytest.param(["--scoring", "app"], marks=pytest.mark.slow),
+    pytest.param(["--scoring", "original"], marks=pytest.mark.slow),
     pytest.param(["--scoring", "cards-left"], marks=pytest.mark.slow), ["--no-optimal"],
 ])
 def test_every_row_a_run_writes_is_accepted(tmp_path, capsys, extra):

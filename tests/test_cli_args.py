@@ -296,7 +296,8 @@ def test_a_seed_out_of_range_is_one_line(capsys, command, seed):
 
 @pytest.mark.parametrize("args", [
     pytest.param(["solve", "TP1-E-AAAAAAD"], marks=pytest.mark.slow),
-    ["deal", "TP1-E-AAAAAAD"], ["batch", "0", "400", "--csv", "-", "--jobs", "1"],
+    ["deal", "TP1-E-AAAAAAD"],
+    pytest.param(["batch", "0", "400", "--csv", "-", "--jobs", "1"], marks=pytest.mark.slow),
 ], ids=lambda a: a[0])
 def test_a_reader_that_stops_early_ends_the_command_quietly(args):
     # The command writes into a pipe whose reader has already gone: no traceback, no

@@ -206,6 +206,7 @@ def test_review_plot_labels_above_the_share_and_a_legend_of_what_is_drawn():
 
 
 # --- batch --plot with --difficulty and --player ------------------------------------------
+@pytest.mark.slow  # CI's slow step (the fast set keeps the review plot and tests/test_batch.py's plot)
 def test_batch_plot_draws_difficulty_and_players(tmp_path, capsys):
     pytest.importorskip("matplotlib")
     from tripeaks_solver.batch.plots import figure

@@ -113,7 +113,8 @@ def test_codes_piped_into_the_command():
 
 
 
-@pytest.mark.parametrize("args", [["deal", "TP1-E-AAAAAAB"], ["TP1-E-AAAAAAD", "--json"],
+@pytest.mark.parametrize("args", [["deal", "TP1-E-AAAAAAB"],
+                                  pytest.param(["TP1-E-AAAAAAD", "--json"], marks=pytest.mark.slow),
                                   ["replay", "TP1-E-AAAAAAB", "Js", "Th", "d"]])
 def test_output_onto_a_full_disk_is_one_line(args):
     # /dev/full refuses every write with "No space left on device", as a full disk

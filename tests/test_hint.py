@@ -84,7 +84,7 @@ def test_opening_agrees_with_solve(rules: Rules, scheme: str, deals: range) -> N
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize(("rules", "scheme", "deals"), opening_cases(100))
+@pytest.mark.parametrize(("rules", "scheme", "deals"), opening_cases(50))
 def test_opening_agrees_with_solve_many(rules: Rules, scheme: str, deals: range) -> None:
     for number in deals:
         check_opening(1000 + number, rules, scheme)

@@ -319,6 +319,7 @@ def test_numba_alone_crashes_in_this_environment(read_only, tmp_path):
     assert r.returncode != 0 and "no locator available" in r.stderr
 
 
+@pytest.mark.slow  # CI's slow step (the fast set keeps test_nowhere_to_cache_compiles_...)
 def test_read_only_install_caches_in_a_private_temporary_directory(read_only, tmp_path):
     site, home = read_only("tripeaks_solver.kernels.jit")
     tmp = tmp_path / "tmp"
@@ -400,6 +401,7 @@ def _run_on_terminal(argv: list[str], env: dict[str, str], cwd: Path) -> tuple[i
     return proc.wait(timeout=300), out, screen.decode().replace("\r\n", "\n")
 
 
+@pytest.mark.slow  # CI's slow step (the fast set keeps test_nowhere_to_cache_compiles_...)
 def test_compile_notice_on_a_terminal_first_run_only(tmp_path):
     site, home = tmp_path / "site", tmp_path / "home"
     home.mkdir()

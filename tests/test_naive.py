@@ -149,7 +149,7 @@ def test_moves_and_scores_are_the_games(rules: Rules) -> None:
 @pytest.mark.slow
 @pytest.mark.parametrize("rules", ALL_RULES, ids=ALL_IDS)
 def test_moves_and_scores_are_the_games_many(rules: Rules) -> None:
-    check_moves_and_scores(rules, range(1, 9))
+    check_moves_and_scores(rules, range(1, 5))
 
 
 # --- from the opening: the answers of the naive solvers it replaced ---------------------
@@ -252,11 +252,12 @@ def rules_named(text: str) -> Rules:
 
 def old_answer_cases(slow: bool) -> list:
     """The draw-when-stuck rows (few positions: quick) by default, the others in the
-    slow run."""
+    slow run, but for their deal 1 (a second won opening: their deal 0 and the lost deal
+    are checked; the row stays as the record of the old answer)."""
     cases = []
     for row in OLD_ANSWERS:
         rules = rules_named(row[0])
-        if rules.draw_when_stuck != slow:
+        if rules.draw_when_stuck != slow and not (slow and row[1] == 1):
             cases.append(pytest.param(*row, id=f"{row[0]}-{row[1]}"))
     return cases
 
@@ -383,7 +384,7 @@ def test_bellman_consistency(rules: Rules, scheme: str) -> None:
 @pytest.mark.parametrize("scheme", SCHEMES)
 @pytest.mark.parametrize("rules", ALL_RULES, ids=ALL_IDS)
 def test_bellman_consistency_many(rules: Rules, scheme: str) -> None:
-    check_bellman(rules, scheme, range(2, 14), 12, f"bellman many {label(rules)} {scheme}")
+    check_bellman(rules, scheme, range(2, 8), 12, f"bellman many {label(rules)} {scheme}")
 
 
 # --- from positions with answers derived by hand ------------------------------------------

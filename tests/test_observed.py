@@ -153,7 +153,7 @@ def test_seen_start_follows_the_deal(rules: Rules) -> None:
 @pytest.mark.slow
 @pytest.mark.parametrize("rules", RULES, ids=lambda r: f"{r.name}+{r.variant}")
 def test_seen_start_follows_the_deal_many(rules: Rules) -> None:
-    for number in range(60):
+    for number in range(30):
         check_follows(100 + number, rules, number, length=120)
 
 

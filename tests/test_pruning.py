@@ -373,8 +373,9 @@ def search_that_gave_up(bd, cards, masks, limit, scratch, path, rng):
     return depth if gave_up else None
 
 
-@pytest.mark.parametrize("search, seed, moves", [(successful_search, 13, (20, 40)),
-                                                 (search_that_gave_up, 16, (10, 30))],
+@pytest.mark.parametrize("search, seed, moves", [
+    pytest.param(successful_search, 13, (20, 40), marks=pytest.mark.slow),
+    (search_that_gave_up, 16, (10, 30))],
                          ids=["won", "gave-up"])
 def test_marks_off_the_line_are_dead(search, seed, moves) -> None:
     # Every state such a search marked, other than those of its line, has no win within
@@ -477,6 +478,7 @@ def test_cross_layer_dominance_is_sound(seed, size) -> None:
             covered += 1
 
 
+@pytest.mark.slow  # CI's slow step (the fast set keeps test_cross_layer_dominance_is_sound)
 def test_cross_layer_dominance_fails_under_draw_when_stuck() -> None:
     # Why the kernels keep it for the other rules: under draw-when-stuck a lower state
     # may have to play instead of drawing on, and lose what the higher one wins.

@@ -257,7 +257,7 @@ def no_horizontal_scroll(driver) -> bool:
 
 
 # --- the tests -------------------------------------------------------------------------
-@pytest.mark.slow  # CI's slow step; the fast set keeps the solve page and the widths
+@pytest.mark.slow  # CI's slow step; the fast set keeps the keys (the quickest browser game)
 def test_a_whole_game_clicked_on_a_phone_with_a_reload(server, browser, tmp_path_factory):
     """Start from the 11 cards clicked on the picker, play the recommended move each
     turn and pick every card that turns up, reload mid-game, play to the end."""
@@ -298,7 +298,7 @@ def test_a_whole_game_clicked_on_a_phone_with_a_reload(server, browser, tmp_path
         set_width(browser, 1280)
 
 
-@pytest.mark.slow  # CI's slow step; the fast set keeps the solve page and the widths
+@pytest.mark.slow  # CI's slow step; the fast set keeps the keys (the quickest browser game)
 @pytest.mark.parametrize("to_end", [pytest.param(False, id="on"),
                                     pytest.param(True, id="to-the-end", marks=pytest.mark.slow)])
 def test_a_game_survives_a_killed_server(tmp_path, browser, to_end):
@@ -320,7 +320,7 @@ def test_a_game_survives_a_killed_server(tmp_path, browser, to_end):
         srv.stop()
 
 
-@pytest.mark.slow  # CI's slow step; the fast set keeps the solve page and the widths
+@pytest.mark.slow  # CI's slow step; the fast set keeps the keys (the quickest browser game)
 @pytest.mark.parametrize("to_end", [pytest.param(False, id="on"),
                                     pytest.param(True, id="to-the-end", marks=pytest.mark.slow)])
 def test_a_record_begun_by_the_terminal_coach_continues_on_the_page(server, browser, to_end):
@@ -348,7 +348,7 @@ def test_a_record_begun_by_the_terminal_coach_continues_on_the_page(server, brow
     assert sorted(server.folder.glob(f"from-the-terminal-{to_end}*")) == [record]
 
 
-@pytest.mark.slow  # CI's slow step; the fast set keeps the solve page and the widths
+@pytest.mark.slow  # CI's slow step; the fast set keeps the keys (the quickest browser game)
 @pytest.mark.parametrize("steps", [pytest.param(3, id="3-steps"),
                                    pytest.param(None, id="whole", marks=pytest.mark.slow)])
 def test_peek_walks_through_on_the_board_then_the_best_line(server, browser, steps):
@@ -404,6 +404,7 @@ def pretty(token: str) -> str:
     return rank + {"c": "♣", "d": "♦", "h": "♥", "s": "♠"}[token[1]]
 
 
+@pytest.mark.slow  # CI's slow step; the fast set keeps the keys (the quickest browser game)
 def test_the_solve_page_steps_through_the_best_line(server, browser):
     from tripeaks_solver.model.rules import CLASSIC
     from tripeaks_solver.solver.solve import solve
@@ -430,6 +431,7 @@ def test_the_solve_page_steps_through_the_best_line(server, browser):
     assert step.text.startswith(f"Move 2 of {len(steps)}")
 
 
+@pytest.mark.slow  # CI's slow step; the fast set keeps the keys (the quickest browser game)
 def test_the_page_looks_right_at_both_widths(server, browser, tmp_path_factory):
     """No horizontal scrolling at 390 px on any page; screenshots kept as artifacts."""
     deal = Deal.from_number(3)
@@ -451,7 +453,6 @@ def test_the_page_looks_right_at_both_widths(server, browser, tmp_path_factory):
     set_width(browser, 1280)
 
 
-@pytest.mark.slow  # CI's slow step; the fast set keeps the solve page and the widths
 def test_the_keys_play_draw_and_undo(server, browser):
     """The card's token typed plays it, ``d`` draws, ``u`` takes the last move back;
     a card that turns up is typed too."""
