@@ -44,6 +44,12 @@ from tripeaks_solver.model.rules import CLASSIC, EASY, Rules
 
 ALL_RULES = RULE_SETS + VARIANTS
 ALL_IDS = RULE_IDS + VARIANT_IDS
+# The default run's rule sets for the per-rule-set checks: both bases and each with every
+# option; the others run in the slow set.
+FAST_IDS = {"easy", "classic", "easy+empty-waste+joker+draw-when-stuck",
+            "classic+empty-waste+joker+draw-when-stuck"}
+RULE_PARAMS = [pytest.param(r, id=i, marks=() if i in FAST_IDS else pytest.mark.slow)
+               for r, i in zip(ALL_RULES, ALL_IDS, strict=True)]
 
 
 # --- the rules, restated, against the package's -----------------------------------------
@@ -139,7 +145,7 @@ def check_moves_and_scores(rules: Rules, numbers) -> None:
             game = rng.choice(children)
 
 
-@pytest.mark.parametrize("rules", ALL_RULES, ids=ALL_IDS)
+@pytest.mark.parametrize("rules", RULE_PARAMS)
 def test_moves_and_scores_are_the_games(rules: Rules) -> None:
     """Along a random game, the twin's legal moves are the game's, and each move leads
     to the position (waste, run, score under every scheme) the game shows."""
@@ -375,7 +381,7 @@ def check_bellman(rules: Rules, scheme: str, numbers, fewest: int, seed: str) ->
 
 
 @pytest.mark.parametrize("scheme", SCHEMES)
-@pytest.mark.parametrize("rules", ALL_RULES, ids=ALL_IDS)
+@pytest.mark.parametrize("rules", RULE_PARAMS)
 def test_bellman_consistency(rules: Rules, scheme: str) -> None:
     check_bellman(rules, scheme, range(2), 20, f"bellman {label(rules)} {scheme}")
 
