@@ -229,6 +229,7 @@ def test_code_with_fair_is_blind(tmp_path: Path) -> None:
     assert strip == [{k: v for k, v in t.items() if k != "record_file"} for t in b.turns]
 
 
+@pytest.mark.slow  # CI's slow step (the fast set's whole game and peek walk play the advice)
 def test_recommendations_are_hint_fair_s(tmp_path: Path, capsys) -> None:
     """``hint --fair --seed S --samples N`` on the record so far recommends what the coach
     did at that turn."""

@@ -269,6 +269,7 @@ def test_help_explains_must_clear(capsys, command: str) -> None:
 
 
 # --- batch ----------------------------------------------------------------------------------
+@pytest.mark.slow  # CI's slow step (the fast set keeps the other batch must-clear tests)
 def test_batch_must_clear_rows_are_the_solvers(capsys, tmp_path) -> None:
     path = tmp_path / "clear.csv"
     code, out, err = run(capsys, "batch", "20", "26", "--scoring", "original", "--must-clear",
