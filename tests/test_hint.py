@@ -320,7 +320,6 @@ def test_every_option_is_generated(command: str) -> None:
     assert names == set(POSITION_COMMANDS[command].options)
 
 
-@pytest.mark.slow  # CI's slow step (tests/test_cli_generated.py's fast case generates hint lines too)
 @settings(max_examples=150, **SETTINGS)
 @given(data=st.data())
 def test_generated_command_lines(capsys, monkeypatch, files, data) -> None:  # noqa: F811
