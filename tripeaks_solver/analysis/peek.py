@@ -39,7 +39,7 @@ from ..model.layout import Layout
 from ..model.moves import Move
 from ..model.rules import Rules
 from ..solver.solve import rule_masks
-from .peek_samples import Judged, Sampler
+from .peek_samples import Judged, Sampler, moves_of
 
 DEFAULT_UNDO_LIMIT = UNDO_LIMIT  # the TP1 app's, as the game keeps it
 _SCAN = 4  # earlier states judged a call, going back (each is judged on its own)
@@ -74,11 +74,6 @@ _scratch_lock = threading.Lock()  # the page peeks for two games on two threads
 
 def _key(removed: int, drawn: int, waste: Card | None) -> int:
     return peek_kernels.state_key(removed, drawn, WILD_RANK if waste is None else waste.rank)
-
-
-def _moves_of(key: int) -> int:
-    """Moves played since the deal began to reach the state ``key``."""
-    return (key & FULL_MASK).bit_count() + (key >> 28 & 31)
 
 
 class _Searcher:
@@ -169,7 +164,7 @@ class _Searcher:
         unknown = self.knowledge.unknown_places
         if len(unknown) < 2:
             return None
-        sampler = Sampler(self.knowledge, self.rules, _moves_of(keys[0]) + undo_limit, seed)
+        sampler = Sampler(self.knowledge, self.rules, moves_of(keys[0]) + undo_limit, seed)
         start = None
         judged = sampler.judge([keys[-1]])
         if judged[0].alive.any():

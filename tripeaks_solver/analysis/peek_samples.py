@@ -44,6 +44,11 @@ _judged: dict[tuple, Judged] = {}  # (what the Sampler depends on, state) -> jud
 _KEEP = 50_000
 
 
+def moves_of(state: int) -> int:
+    """Moves played since the deal began to reach ``state`` (removals and draws)."""
+    return int(state & reveal.FULL).bit_count() + int(state >> 28 & 31)
+
+
 class Judged(NamedTuple):
     """Per legal move (0–27 a removal, 28 the draw): the samples in which a line after
     it turns up what is asked, and those whose search gave up."""
@@ -102,7 +107,7 @@ class Sampler:
         """What :meth:`judge` says of ``state`` where more than one move is legal; where
         one is (or none), only which: there is nothing to choose, nothing is searched."""
         legal = 0
-        if reveal._count(state & reveal.FULL) + (state >> 28 & 31) < self.goal.most_moves:
+        if moves_of(state) < self.goal.most_moves:
             legal = reveal._legal(self.masks, self.goal, self.deals, 0, state)
         if legal & (legal - 1):
             return self.judge([state])[0]
@@ -130,4 +135,4 @@ class Sampler:
         return out
 
 
-__all__ = ["CAP", "SAMPLES", "Judged", "Sampler", "knowledge_digest"]
+__all__ = ["CAP", "SAMPLES", "Judged", "Sampler", "knowledge_digest", "moves_of"]
