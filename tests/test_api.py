@@ -245,7 +245,7 @@ def test_hint_to_dict_is_hint_json(capsys):
 def test_a_game_seen_in_an_app_is_a_start(capsys):
     from test_observed import seen_text
 
-    from tripeaks_solver.analysis.records import make_start
+    from tripeaks_solver.games.records import make_start
 
     seen = seen_text(tp.Deal.from_number(3), tp.CLASSIC)
     moves = ["8h", "d:3s", "4s"]

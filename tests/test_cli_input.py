@@ -129,7 +129,7 @@ def test_output_onto_a_full_disk_is_one_line(args):
 def test_a_replaced_file_in_a_directory_that_refuses_new_files(capsys, tmp_path, monkeypatch):
     # The file is writable but its directory takes no new file (the temporary file a
     # replacement is written to first): one line, the old contents kept.
-    from tripeaks_solver.analysis import files
+    from tripeaks_solver.games import files
 
     def refuse(*args, **kwargs):
         raise PermissionError(1, "Operation not permitted")

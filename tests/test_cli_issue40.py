@@ -16,9 +16,9 @@ import sys
 import pytest
 from cli_run import assert_one_line_error, run
 
-from tripeaks_solver.analysis.records import header, make_start
 from tripeaks_solver.cli import cli
 from tripeaks_solver.errors import InputError
+from tripeaks_solver.games.records import header, make_start
 from tripeaks_solver.model.codes import GameCode
 from tripeaks_solver.model.dealing import Deal
 from tripeaks_solver.model.geometry import ROWS
@@ -356,7 +356,7 @@ def test_help_completes_the_command_names(capsys, monkeypatch):
 def test_a_start_typed_as_a_deal_number_is_its_code(rules, code):
     """The coach's start prompt (and the page's pasted start) takes a deal number, named
     by its code under the rules chosen."""
-    from tripeaks_solver.analysis.records import start_from_text
+    from tripeaks_solver.games.records import start_from_text
 
     start = start_from_text(" 3 ", rules, lambda gc: rules)
     assert (start.kind, start.text, start.rules) == ("code", code, rules)

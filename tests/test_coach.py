@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 from test_observed import seen_text, shown_places
 
-from tripeaks_solver.analysis.records import parse_record_file
+from tripeaks_solver.games.records import parse_record_file
 from tripeaks_solver.model.dealing import Deal
 from tripeaks_solver.model.game import Game, Status
 from tripeaks_solver.model.moves import Move

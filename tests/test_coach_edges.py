@@ -9,9 +9,9 @@ import sys
 from cli_run import assert_one_line_error, run
 from test_observed import seen_text
 
-from tripeaks_solver.analysis.observed import Start
-from tripeaks_solver.analysis.records import header, parse_record_file
+from tripeaks_solver.games.records import header, parse_record_file
 from tripeaks_solver.model.dealing import Deal
+from tripeaks_solver.model.observed import Start
 from tripeaks_solver.model.rules import EASY
 
 SEEN = seen_text(Deal.from_number(1), EASY)

@@ -18,8 +18,8 @@ from cli_run import assert_one_line_error, run
 from test_coach_edges import SEEN, coach, record_text
 
 from tripeaks_solver.analysis.peek import Step
-from tripeaks_solver.analysis.records import parse_record_file
-from tripeaks_solver.analysis.turns import PeekTurn, percents
+from tripeaks_solver.games.records import parse_record_file
+from tripeaks_solver.games.turns import PeekTurn, percents
 from tripeaks_solver.model.dealing import Deal
 from tripeaks_solver.model.game import Game
 from tripeaks_solver.model.moves import Move
@@ -277,8 +277,8 @@ def test_a_joker_in_a_game_without_one(capsys, monkeypatch, tmp_path, joker: str
 
 def test_a_joker_code_without_the_joker_variant(capsys, tmp_path):
     path = tmp_path / "g.txt"
-    from tripeaks_solver.analysis.observed import Start
-    from tripeaks_solver.analysis.records import header, make_start
+    from tripeaks_solver.games.records import header, make_start
+    from tripeaks_solver.model.observed import Start
 
     start = make_start("code", "TP1-EJ-AAAAAAD", EASY)
     assert start.rules.joker and isinstance(start, Start)

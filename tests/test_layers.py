@@ -1,5 +1,5 @@
-"""The package's layers (issue 37): folders that are the layers, every import down or
-within its own folder, no import cycle, small modules, few modules at the top.
+"""The package's layers: folders that are the layers, every import down or within its
+own folder, no import cycle, small modules and folders, few modules at the top.
 
 Read from the source with ``ast``: every import (at module level or inside a function,
 relative or absolute), so it holds compiled or not, whatever is installed. docs/design.md
@@ -18,6 +18,7 @@ import tripeaks_solver
 ROOT = Path(tripeaks_solver.__file__).resolve().parent
 PACKAGE = ROOT.name
 MAX_LINES = 450
+MAX_MODULES = 15  # a folder a reader can take in at once (the package itself aside)
 
 # Each folder and the folders below it that its modules may import (their own folder
 # and errors.py aside). web/ is the local web page (serve); cli/ may start it.
@@ -26,11 +27,12 @@ LAYERS = {
     "kernels": {"model"},
     "solver": {"model", "kernels"},
     "analysis": {"model", "kernels", "solver"},
-    "batch": {"model", "kernels", "solver", "analysis"},
-    "web": {"model", "kernels", "solver", "analysis", "batch"},
-    "cli": {"model", "kernels", "solver", "analysis", "batch", "web"},
+    "games": {"model", "kernels", "solver", "analysis"},
+    "batch": {"model", "kernels", "solver", "analysis", "games"},
+    "web": {"model", "kernels", "solver", "analysis", "games", "batch"},
+    "cli": {"model", "kernels", "solver", "analysis", "games", "batch", "web"},
 }
-LIBRARY = {"model", "kernels", "solver", "analysis", "batch"}
+LIBRARY = {"model", "kernels", "solver", "analysis", "games", "batch"}
 # The modules at the top and what each may import (errors.py: anyone may import it).
 TOP = {
     "errors": set(),
@@ -167,6 +169,13 @@ def test_cycles_are_found():
 def test_no_two_modules_import_each_other():
     found = cycles(GRAPH)
     assert not found, "\n".join(" <-> ".join(c) for c in found)
+
+
+def test_no_folder_holds_more_than_fifteen_modules():
+    sizes = {folder: sum(place(m) == folder and not m.endswith(f".{folder}")
+                         for m in MODULES) for folder in LAYERS}
+    assert sizes["analysis"] > 5 and sizes["games"] > 5  # counted, not an empty count
+    assert {f: n for f, n in sizes.items() if n > MAX_MODULES} == {}
 
 
 @pytest.mark.parametrize("name", sorted(MODULES))

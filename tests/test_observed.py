@@ -17,19 +17,19 @@ from cli_run import assert_one_line_error, run
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tripeaks_solver.analysis.observed import (
+from tripeaks_solver.errors import IllegalMoveError, InputError
+from tripeaks_solver.games.records import header, parse_record_file
+from tripeaks_solver.model.cards import Card
+from tripeaks_solver.model.dealing import Deal
+from tripeaks_solver.model.game import Game, Status
+from tripeaks_solver.model.moves import Move
+from tripeaks_solver.model.observed import (
     NeedsObservation,
     Observed,
     ObservedGame,
     Start,
     parse_observed,
 )
-from tripeaks_solver.analysis.records import header, parse_record_file
-from tripeaks_solver.errors import IllegalMoveError, InputError
-from tripeaks_solver.model.cards import Card
-from tripeaks_solver.model.dealing import Deal
-from tripeaks_solver.model.game import Game, Status
-from tripeaks_solver.model.moves import Move
 from tripeaks_solver.model.rules import CLASSIC, EASY, Rules
 
 # Who covers whom, as docs/rules.md states it (row 3 card j under bottom cards j, j+1;

@@ -11,13 +11,13 @@ from pathlib import Path
 import pytest
 from test_observed import seen_text, shown_places
 
-from tripeaks_solver.analysis.observed import Start
-from tripeaks_solver.analysis.records import parse_record_file
-from tripeaks_solver.analysis.session import TURN_KEYS, CoachSession, RecordWriteError
 from tripeaks_solver.errors import InputError
+from tripeaks_solver.games.records import parse_record_file
+from tripeaks_solver.games.session import TURN_KEYS, CoachSession, RecordWriteError
 from tripeaks_solver.model.dealing import Deal
 from tripeaks_solver.model.game import Game, Status
 from tripeaks_solver.model.moves import Move
+from tripeaks_solver.model.observed import Start
 from tripeaks_solver.model.rules import EASY
 
 
@@ -134,7 +134,7 @@ def test_a_failed_write_leaves_the_file_and_the_game_as_they_were(tmp_path: Path
     import errno
     import os
 
-    from tripeaks_solver.analysis import record_file
+    from tripeaks_solver.games import record_file
 
     session, deal, path = new_session(tmp_path, 1)
     session.play("Js")

@@ -21,12 +21,12 @@ with warnings.catch_warnings():  # starlette's note on httpx's successor
     warnings.simplefilter("ignore")
     from starlette.testclient import TestClient
 
-from tripeaks_solver.analysis.observed import ObservedGame, seen_places
-from tripeaks_solver.analysis.record_file import RecordFile
-from tripeaks_solver.analysis.records import parse_record_file
 from tripeaks_solver.errors import InputError
+from tripeaks_solver.games.record_file import RecordFile
+from tripeaks_solver.games.records import parse_record_file
 from tripeaks_solver.model.dealing import Deal
 from tripeaks_solver.model.game import Game
+from tripeaks_solver.model.observed import ObservedGame, seen_places
 from tripeaks_solver.model.position import Position
 from tripeaks_solver.model.rules import CLASSIC, EASY
 from tripeaks_solver.solver.solve import solve

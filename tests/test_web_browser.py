@@ -27,9 +27,9 @@ from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
 
-from tripeaks_solver.analysis.observed import seen_places
 from tripeaks_solver.model.dealing import Deal
 from tripeaks_solver.model.game import Game
+from tripeaks_solver.model.observed import seen_places
 from tripeaks_solver.model.rules import EASY
 
 REPO = Path(__file__).resolve().parent.parent

@@ -8,7 +8,7 @@ defaults. A deal is a :class:`Deal` or a game code (``"TP1-E-AAAAAAD"``); ``rule
 (Easy for a deal without one); a 53-card deal is played with the joker. Moves are
 ``replay``'s tokens, in one string (``"8h d 4s"``) or a list. ``hint``, ``analyze``
 and ``peek`` also take a game seen in an app or a layout with ``??`` cards, as a
-:class:`~tripeaks_solver.analysis.observed.Start` (``analysis.records.make_start("seen",
+:class:`~tripeaks_solver.model.observed.Start` (``games.records.make_start("seen",
 cards, rules)``), whose moves carry the cards they showed (``Kc:7s``, ``d:9h``). The results are frozen
 dataclasses whose ``to_dict()`` is the command's ``--json`` object (docs/json.md).
 Errors are those of the library: ``InputError`` for bad input, ``IllegalMoveError``
@@ -27,7 +27,6 @@ from .analysis import players as _players
 from .analysis import probability as _probability
 from .analysis.difficulty import DEFAULT_GAMES, Difficulty
 from .analysis.fair import View
-from .analysis.observed import Observed, ObservedGame, Start, parse_observed
 from .analysis.player_spec import parse_player
 from .analysis.players import PlayResult
 from .analysis.probability import WinShare
@@ -39,6 +38,7 @@ from .model.dealing import Deal
 from .model.game import UNDO_LIMIT, Status
 from .model.layout import Layout
 from .model.moves import Move
+from .model.observed import Observed, ObservedGame, Start, parse_observed
 from .model.rules import EASY, Rules
 from .solver import solve as _solver
 from .solver.solve import Solution

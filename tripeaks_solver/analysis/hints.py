@@ -17,12 +17,12 @@ import numpy as np
 from ..model.dealing import Deal
 from ..model.game import Game, Status
 from ..model.moves import Move, move_numbers
+from ..model.observed import Observed, ObservedGame, Start
 from ..model.position import Position
 from ..model.rules import Rules
 from ..model.scoring import check_scheme, objective
 from ..solver.solve import Solution, solve
 from .fair import FairHint, View, fair_hint
-from .observed import Observed, ObservedGame, Start
 from .players import make_player
 from .stats import fraction
 

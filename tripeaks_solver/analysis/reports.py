@@ -15,8 +15,8 @@ from typing import TYPE_CHECKING
 
 from ..model.layout import Layout
 from ..model.moves import Move
+from ..model.observed import Observed, ObservedGame, Start
 from ..model.position import Position
-from .observed import Observed, ObservedGame, Start
 from .stats import fraction, fractions
 
 if TYPE_CHECKING:

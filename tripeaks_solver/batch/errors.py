@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from ..analysis.files import FileError
+from ..games.files import FileError
 
 BatchError = FileError
 """A batch cannot start or go on: one line a user can act on, with its ``problem`` and
-``role`` (:class:`analysis.files.FileError`, which the files a batch locks raise)."""
+``role`` (:class:`games.files.FileError`, which the files a batch locks raise)."""
 
 
 __all__ = ["BatchError"]

@@ -15,7 +15,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import BinaryIO
 
-from ..analysis.files import LockedFile, file_kind, write_all
+from ..games.files import LockedFile, file_kind, write_all
 from .errors import BatchError
 
 MAX_LINE = 4096

@@ -11,12 +11,12 @@ from typing import TYPE_CHECKING
 
 import click
 
-from ..analysis.observed import ObservedGame
 from ..analysis.reports import AnalysisReport
 from ..batch.errors import BatchError
 from ..batch.files import LockedFile, open_output
 from ..errors import InputError
 from ..model.game import Status
+from ..model.observed import ObservedGame
 from .common import (
     SEED,
     STDIN,

@@ -1,6 +1,6 @@
 """``coach``: an interactive session for a game played in an app, in a terminal. The
 game itself (what the player has seen, the advice, the peek, the record file) is an
-:class:`analysis.session.CoachSession`; this is its terminal: prompts and printing.
+:class:`games.session.CoachSession`; this is its terminal: prompts and printing.
 """
 
 from __future__ import annotations
@@ -11,11 +11,11 @@ from pathlib import Path
 
 import click
 
-from ..analysis.record_file import RecordFile, games_dir, saved_games
-from ..analysis.records import replay_record
-from ..analysis.session import CoachSession, RecordWriteError
-from ..analysis.turns import ADVICE, HELP, TURN_KEYS, Advice, score_of
 from ..errors import InputError
+from ..games.record_file import RecordFile, games_dir, saved_games
+from ..games.records import replay_record
+from ..games.session import CoachSession, RecordWriteError
+from ..games.turns import ADVICE, HELP, TURN_KEYS, Advice, score_of
 from ..model.game import Status
 from ..model.messages import language_from_env
 from .common import SEED, STDIN, plural, refuse_unused, rule_options

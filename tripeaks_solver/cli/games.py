@@ -10,10 +10,10 @@ from pathlib import Path
 
 import click
 
-from ..analysis.observed import Observed, ObservedGame, Start, parse_observed, seen_help
-from ..analysis.records import make_start, parse_record_file, torn_note
 from ..errors import IllegalMoveError, InputError
+from ..games.records import make_start, parse_record_file, torn_note
 from ..model.messages import LANGUAGES, language_from_env
+from ..model.observed import Observed, ObservedGame, Start, parse_observed, seen_help
 from ..model.rules import Rules
 from .common import (
     EXIT_ILLEGAL,
@@ -182,7 +182,7 @@ def read_line(prompt: str, interactive: bool, echo: bool) -> str | None:
 def ask_start(rule_choice: str, scoring: str, opts: dict, interactive: bool) -> Typed | None:
     """The start of a game played along (``coach``), asked for on standard input: the
     cards seen, or a game code; None when the player stops (q, end of input)."""
-    from ..analysis.records import start_from_text
+    from ..games.records import start_from_text
 
     rules = _rules(rule_choice, None, opts)
     other = "Classic" if rules.name == "easy" else "Easy"

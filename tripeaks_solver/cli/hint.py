@@ -9,9 +9,9 @@ from typing import TYPE_CHECKING
 
 import click
 
-from ..analysis.observed import ObservedGame
 from ..analysis.reports import HintReport, new_seed
 from ..model.game import Status
+from ..model.observed import ObservedGame
 from ..model.position import Position
 from ..model.render import board_lines
 from .common import SEED, must_clear_option, plural, refuse_unused, rule_options

@@ -9,14 +9,14 @@ from typing import TYPE_CHECKING
 
 import click
 
-from ..analysis.observed import ObservedGame, name_place
 from ..analysis.reports import PeekReport
-from ..analysis.turns import NO_MOVES_NOTE
 from ..errors import InputError
+from ..games.turns import NO_MOVES_NOTE
 from ..model.game import PEEK_SEED, UNDO_LIMIT, Status
 from ..model.geometry import TABLEAU_SIZE
 from ..model.layout import Layout
 from ..model.moves import Move
+from ..model.observed import ObservedGame, name_place
 from .common import SEED, plural, rule_options
 from .games import game_options, play_game, read_game
 from .group import cli

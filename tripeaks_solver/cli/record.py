@@ -9,13 +9,13 @@ from pathlib import Path
 import click
 from click.core import ParameterSource
 
-from ..analysis.observed import ObservedGame
 from ..errors import IllegalMoveError, InputError
 from ..model.codes import GameCode
 from ..model.dealing import Deal
 from ..model.game import Game
 from ..model.messages import language_from_env
 from ..model.moves import move_numbers
+from ..model.observed import ObservedGame
 from ..model.render import board_lines, deal_picture
 from ..model.rules import Rules
 from .common import (

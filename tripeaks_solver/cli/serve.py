@@ -20,7 +20,7 @@ LOOPBACK = "127.0.0.1"
 
 def _records_folder() -> Path:
     """The folder where the terminal coach keeps its records by default."""
-    from ..analysis.record_file import games_dir
+    from ..games.record_file import games_dir
 
     return games_dir()
 

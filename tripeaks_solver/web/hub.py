@@ -8,13 +8,13 @@ import threading
 import time
 from pathlib import Path
 
-from ..analysis.observed import Start
-from ..analysis.record_file import default_record
-from ..analysis.records import make_start
-from ..analysis.session import CoachSession
 from ..errors import InputError
+from ..games.record_file import default_record
+from ..games.records import make_start
+from ..games.session import CoachSession
 from ..model.codes import GameCode
 from ..model.layout import Layout
+from ..model.observed import Start
 from ..model.rules import VARIANT_OPTIONS, Rules
 from ..model.scoring import SCHEMES
 from .table import Table
@@ -50,7 +50,7 @@ class Hub:
     def games(self) -> list[dict]:
         """The record files (as ``coach --list`` lists them), newest first, with their
         start, rules, moves and result; those a page cannot name are left out."""
-        from ..analysis.record_file import saved_games
+        from ..games.record_file import saved_games
 
         with self.lock:
             self._let_go()

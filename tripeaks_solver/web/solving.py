@@ -3,8 +3,8 @@ with each rule set's best line as boards to step through."""
 
 from __future__ import annotations
 
-from ..analysis.turns import score_of
 from ..errors import InputError
+from ..games.turns import score_of
 from ..model.codes import GameCode
 from ..model.dealing import Deal
 from ..model.game import Game

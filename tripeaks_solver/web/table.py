@@ -14,13 +14,13 @@ import threading
 import time
 from pathlib import Path
 
-from ..analysis.observed import Observed, name_place
-from ..analysis.session import CoachSession
-from ..analysis.turns import score_of
 from ..errors import InputError
+from ..games.session import CoachSession
+from ..games.turns import score_of
 from ..model.cards import Card
 from ..model.game import Status
 from ..model.geometry import TABLEAU_SIZE
+from ..model.observed import Observed, name_place
 
 MAX_SAMPLES = 5000  # the most a page may ask advice to look at (the coach's default: 1000)
 
@@ -152,7 +152,7 @@ class Table:
         from ..analysis.fair import View
         from ..analysis.hints import fair_advice, hint
         from ..analysis.stats import fraction
-        from ..analysis.turns import Advice
+        from ..games.turns import Advice
         from ..solver.solve import solve
 
         seed = self.seed if seed is None else seed

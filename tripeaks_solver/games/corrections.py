@@ -8,7 +8,7 @@ from __future__ import annotations
 from ..errors import IllegalMoveError, InputError
 from ..model.cards import Card
 from ..model.moves import Move
-from .observed import Observed, ObservedGame, name_place
+from ..model.observed import Observed, ObservedGame, name_place
 from .records import make_start, replay_record
 
 

@@ -20,8 +20,8 @@ the page in a browser) turn what the player typed into calls and show what they 
     review = s.review() # the whole game judged (slow); s.final(review): the end's data
     s.close()           # release the record file
 
-``analysis.record_file.saved_games()`` lists the records under the data directory,
-newest first (``coach --list``); ``analysis.records.start_from_text`` reads a start as
+``games.record_file.saved_games()`` lists the records under the data directory,
+newest first (``coach --list``); ``games.records.start_from_text`` reads a start as
 typed (the cards seen, or a code).
 
 Every change either happens whole (the record written and synced) or raises an
@@ -41,20 +41,20 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from ..analysis.stats import fraction
 from ..errors import IllegalMoveError, InputError
 from ..model.cards import Card
 from ..model.game import UNDO_LIMIT, Status
 from ..model.moves import Move
+from ..model.observed import NeedsObservation, Observed, ObservedGame, Start, name_place
 from .corrections import app_refusal, corrected, known_already
-from .observed import NeedsObservation, Observed, ObservedGame, Start, name_place
 from .record_file import RecordFile, default_record
 from .records import header, looks_like_record, parse_record_file, replay_record, torn_note
-from .stats import fraction
 from .turns import TURN_KEYS, Advice, PeekTurn, plural, score_of
 
 if TYPE_CHECKING:
+    from ..analysis.hints import Review
     from ..model.rules import Rules
-    from .hints import Review
 
 REVIEW_SAMPLES = 200  # at most, for the review at the end
 
@@ -304,8 +304,8 @@ class CoachSession:
         exact, samples, seed, scoring = self.exact, self.samples, self.seed, self.scoring
 
         def compute() -> Advice:
-            from .fair import View
-            from .hints import fair_advice, hint
+            from ..analysis.fair import View
+            from ..analysis.hints import fair_advice, hint
 
             if exact:
                 return Advice(hint=hint(position, scoring))
@@ -362,7 +362,7 @@ class CoachSession:
         """The peek's next step (None when not peeking), from what the player knows and
         the moves played since it began; a finished peek ends here (its PeekTurn says
         so, ``finished``)."""
-        from .peek import next_step
+        from ..analysis.peek import next_step
 
         if self.peek_base is None or self.pending is not None:
             return None
@@ -418,7 +418,7 @@ class CoachSession:
         ``progress(n)`` after the n-th move. Slow; it does not touch the session."""
         if not self.game.record:
             return None
-        from .hints import analyze_game
+        from ..analysis.hints import analyze_game
 
         return analyze_game(self.game.start, list(self.game.record), self.scoring,
                             fair=not self.game.exact, samples=self.review_samples,

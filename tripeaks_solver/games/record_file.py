@@ -13,8 +13,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..errors import InputError
+from ..model.observed import Start
 from .files import FileError, LockedFile, write_all
-from .observed import Start
 
 APP = "tripeaks-solver"
 BOM = "\ufeff"

@@ -26,9 +26,9 @@ from ..errors import IllegalMoveError, InputError
 from ..model.codes import GameCode, game_code, is_deal_number
 from ..model.dealing import Deal
 from ..model.layout import Layout
+from ..model.observed import START_KINDS, Observed, ObservedGame, Start
 from ..model.rules import VARIANT_OPTIONS, Rules
 from ..model.scoring import SCHEMES
-from .observed import START_KINDS, Observed, ObservedGame, Start
 
 MAGIC = "# tripeaks-solver game record"
 HEADER_KEYS = ("start", "rules", "variant", "scoring")

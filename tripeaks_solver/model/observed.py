@@ -21,15 +21,15 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from ..errors import IllegalMoveError, InputError, quoted
-from ..model.cards import DECK_SIZE, Card
-from ..model.dealing import WASTE_INDEX, Deal
-from ..model.game import Action, Game, Status
-from ..model.geometry import ROWS, TABLEAU_SIZE
-from ..model.layout import Layout, place_name
-from ..model.messages import message
-from ..model.moves import Move, parse_numbered
-from ..model.position import Position
-from ..model.rules import Rules
+from .cards import DECK_SIZE, Card
+from .dealing import WASTE_INDEX, Deal
+from .game import Action, Game, Status
+from .geometry import ROWS, TABLEAU_SIZE
+from .layout import Layout, place_name
+from .messages import message
+from .moves import Move, parse_numbered
+from .position import Position
+from .rules import Rules
 
 
 @dataclass(frozen=True)

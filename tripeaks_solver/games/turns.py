@@ -1,6 +1,6 @@
 """What a turn of a game played along shows, as data and in words: the advice (exact
 or fair), the peek's next step, the score followed, the keys of ``coach --json``. Front
-ends (the terminal, the page in a browser) show them; :mod:`analysis.session` makes
+ends (the terminal, the page in a browser) show them; :mod:`games.session` makes
 them.
 """
 
@@ -9,19 +9,19 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from ..analysis.stats import fraction, fractions
 from ..model.moves import Move
+from ..model.observed import name_place
 from ..model.position import Position
-from .observed import name_place
-from .stats import fraction, fractions
 
 # What a peek says of a step whose card turns up under the app's "No more valid moves".
 NO_MOVES_NOTE = ('no move is left: close the app\'s "No more valid moves" to read it; '
                  "undo still works")
 
 if TYPE_CHECKING:
+    from ..analysis.hints import FairAdvice, Hint
+    from ..analysis.peek import Step as PeekStep
     from ..model.rules import Rules
-    from .hints import FairAdvice, Hint
-    from .peek import Step as PeekStep
 
 HELP = """\
 Type what you did in the app, one move a line:
