@@ -402,7 +402,8 @@ function playLine() {
 }
 
 // --- which page ------------------------------------------------------------------------
-(function route() {
+(async function route() {
+  await loadMessages();
   const path = location.pathname;
   if (path.startsWith("/play/")) showPlay(decodeURIComponent(path.slice(6)));
   else if (path === "/solve") showSolve();
