@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from tripeaks_solver.model.messages import MESSAGES
+from tripeaks_solver.model.messages import message
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -72,7 +72,7 @@ def test_messages_the_encoding_lacks_are_written_plainly(encoding, lang):
                         encoding=encoding)
     assert code == 1 and "Traceback" not in err
     assert err.startswith("move 2 (9h): ") and err.count("\n") == 1, err
-    text = MESSAGES["not_in_tableau"][lang]
+    text = message("not_in_tableau", lang)
     said = err[len("move 2 (9h): "):].rstrip("\n")
     assert len(said) == len(text)  # a character for each (these need no more)
     # every character the encoding holds is kept; the others are a plain letter

@@ -19,6 +19,7 @@ import sys
 import click
 
 from ..errors import InputError, interrupted
+from ..model.i18n import set_language
 from . import analyze, batch, coach, hint, peek, play, record, report, serve, solve  # noqa: F401  (each registers commands)
 from .common import EXIT_INPUT
 from .group import cli
@@ -43,6 +44,7 @@ def main(argv: list[str] | None = None) -> None:
         sys.exit(EXIT_INPUT)
 
     fit_streams()
+    set_language("en")  # until a command's --lang (or the environment) chooses
     try:
         code = cli.main(args=argv, prog_name="tripeaks-solve", standalone_mode=False)
         sys.stdout.flush()  # here, not at exit, where a closed pipe could not be caught

@@ -17,6 +17,7 @@ from ..analysis.player_spec import DEFAULT_SAMPLES, MAX_SEED, PLAYER_NAMES, SAMP
 from ..batch.files import file_kind
 from ..errors import InputError, did_you_mean
 from ..model.codes import GameCode, game_code
+from ..model.i18n import LANGUAGES, set_language
 from ..model.layout import Layout, parse_layout_file
 from ..model.render import peak_name
 from ..model.rules import Rules, select_rules
@@ -100,6 +101,19 @@ def progress_bar(total: int, unit: str) -> Iterator[Callable[[int], None]]:
         yield advance
     finally:
         bar.close()
+
+
+def _choose_language(ctx: click.Context, param: click.Parameter, value: str | None) -> str:
+    # Chosen first (the option is eager), so that every text after it is in the language.
+    return set_language(value)
+
+
+lang_option = click.option(
+    "--lang", type=Choice(LANGUAGES), default=None, is_eager=True, callback=_choose_language,
+    help="Language of what people read: en, vi (Vietnamese) or sk (Slovak), in the app's "
+         "own words (default: from LC_ALL, LC_MESSAGES or LANG, else English). JSON, CSV, "
+         "card tokens and commands stay as they are.")
+"""``--lang`` (into the parameter ``lang``: the language chosen, never None)."""
 
 
 def plural(n: int, word: str, words: str | None = None) -> str:

@@ -10,7 +10,9 @@ from typing import TYPE_CHECKING
 import click
 
 from ..analysis.reports import HintReport, new_seed
+from ..games.turns import n_moves, score_label
 from ..model.game import Status
+from ..model.i18n import _, ngettext
 from ..model.observed import ObservedGame
 from ..model.position import Position
 from ..model.render import board_lines
@@ -26,9 +28,11 @@ SCORE_LABEL = {"app": "score", "original": "original score", "cards-left": "card
 
 def _score_text(position: Position, scheme: str) -> str:
     if scheme == "cards-left":
-        return (f"{plural(position.cards_left, 'card')} left in "
-                f"{plural(position.moves_played, 'move')}")
-    return f"{SCORE_LABEL[scheme].capitalize()}: {position.score_under(scheme)}"
+        return ngettext("{n} card left in {moves}", "{n} cards left in {moves}",
+                        position.cards_left, moves=n_moves(position.moves_played))
+    label = score_label(scheme)
+    return _("{label}: {score}", label=label[:1].upper() + label[1:],
+             score=position.score_under(scheme))
 
 
 def _best_text(best: int | None, scheme: str, moves: int | None = None) -> str:
@@ -42,8 +46,12 @@ def _best_text(best: int | None, scheme: str, moves: int | None = None) -> str:
 def position_lines(title: str, position: Position, scheme: str, reveal: bool) -> list[str]:
     """The heading, the peaks (face-down cards ``##``, or in brackets with ``reveal``),
     the waste, the stock and the score."""
-    lines = [(f"{title}, after {plural(position.moves_played, 'move')}"
-             f"{'' if position.status is Status.IN_PLAY else ': ' + position.status.value}")]
+    moves = n_moves(position.moves_played)
+    status = position.status
+    lines = [_("{title}, after {moves}", title=title, moves=moves) if status is Status.IN_PLAY
+             else _("{title}, after {moves}: won", title=title, moves=moves)
+             if status is Status.WON else
+             _("{title}, after {moves}: stuck", title=title, moves=moves)]
     lines += board_lines(position, reveal)
     lines[-1] += f"    {_score_text(position, scheme)}"
     return lines

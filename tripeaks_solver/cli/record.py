@@ -13,7 +13,6 @@ from ..errors import IllegalMoveError, InputError
 from ..model.codes import GameCode
 from ..model.dealing import Deal
 from ..model.game import Game
-from ..model.messages import language_from_env
 from ..model.moves import move_numbers
 from ..model.observed import ObservedGame
 from ..model.render import board_lines, deal_picture
@@ -94,7 +93,6 @@ def replay_command(words: tuple[str, ...], rule_choice: str, layouts: tuple[str,
     turned up 7♠), d:9h (the draw showed 9♥). An illegal move stops the replay (exit
     code 1). At the end: the board, then the score.
     """
-    lang = lang or language_from_env()
     typed = read_game(words, layouts, layout_file, seen, record_path, rule_choice, scoring,
                       opts)
     scoring = typed.scoring
