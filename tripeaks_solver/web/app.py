@@ -21,7 +21,9 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from ..errors import InputError
+from ..model.i18n import current
 from .hub import Hub, NotFound
+from .lang import Speaking, catalog
 from .solving import solve_page
 from .table import Conflict, Table, check_samples
 
@@ -157,10 +159,13 @@ def number(value, what: str, default: int | None = None) -> int | None:
 
 
 def make_app(folder: Path, hosts: Callable[[], Iterable[str]] | None,
-             token: str | None = None, warm: bool = False):
+             token: str | None = None, warm: bool = False, lang: str | None = None,
+             fallback: str = "en"):
     """The application serving the games of ``folder`` to requests whose Host header
     is one of ``hosts()`` (any, when None: a server on every address, with a token),
-    with ``token``, only to those that give it (in the address, then in a cookie)."""
+    with ``token``, only to those that give it (in the address, then in a cookie).
+    Each request speaks its page's language (web/lang.py: ``lang`` the server's
+    ``--lang``, ``fallback`` its environment's)."""
     hub = Hub(folder)
     heavy = anyio.CapacityLimiter(1)  # searches one at a time: the machine's cores
 
@@ -169,6 +174,9 @@ def make_app(folder: Path, hosts: Callable[[], Iterable[str]] | None,
 
     async def page(request: Request) -> Response:
         return FileResponse(STATIC / "index.html", headers=HEADERS)
+
+    async def messages(request: Request) -> Response:
+        return Response(catalog(current()), media_type="application/json", headers=HEADERS)
 
     async def list_games(request: Request) -> Response:
         return ok({"folder": str(hub.folder), "games": await work(hub.games)})
@@ -256,6 +264,7 @@ def make_app(folder: Path, hosts: Callable[[], Iterable[str]] | None,
 
     routes = [
         Route("/", page), Route("/play/{name}", page), Route("/solve", page),
+        Route("/api/messages", messages),
         Route("/api/games", list_games), Route("/api/games", new_game, methods=["POST"]),
         Route("/api/games/{name}", state),
         Route("/api/games/{name}/move", move, methods=["POST"]),
@@ -271,7 +280,7 @@ def make_app(folder: Path, hosts: Callable[[], Iterable[str]] | None,
         InputError: input_error, HTTPException: http_error, TooLarge: too_large,
         Exception: server_error})
     app.state.hub = hub
-    return Guard(app, hosts, token)
+    return Speaking(Guard(app, hosts, token), lang, fallback)
 
 
 def _warm_up() -> None:
