@@ -1,6 +1,6 @@
-"""The Python API (issue 37, item 3): docs/api.md's examples run and print what it
-shows, ``tp.batch`` yields the rows ``batch --csv`` writes, and every result's
-``to_dict()`` is its command's ``--json`` object.
+"""The Python API: docs/api.md's examples run and print what it shows, ``tp.batch``
+yields the rows ``batch --csv`` writes, and every result's ``to_dict()`` is its
+command's ``--json`` object.
 
 The examples of docs/api.md are the ```` ```python ```` blocks that start with ``>>> ``:
 doctest's format, run in order in one namespace (a session at the prompt), each line's
