@@ -17,7 +17,7 @@ from ..analysis.player_spec import DEFAULT_SAMPLES, MAX_SEED, PLAYER_NAMES, SAMP
 from ..batch.files import file_kind
 from ..errors import InputError, did_you_mean
 from ..model.codes import GameCode, game_code
-from ..model.i18n import LANGUAGES, set_language
+from ..model.i18n import LANGUAGES, language_from_env, set_language
 from ..model.layout import Layout, parse_layout_file
 from ..model.render import peak_name
 from ..model.rules import Rules, select_rules
@@ -105,7 +105,7 @@ def progress_bar(total: int, unit: str) -> Iterator[Callable[[int], None]]:
 
 def _choose_language(ctx: click.Context, param: click.Parameter, value: str | None) -> str:
     # Chosen first (the option is eager), so that every text after it is in the language.
-    return set_language(value)
+    return set_language(value or language_from_env())
 
 
 lang_option = click.option(

@@ -12,8 +12,9 @@ them). ``{name}`` placeholders are filled after the translation, so a translatio
 move them. What a script reads (JSON, CSV, tokens such as ``8h``, command and option
 names) never goes through here.
 
-The language is the context's (:func:`speaking`: a web request's), else the process's
-(:func:`set_language`: a command's ``--lang``, or the environment), else English.
+The language is the context's (:func:`speaking`: a web request's), else the one set for
+the process (:func:`set_language`: a command's ``--lang``), else the environment's
+(:func:`language_from_env`), as gettext's own functions choose.
 """
 
 from __future__ import annotations
@@ -38,7 +39,7 @@ ENV_VARIABLES = ("LC_ALL", "LC_MESSAGES", "LANG")
 
 _context: contextvars.ContextVar[str | None] = contextvars.ContextVar("tripeaks_language",
                                                                      default=None)
-_process = "en"
+_process: str | None = None
 _PLACEHOLDER = re.compile(r"\{(\w+)\}")
 
 
@@ -63,16 +64,16 @@ def check_language(lang: str) -> str:
 
 
 def set_language(lang: str | None) -> str:
-    """Make ``lang`` (None: the environment's) the language of this process, where no
-    context chose one; returns it."""
+    """Make ``lang`` the language of this process where no context chose one (None: the
+    environment's again); returns the language now current."""
     global _process
-    _process = check_language(lang) if lang is not None else language_from_env()
-    return _process
+    _process = None if lang is None else check_language(lang)
+    return current()
 
 
 def current() -> str:
     """The language texts are written in here and now."""
-    return _context.get() or _process
+    return _context.get() or _process or language_from_env()
 
 
 @contextlib.contextmanager

@@ -307,7 +307,7 @@ class ObservedGame:
     def shows(self, move: Move) -> tuple[int, ...]:
         """The places ``move`` would turn up now, in order (IllegalMoveError when the
         move is illegal): a removal's uncovered cards, a draw's stock card."""
-        trial, _ = self._trial(move)
+        trial, _action = self._trial(move)
         return tuple(sorted(trial.visible_places() - self.game.visible_places()))
 
     def needs(self, move: Move) -> tuple[int, ...]:
@@ -366,7 +366,7 @@ class ObservedGame:
                 # The example names cards the player has not seen, so it reads as one.
                 spare = iter(knowledge.missing_cards)
                 head = "d" if move.is_draw else move.token
-                example = head + ":" + ",".join(next(spare).token for _ in shown)
+                example = head + ":" + ",".join(next(spare).token for _place in shown)
                 raise NeedsObservation(ngettext(
                     "say the card it turned up ({places}), e.g. {example}",
                     "say the cards it turned up ({places}), e.g. {example}", len(shown),
