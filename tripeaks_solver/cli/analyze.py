@@ -130,7 +130,8 @@ def review_lines(title: str, review: Review, samples: int, seed: int | None) -> 
         heads += " ".join(f"{h:>{w}}" for h, w in fair) + "  " + pgettext("review column",
                                                                        "verdict")
     move_head = pgettext("review column", "move")
-    width = max(6, len(move_head), *(len(r.move.pretty) for r in review.moves))
+    width = max(6, len(move_head),
+                *(len(r.move.pretty) for r in review.moves if not r.taken_back))
     lines.append(f"  {'#':>3}  {move_head:<{width}} {heads}".rstrip())
     mark_width = max(4, len(pgettext("review column", "mark")))
     verdicts = {"mistake": _("mistake"), "bad luck": _("bad luck")}
