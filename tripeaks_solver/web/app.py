@@ -21,7 +21,7 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from ..errors import InputError
-from ..model.i18n import current
+from ..model.i18n import _, current
 from .hub import Hub, NotFound
 from .lang import Speaking, catalog
 from .solving import solve_page
@@ -138,9 +138,9 @@ async def body(request: Request) -> dict:
     try:
         data = json.loads(raw or b"{}")
     except (ValueError, UnicodeDecodeError):
-        raise InputError("the request body is not JSON") from None
+        raise InputError(_("the request body is not JSON")) from None
     if not isinstance(data, dict):
-        raise InputError("expected a JSON object")
+        raise InputError(_("expected a JSON object"))
     return data
 
 

@@ -13,6 +13,7 @@ from ..games.record_file import default_record
 from ..games.records import make_start
 from ..games.session import CoachSession
 from ..model.codes import GameCode
+from ..model.i18n import _
 from ..model.layout import Layout
 from ..model.observed import Start
 from ..model.rules import VARIANT_OPTIONS, Rules
@@ -80,7 +81,7 @@ class Hub:
                 table.used = time.monotonic()
                 return table
             if not path.is_file():
-                raise NotFound(f"no record {name!r} in the data directory")
+                raise NotFound(_("no record {name} in the data directory", name=repr(name)))
             table = Table(name, _held(name, lambda: CoachSession.resume(path)))
             self.tables[name] = table
             return table
@@ -128,8 +129,8 @@ def _held(name: str, make):
         return make()
     except InputError as exc:
         if "in use" in str(exc):
-            raise InputError(f"{name} is open in another session (a terminal coach?): "
-                             "finish it there, then reload this page") from None
+            raise InputError(_("{name} is open in another session (a terminal coach?): "
+                               "finish it there, then reload this page", name=name)) from None
         raise
 
 
@@ -139,7 +140,7 @@ def parse_start(spec: dict) -> tuple[Start, str]:
         raise InputError("expected a JSON object")
     text = spec.get("start")
     if not isinstance(text, str) or not text.strip():
-        raise InputError("start: the cards seen, a game code or a layout")
+        raise InputError(_("start: the cards seen, a game code or a layout"))
     text = " ".join(text.replace(",", " ").split())
     scoring = spec.get("scoring", "app")
     if scoring not in SCHEMES:
@@ -159,7 +160,10 @@ def parse_start(spec: dict) -> tuple[Start, str]:
         return make_start("code", text, rules), scoring
     if len(words) == 52 or "??" in words:
         return Start.of_layout(Layout.parse(text), rules), scoring
-    return Start.of_seen(text, rules), scoring
+    try:
+        return Start.of_seen(text, rules), scoring
+    except InputError as exc:  # the page has no --seen: the start it was typed in
+        raise InputError(str(exc).replace("--seen ", _("the start") + " ", 1)) from None
 
 
 __all__ = ["Hub", "NotFound", "parse_start"]

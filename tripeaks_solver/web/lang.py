@@ -82,11 +82,11 @@ def catalog(lang: str) -> bytes:
         for message in read:
             if not message.id or not message.string:
                 continue
-            key = message.id[0] if isinstance(message.id, tuple) else message.id
+            forms = isinstance(message.id, (tuple, list))  # a text with a plural
+            key = message.id[0] if forms else message.id
             if message.context:
                 key = f"{message.context}\u0004{key}"
-            messages[key] = list(message.string) if isinstance(message.id, tuple) \
-                else message.string
+            messages[key] = list(message.string) if forms else message.string
     return json.dumps({"lang": lang, "plural": plural, "nplurals": nplurals,
                        "messages": messages}, ensure_ascii=False,
                       separators=(",", ":")).encode()

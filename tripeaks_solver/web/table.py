@@ -20,6 +20,7 @@ from ..games.turns import score_of
 from ..model.cards import Card
 from ..model.game import Status
 from ..model.geometry import TABLEAU_SIZE
+from ..model.i18n import _
 from ..model.observed import Observed, name_place
 
 MAX_SAMPLES = 5000  # the most a page may ask advice to look at (the coach's default: 1000)
@@ -100,7 +101,7 @@ class Table:
     # --- moves -----------------------------------------------------------------------
     def _check(self, at: int | None) -> None:
         if at is not None and at != len(self.core.game.record):
-            raise Conflict("the game moved on in another tab: reload the page")
+            raise Conflict(_("the game moved on in another tab: reload the page"))
 
     def move(self, token: str, at: int | None) -> dict:
         """Play a move (a card, draw, undo) as the player did in the app."""
@@ -109,9 +110,11 @@ class Table:
             self._check(at)
             core = self.core
             if core.pending is not None:
-                raise InputError("say first which card turned up (or cancel)")
-            if core.game.game.status is not Status.IN_PLAY and not step.move.is_undo:
-                raise InputError(f"the game is over ({core.game.game.status.value})")
+                raise InputError(_("say first which card turned up (or cancel)"))
+            status = core.game.game.status
+            if status is not Status.IN_PLAY and not step.move.is_undo:
+                raise InputError(_("the game is over (won)") if status is Status.WON
+                                 else _("the game is over (stuck)"))
             core.play(step)
             return self._state()
 
@@ -121,13 +124,15 @@ class Table:
         with self.lock:
             self._check(at)
             if card.is_joker:
-                raise InputError("the joker is known from the start")
+                raise InputError(_("the joker is known from the start"))
             if self.core.game.knowledge.where(card) is not None:
-                raise InputError(f"{card.pretty} is known already: pick a card not seen yet")
+                raise InputError(_("{card} is known already: pick a card not seen yet",
+                                   card=card.name))
             if self.core.pending is None:
-                raise InputError("no card was asked for")
+                raise InputError(_("no card was asked for"))
             if card in self.core.said:
-                raise InputError(f"{card.pretty} is said already: pick the next card")
+                raise InputError(_("{card} is said already: pick the next card",
+                                   card=card.name))
             self.core.answer(card.token)
             return self._state()
 
@@ -141,7 +146,7 @@ class Table:
         with self.lock:
             self._check(at)
             if self.core.pending is not None:
-                raise InputError("say first which card turned up")
+                raise InputError(_("say first which card turned up"))
             self.core.toggle_peek()
             return self._state()
 
@@ -230,7 +235,7 @@ class Table:
 
 def check_samples(samples: int) -> int:
     if not 1 <= samples <= MAX_SAMPLES:
-        raise InputError(f"samples must be 1 to {MAX_SAMPLES}")
+        raise InputError(_("samples must be 1 to {most}", most=MAX_SAMPLES))
     return samples
 
 
