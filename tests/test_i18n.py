@@ -56,8 +56,10 @@ def extracted() -> dict[tuple[str | None, str], tuple[str, ...]]:
     with open(ROOT / "babel.cfg", encoding="utf-8") as cfg:
         method_map, options_map = parse_mapping_cfg(cfg)
     found: dict[tuple[str | None, str], tuple[str, ...]] = {}
+    package = str(ROOT / "tripeaks_solver")
     for _path, _line, message, _comments, context in extract_from_dir(
-            str(ROOT), method_map, options_map, strip_comment_tags=True):
+            str(ROOT), method_map, options_map, strip_comment_tags=True,
+            directory_filter=lambda path: path.startswith(package)):
         ids = message if isinstance(message, tuple) else (message,)
         found[(context, ids[0])] = ids
     return found

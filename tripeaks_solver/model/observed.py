@@ -53,7 +53,7 @@ class Observed:
         words = [w for w in tail.replace(",", " ").split() if w]
         if not words:
             raise InputError(_("{text}: name the cards after the colon (e.g. {example})",
-                               text=quoted(text), example=f"{head}:7s"))
+                               text=quoted(text), example=head + ":7s"))
         try:
             shown = tuple(Card.parse(w) for w in words)
         except InputError as exc:
