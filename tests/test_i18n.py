@@ -41,7 +41,7 @@ INVARIANT_WORDS = {"TriPeaks", "TP1"}
 # card tokens, which stay as they are typed).
 ENGLISH = re.compile(r"\b(the|and|of|with|card|cards|move|moves|score|peek|rules|"
                      r"waste|stock|left|known|game|saved|player)\b", re.IGNORECASE)
-TYPED = re.compile(r"tripeaks-solve [^)\n]*|coach --[a-z-]+( [A-Z]+)?|--[a-z-]+|\bfix\b|"
+TYPED = re.compile(r"tripeaks-solve [^)\n]*|coach --[a-z-]+( [A-Z]+)?|--[a-z-]+|\bfix\b|^peek |"
                    r"\b(draw|undo|OLD|NEW|CARD|FILE)\b|fair:\S+")
 
 

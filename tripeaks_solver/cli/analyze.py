@@ -250,7 +250,7 @@ def analyze_command(words: tuple[str, ...], rule_choice: str, layouts: tuple[str
     written = False
     try:
         warm_up(scoring)
-        with progress_bar(len(typed.moves), "move") as advance:
+        with progress_bar(len(typed.moves), pgettext("progress bar", "move")) as advance:
             review = analyze_game(typed.start, typed.moves, scoring, fair=fair,
                                   samples=samples, seed=seed, progress=advance)
         if "csv" in outputs:

@@ -12,7 +12,7 @@ import click
 
 from ..errors import IllegalMoveError, InputError
 from ..games.records import make_start, parse_record_file, torn_note
-from ..model.i18n import _
+from ..model.i18n import _, ngettext
 from ..model.observed import (
     Observed,
     ObservedGame,
@@ -30,7 +30,6 @@ from .common import (
     lang_option,
     parse_code,
     pick_rules,
-    plural,
     read_input,
     read_layouts,
     refuse_unused,
@@ -56,13 +55,19 @@ class Typed:
     def title(self, game: ObservedGame | None = None) -> str:
         """``TP1-E-AAAAAAD  (deal 3, Easy rules)``, ``game seen in an app  (Easy rules,
         41 cards unknown)``."""
-        rules = self.start.rules
+        from ..games.turns import rules_name
+
+        rules = rules_name(self.start.rules)
         if self.number is not None:
-            return f"{self.start.text}  (deal {self.number}, {rules} rules)"
+            return _("{code}  (deal {number}, {rules})", code=self.start.text,
+                     number=self.number, rules=rules)
         knowledge = game.knowledge if game is not None else self.start.knowledge
         unknown = len(knowledge.unknown_places)
-        hidden = f", {plural(unknown, 'card')} unknown" if unknown else ""
-        return f"{self.start.title}  ({rules} rules{hidden})"
+        if not unknown:
+            return _("{title}  ({rules})", title=self.start.title, rules=rules)
+        return ngettext("{title}  ({rules}, {n} card unknown)",
+                        "{title}  ({rules}, {n} cards unknown)", unknown,
+                        title=self.start.title, rules=rules)
 
 
 def game_options(f):

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from ..analysis.stats import fraction, fractions
-from ..model.i18n import N_, _, fill, ngettext, percent
+from ..model.i18n import N_, _, fill, ngettext, percent, pgettext
 from ..model.moves import Move
 from ..model.observed import name_place, names
 from ..model.position import Position
@@ -58,13 +58,16 @@ def scoring_name(scheme: str) -> str:
 
 
 def rules_name(rules: Rules) -> str:
-    """``Easy rules``, ``Classic rules (open, joker)``, in words."""
-    names = {"empty-waste": _("empty waste"), "joker": _("joker"),
-             "draw-when-stuck": _("draw when stuck"), "open": _("open")}
-    variants = [names[v] for v in rules.variant.split("+") if v]
-    base = _("Easy rules") if rules.wrap else _("Classic rules")
-    return _("{rules} ({variants})", rules=base, variants=", ".join(variants)) if variants \
-        else base
+    """``Easy rules``, ``Classic (open, joker) rules``, in words."""
+    names = {"empty-waste": pgettext("rule variant", "empty-waste"),
+             "joker": pgettext("rule variant", "joker"),
+             "draw-when-stuck": pgettext("rule variant", "draw-when-stuck"),
+             "open": pgettext("rule variant", "open")}
+    variants = ", ".join(names[v] for v in rules.variant.split("+") if v)
+    if not variants:
+        return _("Easy rules") if rules.wrap else _("Classic rules")
+    return (_("Easy ({variants}) rules", variants=variants) if rules.wrap else
+            _("Classic ({variants}) rules", variants=variants))
 
 
 def n_cards(n: int) -> str:

@@ -125,11 +125,15 @@ def N_(msgid: str) -> str:
     return msgid
 
 
-def number(value: float | Decimal) -> str:
-    """``1,234`` / ``1.234`` / ``1 234``: a number as the current language writes it."""
+def number(value: float | Decimal, decimals: int | None = None) -> str:
+    """``1,234`` / ``1.234`` / ``1 234``: a number as the current language writes it,
+    with ``decimals`` decimals when given (rounded as ``f"{value:.1f}"`` rounds)."""
     from babel.numbers import format_decimal
 
-    return format_decimal(value, locale=current())
+    if decimals is None:
+        return format_decimal(value, locale=current())
+    fixed = "#,##0" + ("." + "0" * decimals if decimals else "")
+    return format_decimal(Decimal(f"{value:.{decimals}f}"), format=fixed, locale=current())
 
 
 def percent(share: float | Decimal, decimals: int = 0) -> str:
