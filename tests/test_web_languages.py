@@ -5,6 +5,8 @@ steps: the coach's, tests/test_coach_languages.py) in the request's language, ne
 
 from __future__ import annotations
 
+import json
+import re
 import warnings
 from pathlib import Path
 
@@ -15,7 +17,7 @@ with warnings.catch_warnings():  # starlette's note on httpx's successor
     from starlette.testclient import TestClient
 
 from tripeaks_solver.web.app import make_app
-from tripeaks_solver.web.lang import accepted
+from tripeaks_solver.web.lang import accepted, page_html
 
 HOST = "127.0.0.1:8765"
 SEEN = "Jd 4s Ac 8h 4c 2h 8c 6h 8d 8s 9c"
@@ -98,3 +100,20 @@ def test_the_server_s_words_are_in_the_request_s_language(tmp_path):
     r = c.post("/api/games", json={"start": "Jd 4s"}, headers=vi)
     assert r.status_code == 400
     assert r.json()["error"].startswith("phần bắt đầu liệt kê 11 lá (10 lá ngửa")
+
+
+def test_the_page_holds_its_catalog_and_says_its_language(tmp_path):
+    """The page's HTML carries the catalog (as data: the words from the first paint) and
+    its language in ``<html lang>``; nothing in the catalog closes the script early."""
+    c = client(tmp_path)
+    for path in ("/", "/solve"):
+        html = c.get(path, headers={"Accept-Language": "sk"}).text
+        assert html.count('<html lang="sk">') == 1
+        found = re.search(r'<script type="application/json" id="i18n-catalog">(.*?)</script>',
+                          html, re.DOTALL)
+        assert found and json.loads(found[1]) == catalog(c, headers={"Accept-Language": "sk"})
+    html = c.get("/").text
+    assert '<html lang="en">' in html and '"messages":{}' in html
+    # The catalog's text "<=" (the plural rule) is escaped: no "<" can close the script.
+    assert "<" not in page_html("<head></head>", "sk").split('id="i18n-catalog">')[1].split(
+        "</script>")[0]

@@ -16,14 +16,14 @@ import anyio
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
-from starlette.responses import FileResponse, JSONResponse, Response
+from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from ..errors import InputError
 from ..model.i18n import _, current
 from .hub import Hub, NotFound
-from .lang import Speaking, catalog
+from .lang import Speaking, catalog, page_html
 from .solving import solve_page
 from .table import Conflict, Table, check_samples
 
@@ -173,7 +173,8 @@ def make_app(folder: Path, hosts: Callable[[], Iterable[str]] | None,
         return await anyio.to_thread.run_sync(fn, *args, limiter=limiter)
 
     async def page(request: Request) -> Response:
-        return FileResponse(STATIC / "index.html", headers=HEADERS)
+        html = (STATIC / "index.html").read_text(encoding="utf-8")
+        return HTMLResponse(page_html(html, current()), headers=HEADERS)
 
     async def messages(request: Request) -> Response:
         return Response(catalog(current()), media_type="application/json", headers=HEADERS)

@@ -92,4 +92,14 @@ def catalog(lang: str) -> bytes:
                       separators=(",", ":")).encode()
 
 
-__all__ = ["COOKIE", "Speaking", "accepted", "catalog", "request_language"]
+def page_html(html: str, lang: str) -> str:
+    """The page's HTML for a reader of ``lang``: its ``<html lang>`` said, and the catalog
+    inside it (``<script type="application/json" id="i18n-catalog">``, data the page
+    reads at once, never runs), so that the page shows its words from the first paint."""
+    data = catalog(lang).decode().replace("<", "\\u003c")  # no "</script>" inside
+    html = html.replace('<html lang="en">', f'<html lang="{lang}">', 1)
+    tag = f'<script type="application/json" id="i18n-catalog">{data}</script>\n'
+    return html.replace("</head>", tag + "</head>", 1)
+
+
+__all__ = ["COOKIE", "Speaking", "accepted", "catalog", "page_html", "request_language"]

@@ -13,9 +13,9 @@
 // Only literal strings may be the key (pybabel reads them): never a template or a variable.
 // Numbers shown to the reader go through fmtNumber / fmtPercent (the language's digits).
 //
-// The catalog comes from the server (/api/messages, from the same compiled catalogs as
-// the terminal's texts), in the language the request speaks: the address's ?lang=, the
-// `lang` cookie, the server's --lang, the browser's Accept-Language. An element with
+// The catalog comes from the server (in the page, or /api/messages: the same compiled
+// catalogs as the terminal's texts), in the language the request speaks: the address's
+// ?lang=, the `lang` cookie, the server's --lang, the browser's Accept-Language. An element with
 // `data-lang="vi"` (or "sk", "en") is a switch: a click keeps the choice in the cookie
 // and shows the page again in that language.
 "use strict";
@@ -138,17 +138,24 @@ function squeeze(text) {
 }
 
 // The catalog of the language this page speaks, then the page's own texts translated.
-// Without it (the server unreachable) the page speaks English, the keys themselves.
+// The server puts it in the page (<script type="application/json" id="i18n-catalog">):
+// the words are there from the first paint; without it, it is asked for (/api/messages);
+// without that either (the server unreachable), the page speaks English, the keys.
+function useCatalog(catalog) {
+  I18N.pluralIndex = catalog.nplurals > 1 ? pluralRule(catalog.plural) : () => 0;
+  I18N.messages = catalog.messages;
+  I18N.lang = catalog.lang;
+}
 async function loadMessages() {
-  const asked = new URLSearchParams(window.location.search).get("lang");
-  const query = LANGUAGES.includes(asked) ? `?lang=${asked}` : "";
+  const inPage = document.getElementById("i18n-catalog");
   try {
-    const response = await fetch(`/api/messages${query}`, { headers: { Accept: "application/json" } });
-    if (response.ok) {
-      const catalog = await response.json();
-      I18N.pluralIndex = catalog.nplurals > 1 ? pluralRule(catalog.plural) : () => 0;
-      I18N.messages = catalog.messages;
-      I18N.lang = catalog.lang;
+    if (inPage) {
+      useCatalog(JSON.parse(inPage.textContent));
+    } else {
+      const asked = new URLSearchParams(window.location.search).get("lang");
+      const query = LANGUAGES.includes(asked) ? `?lang=${asked}` : "";
+      const response = await fetch(`/api/messages${query}`, { headers: { Accept: "application/json" } });
+      if (response.ok) useCatalog(await response.json());
     }
   } catch (err) {
     console.error("the page's words could not be loaded:", err);
