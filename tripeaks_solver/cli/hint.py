@@ -28,7 +28,7 @@ def _score_text(position: Position, scheme: str) -> str:
     if scheme == "cards-left":
         return (f"{plural(position.cards_left, 'card')} left in "
                 f"{plural(position.moves_played, 'move')}")
-    return f"{SCORE_LABEL[scheme].capitalize()}: {position.score_under(scheme)}"
+    return f"{SCORE_LABEL[scheme].capitalize()}: {position.shown_score(scheme)}"
 
 
 def _best_text(best: int | None, scheme: str, moves: int | None = None) -> str:
