@@ -283,7 +283,7 @@ class BatchRun:
                                    self._plot and self._plot.fd) if f)
         return LocalEngine(spec.jobs, spec.scoring, locked)
 
-    def rows(self, on_progress: Callable[[int], None] | None = None
+    def rows(self, on_progress: Callable[[int], object] | None = None
              ) -> Generator[Row, None, None]:
         """Solve what is left and yield its rows in order, each written to the CSV (if
         any) and counted in the summary first; ``on_progress(n)`` after each chunk of n
@@ -314,7 +314,7 @@ class BatchRun:
             finally:
                 results.close()
 
-    def run(self, on_progress: Callable[[int], None] | None = None) -> Summary:
+    def run(self, on_progress: Callable[[int], object] | None = None) -> Summary:
         """Solve what is left, write rows in order, return the summary of the whole range."""
         solved = self.rows(on_progress)
         try:
