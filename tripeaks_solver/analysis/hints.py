@@ -379,9 +379,12 @@ class FairAdvice:
         play = "no move" if self.recommended is None else f"play {self.recommended.token}"
         return f"<FairAdvice {self.player}, seed {self.seed}: {play}; {self.rating.said}>"
 
-    def won(self, move: Move) -> float | None:
-        """The share of its rollouts that ``move`` won (None without rollouts)."""
-        return next((w / self.rollouts for m, w in self.wins if m == move), None)
+    def won(self, move: Move) -> float:
+        """The share of its rollouts that ``move`` won (ValueError without rollouts)."""
+        wins = next((w for m, w in self.wins if m == move), None)
+        if wins is None or not self.rollouts:
+            raise ValueError(f"no rollouts of {move.token}")
+        return wins / self.rollouts
 
 
 def fair_advice(view: View, samples: int = 1000, seed: int = 0, score_samples: int = 100,
