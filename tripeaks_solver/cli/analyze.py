@@ -55,9 +55,13 @@ def _open_outputs(csv_path: Path | None, plot_path: Path | None, force: bool
     return outputs
 
 
-def _best(best: int, moves: int | None) -> str:
+def _best(best: int | None, moves: int | None) -> str:
     # Under cards-left the best result is its cards left and its moves: "0 in 43".
     return str(best) if moves is None else _("{best} in {moves}", best=best, moves=moves)
+
+
+def _percent(share: float | None) -> str:
+    return "" if share is None else f"{100 * share:.1f}%"
 
 
 def _taken_back_line(run: list) -> str:
@@ -152,9 +156,9 @@ def review_lines(title: str, review: Review, samples: int, seed: int | None) -> 
             line += (f"{before:>{exact[0][1]}} {after:>{exact[1][1]}} {r.lost:>{exact[2][1]}}  "
                      f"{r.mark:<{mark_width}}")
         if review.fair and r.share_before is not None:
-            line += "".join(f"{percent(x, 1):>{w}} " for x, (_h, w) in zip(
+            line += "".join(f"{'' if x is None else percent(x, 1):>{w}} " for x, (_h, w) in zip(
                 (r.share_before, r.share_after, r.share_best), fair, strict=True))
-            line += f" {verdicts.get(r.verdict, r.verdict or '')}"
+            line += f" {verdicts.get(r.verdict or '', r.verdict or '')}"
         lines.append(line.rstrip())
     done = review.status is not Status.IN_PLAY
     if not review.exact:

@@ -380,4 +380,4 @@ def complete_layouts(path: Path) -> tuple[tuple[int, ...], ...]:
         if lay.unknown_places:
             raise click.UsageError(f"{name}: batch needs every card known; for layouts with "
                                    "?? use tripeaks-solve --layout-file (win probability)")
-    return tuple(tuple(int(c) for c in lay.places) for _where, lay in layouts)
+    return tuple(tuple(int(c) for c in lay.deal().cards) for _where, lay in layouts)

@@ -32,7 +32,7 @@ def _score_text(position: Position, scheme: str) -> str:
                         position.cards_left, moves=n_moves(position.moves_played))
     label = score_label(scheme)
     return _("{label}: {score}", label=label[:1].upper() + label[1:],
-             score=position.score_under(scheme))
+             score=position.shown_score(scheme))
 
 
 def _best_text(best: int | None, scheme: str, moves: int | None = None) -> str:
@@ -110,7 +110,7 @@ def _exact_lines(h: Hint) -> list[str]:
 
 def _fair_lines(advice: FairAdvice, scheme: str, seed_given: bool) -> list[str]:
     rating = advice.rating
-    if not rating.moves:
+    if not rating.moves or advice.recommended is None:
         return ["", _("No move left: the game is over.")]
     hidden = len(rating.view.unseen)
     seed = (_("seed {seed}", seed=advice.seed) if seed_given else
@@ -228,5 +228,8 @@ def hint_command(words: tuple[str, ...], rule_choice: str, layouts: tuple[str, .
         click.echo(json.dumps(report.to_dict(), ensure_ascii=False))
         return
     lines = position_lines(typed.title(game), position, scoring, reveal)
-    lines += _exact_lines(h) if h is not None else _fair_lines(advice, scoring, seed_given)
+    if h is not None:
+        lines += _exact_lines(h)
+    elif advice is not None:
+        lines += _fair_lines(advice, scoring, seed_given)
     click.echo("\n".join(lines))

@@ -38,7 +38,7 @@ def excursion_text(excursion: Excursion, undos_before: int, knowledge: Layout,
                    rules: Rules) -> str:
     """``undo 3, then 8♥ 7♣: shows Q♦ (row 3 from the top, 4th card from the left)``."""
     moves = " ".join(m.pretty for m in excursion.moves)
-    said = ", ".join(f"{knowledge.places[p].pretty} ({name_place(p, rules)})"
+    said = ", ".join(f"{knowledge.card(p).pretty} ({name_place(p, rules)})"
                      for p in excursion.shows)
     text = (_("undo {undos}, then {moves}: shows {cards}", undos=undos_before, moves=moves,
               cards=said) if undos_before else
@@ -65,7 +65,7 @@ def plan_lines(plan: PeekPlan, rules: Rules, here: bool) -> list[str]:
     if plan.by_elimination is not None:
         p = plan.by_elimination
         lines.append("  " + _("and the last unknown card follows by elimination: {card} "
-                              "({place})", card=plan.knowledge.places[p].pretty,
+                              "({place})", card=plan.knowledge.card(p).pretty,
                               place=name_place(p, rules)))
     if plan.unreachable:
         peaks = sum(p < TABLEAU_SIZE for p in plan.unreachable)
@@ -90,7 +90,7 @@ def plan_lines(plan: PeekPlan, rules: Rules, here: bool) -> list[str]:
                 and not excursions[j].no_moves_message:
             j += 1
         if j - i > 1:
-            cards = " ".join(plan.knowledge.places[e.shows[0]].pretty for e in excursions[i:j])
+            cards = " ".join(plan.knowledge.card(e.shows[0]).pretty for e in excursions[i:j])
             first, last = (excursions[k].shows[0] - TABLEAU_SIZE + rules.empty_waste
                            for k in (i, j - 1))
             lines.append(f"  {f'{i + 1}-{j}':>{width}}  " + _(

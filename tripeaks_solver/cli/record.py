@@ -105,7 +105,7 @@ def replay_command(words: tuple[str, ...], rule_choice: str, layouts: tuple[str,
         # Under cards-left the score is the cards left, as solve's best_score is (the
         # moves are a key of their own): an int under every scheme.
         game = observed.game
-        return game.cards_left if scoring == "cards-left" else game.score_under(scoring)
+        return game.shown_score(scoring)
 
     def result(error: str | None = None, error_move: int | None = None) -> dict:
         # One shape, whether the record ends or stops at an illegal move (docs/json.md).
@@ -167,5 +167,4 @@ def replay_command(words: tuple[str, ...], rule_choice: str, layouts: tuple[str,
 
 
 def _score_text(scoring: str, game: Game) -> str:
-    score = game.cards_left if scoring == "cards-left" else game.score_under(scoring)
-    return f"{score_label(scoring)} {score}"
+    return f"{score_label(scoring)} {game.shown_score(scoring)}"

@@ -94,7 +94,7 @@ def percents(shares: list[float], distinct: bool = False) -> list[str]:
 
 def score_of(position: Position, scoring: str) -> int:
     """The score a player follows under ``scoring`` (cards left under ``cards-left``)."""
-    return position.cards_left if scoring == "cards-left" else position.score_under(scoring)
+    return position.shown_score(scoring)
 
 
 @dataclass(frozen=True)
@@ -112,7 +112,7 @@ class Advice:
 
     @property
     def player(self) -> str | None:
-        return "exact" if self.hint is not None else self.fair and self.fair.player
+        return "exact" if self.hint is not None else None if self.fair is None else self.fair.player
 
     def moves_data(self) -> list[dict]:
         """Every legal move with its share still winnable, as ``coach --json`` shows it."""
@@ -142,22 +142,23 @@ class Advice:
                 f"{m.move.pretty} {m.best_score}{m.mark and ' ' + m.mark}" for m in h.moves)]
         if fa is None or fa.recommended is None:
             return []
-        rec = fa.recommended
+        rec, chance = fa.recommended, self.chance
+        assert chance is not None  # a move recommended comes with its rollouts
         # The recommended move first, then the others, highest ceiling first.
         moves = sorted(fa.rating.moves, key=lambda m: m.move != rec)
         shares = "   ".join(f"{m.move.pretty} {t}" for m, t in zip(
             moves, percents([m.share for m in moves]), strict=True))
-        chance = percents([self.chance])[0]
+        chance_text = percents([chance])[0]
         if rec.is_draw:
             won = ngettext("chance: {chance} of the {n} guessed game won by drawing, then "
                            "playing carefully",
                            "chance: {chance} of the {n} guessed games won by drawing, then "
-                           "playing carefully", fa.rollouts, chance=chance)
+                           "playing carefully", fa.rollouts, chance=chance_text)
         else:
             won = ngettext("chance: {chance} of the {n} guessed game won by playing {card}, "
                            "then playing carefully",
                            "chance: {chance} of the {n} guessed games won by playing {card}, "
-                           "then playing carefully", fa.rollouts, chance=chance,
+                           "then playing carefully", fa.rollouts, chance=chance_text,
                            card=rec.name)
         lines = [_("Recommended: {move}  ({player} player, seed {seed})", move=rec.pretty,
                    player=fa.player, seed=fa.seed), "  " + won,
