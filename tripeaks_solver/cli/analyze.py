@@ -172,9 +172,10 @@ def review_lines(title: str, review: Review, samples: int, seed: int | None) -> 
              _("{label} {score} so far (game in play)", label=label, score=review.final_score))
     lost_at = _("never lost") if review.lost_at is None else _("lost after move {number}",
                                                                number=review.lost_at)
-    lost = (ngettext("{n} more card left in all", "{n} more cards left in all",
-                     review.lost_total) if scheme == "cards-left" else
-            ngettext("{n} point lost in all", "{n} points lost in all", review.lost_total))
+    total = review.lost_total or 0  # known when the review is exact
+    lost = (ngettext("{n} more card left in all", "{n} more cards left in all", total)
+            if scheme == "cards-left" else
+            ngettext("{n} point lost in all", "{n} points lost in all", total))
     marks = ", ".join(f"{review.count(m)} {m}" for m in ("??", "?", "!"))
     lines += ["", *_prose(
         _("Summary: {final}, best from the start {best}; {lost_at}; {lost}; marks {marks}.",

@@ -23,7 +23,6 @@ from .group import cli
 if TYPE_CHECKING:
     from ..analysis.hints import FairAdvice, Hint
 
-SCORE_LABEL = {"app": "score", "original": "original score", "cards-left": "cards left"}
 
 
 def _score_text(position: Position, scheme: str) -> str:

@@ -169,7 +169,7 @@ class Advice:
         top = fa.rating.moves[0]
         if top.share > moves[0].share:  # a higher ceiling than the move recommended
             mine, other = fa.won(rec), fa.won(top.move)
-            won = percents([mine, other], distinct=True)
+            rates = percents([mine, other], distinct=True)
             if mine > other:
                 text = _("{move} rather than {other}, whose ceiling is higher: careful play "
                          "after it won more of the guessed games ({mine} against {theirs})")
@@ -182,7 +182,7 @@ class Advice:
                          "careful move, and {other} won too few more of the guessed games "
                          "({theirs} against {mine}) to leave it")
             lines.append("  " + fill(text, {"move": rec.pretty, "other": top.move.pretty,
-                                            "mine": won[0], "theirs": won[1]}))
+                                            "mine": rates[0], "theirs": rates[1]}))
         return lines
 
     @property

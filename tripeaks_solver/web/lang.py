@@ -82,11 +82,14 @@ def catalog(lang: str) -> bytes:
         for message in read:
             if not message.id or not message.string:
                 continue
-            forms = isinstance(message.id, (tuple, list))  # a text with a plural
-            key = message.id[0] if forms else message.id
+            text: str | list[str]
+            if isinstance(message.id, (tuple, list)):  # a text with a plural: its forms
+                key, text = message.id[0], [str(s) for s in message.string]
+            else:
+                key, text = message.id, str(message.string)
             if message.context:
                 key = f"{message.context}\u0004{key}"
-            messages[key] = list(message.string) if forms else message.string
+            messages[key] = text
     return json.dumps({"lang": lang, "plural": plural, "nplurals": nplurals,
                        "messages": messages}, ensure_ascii=False,
                       separators=(",", ":")).encode()

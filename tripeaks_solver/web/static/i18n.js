@@ -15,9 +15,10 @@
 //
 // The catalog comes from the server (in the page, or /api/messages: the same compiled
 // catalogs as the terminal's texts), in the language the request speaks: the address's
-// ?lang=, the `lang` cookie, the server's --lang, the browser's Accept-Language. An element with
-// `data-lang="vi"` (or "sk", "en") is a switch: a click keeps the choice in the cookie
-// and shows the page again in that language.
+// ?lang=, the `lang` cookie, the server's --lang, the browser's Accept-Language. An element
+// with `data-lang="vi"` (or "sk", "en") is a switch (without one in the page, three small
+// buttons are added to its header): a click keeps the choice in the cookie and shows the
+// page again in that language.
 "use strict";
 
 const I18N = { lang: "en", messages: {}, pluralIndex: (n) => (n === 1 ? 0 : 1) };
@@ -161,7 +162,32 @@ async function loadMessages() {
     console.error("the page's words could not be loaded:", err);
   }
   document.documentElement.lang = I18N.lang;
+  addSwitch();
   translatePage();
+}
+
+// The language switch: the page's own (elements with data-lang), or else three small
+// buttons at the end of the page's header, each named in its own language.
+const ENDONYMS = { en: "English", vi: "Tiếng Việt", sk: "Slovenčina" };
+function addSwitch() {
+  if (document.querySelector("[data-lang]")) return;
+  const header = document.querySelector("header") || document.body;
+  if (!header) return;
+  const group = document.createElement("div");
+  group.className = "lang-switch";
+  group.setAttribute("role", "group");
+  group.setAttribute("aria-label", _("Language"));
+  for (const lang of LANGUAGES) {
+    const button = document.createElement("button");
+    button.type = "button";
+    button.dataset.lang = lang;
+    button.lang = lang;
+    button.textContent = lang.toUpperCase();
+    button.title = ENDONYMS[lang];
+    button.setAttribute("aria-label", ENDONYMS[lang]);
+    group.append(button);
+  }
+  header.append(group);
 }
 
 // The switch: the choice kept a year in the cookie the server reads, then the page shown
