@@ -175,6 +175,7 @@ function addSwitch() {
   if (!header) return;
   const group = document.createElement("div");
   group.className = "lang-switch";
+  group.style.cssText = "display: flex; gap: 0.25rem; margin-left: auto;";
   group.setAttribute("role", "group");
   group.setAttribute("aria-label", _("Language"));
   for (const lang of LANGUAGES) {
@@ -183,6 +184,7 @@ function addSwitch() {
     button.dataset.lang = lang;
     button.lang = lang;
     button.textContent = lang.toUpperCase();
+    button.style.cssText = "min-width: 2.5rem; min-height: 2rem;";  // a target of 24 px at least
     button.title = ENDONYMS[lang];
     button.setAttribute("aria-label", ENDONYMS[lang]);
     group.append(button);
