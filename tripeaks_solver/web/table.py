@@ -19,8 +19,17 @@ from ..games.session import CoachSession
 from ..games.turns import score_of
 from ..model.cards import Card
 from ..model.game import Status
-from ..model.geometry import TABLEAU_SIZE
 from ..model.observed import Observed, name_place
+from .review import (
+    Judging,
+    Superseded,
+    board_after,
+    board_cells,
+    judge,
+    move_rows,
+    rather_than,
+    told_cards,
+)
 
 MAX_SAMPLES = 5000  # the most a page may ask advice to look at (the coach's default: 1000)
 
@@ -41,6 +50,7 @@ class Table:
         self.initial_unknown = len(session.game.start.knowledge.unknown_places)
         self._advice: dict[tuple, dict] = {}
         self._analysis: dict[tuple, dict] = {}
+        self.judging = Judging()  # the move list's marks (web/review.py)
 
     @property
     def path(self) -> Path:
@@ -59,13 +69,7 @@ class Table:
         core, game = self.core, self.core.game
         position = game.position()
         knowledge = game.knowledge.places
-        board = []
-        for place in range(TABLEAU_SIZE):
-            removed = bool(position.removed >> place & 1)
-            up = not removed and position.face_up(place)
-            card = knowledge[place] if up else None
-            board.append({"place": place, "removed": removed, "face_up": up,
-                          "card": None if card is None else card.token})
+        board = board_cells(position, game.knowledge)
         legal = [m.token for m in position.legal_moves()] if core.pending is None else []
         need = None
         if core.pending is not None:
@@ -83,19 +87,30 @@ class Table:
             "stock_left": position.stock_left, "cards_left": position.cards_left,
             "waste": None if position.waste is None else position.waste.token,
             "board": board, "legal": legal, "can_undo": bool(position.record) and
-            core.pending is None, "exact": core.exact,
+            core.pending is None and position.status is not Status.WON, "exact": core.exact,
+            "can_peek": position.status is Status.IN_PLAY and not core.exact
+            and core.undo_limit > 0, "empty_waste": game.rules.empty_waste,
+            "moves": move_rows(game.record), "told": told_cards(game),
             "known": len(game.known_places), "places": len(knowledge),
             "known_cards": known_cards, "need": need, "peek": self._peek(),
             "record": game.tokens, "seed": self.seed}
 
     def _peek(self) -> dict | None:
-        turn = self.core.peek_turn()  # ends the peek when it is done
+        followed = self.core.followed  # a step the page plays itself, asking its card
+        turn = followed or self.core.peek_turn()  # ends the peek when it is done
         if turn is None:
             return None
         rules = self.core.rules
+        taps = turn.taps + (turn.step.actions if followed and turn.step else 0)
         return {**turn.data(rules), "seen": self.initial_unknown - turn.unknown,
-                "of": self.initial_unknown, "done": turn.finished,
+                "of": self.initial_unknown, "done": turn.finished, "taps": taps,
+                "following": followed is not None, "seed": self.core.seed,
                 "text": turn.done_text() if turn.finished else turn.text(rules)}
+
+    def _follow(self) -> None:
+        # A peek follows its plan itself: the next step's taps played, its card asked.
+        if self.core.peeking and self.core.pending is None:
+            self.core.follow_peek()
 
     # --- moves -----------------------------------------------------------------------
     def _check(self, at: int | None) -> None:
@@ -112,7 +127,10 @@ class Table:
                 raise InputError("say first which card turned up (or cancel)")
             if core.game.game.status is not Status.IN_PLAY and not step.move.is_undo:
                 raise InputError(f"the game is over ({core.game.game.status.value})")
+            if core.game.game.status is Status.WON:
+                raise InputError("the game is won: the app ends it there, with no undo")
             core.play(step)
+            self._follow()
             return self._state()
 
     def reveal(self, token: str, at: int | None) -> dict:
@@ -129,6 +147,7 @@ class Table:
             if card in self.core.said:
                 raise InputError(f"{card.pretty} is said already: pick the next card")
             self.core.answer(card.token)
+            self._follow()
             return self._state()
 
     def cancel(self) -> dict:
@@ -137,13 +156,61 @@ class Table:
             return self._state()
 
     def peek(self, at: int | None) -> dict:
-        """Start a peek here, or stop the one going on."""
+        """Start a peek here (its first step followed: its card asked), or stop the one
+        going on."""
         with self.lock:
             self._check(at)
-            if self.core.pending is not None:
+            core = self.core
+            if core.pending is not None and core.followed is None:
                 raise InputError("say first which card turned up")
-            self.core.toggle_peek()
+            if core.game.game.status is not Status.IN_PLAY and not core.peeking:
+                raise InputError(f"the game is over ({core.game.game.status.value})")
+            core.cancel()  # the card a followed step asks for: the peek stops
+            core.toggle_peek()
+            self._follow()
             return self._state()
+
+    def peek_next(self, at: int | None) -> dict:
+        """The peek's last step, made in the app: its moves undone (the peek ends)."""
+        with self.lock:
+            self._check(at)
+            self.core.peek_back()
+            return self._state()
+
+    def correct(self, told: str, right: str, at: int | None) -> dict:
+        """The card told as ``told`` was ``right`` (``coach``'s ``fix``): the record
+        rewritten in one step, the game, its knowledge and its advice with it."""
+        with self.lock:
+            self._check(at)
+            self.core.fix(told, right)
+            self._advice.clear()
+            self._analysis.clear()
+            return self._state()
+
+    # --- the move list: judged, and the board after a move -------------------------------
+    def review(self, at: int | None, samples: int, seed: int | None) -> dict:
+        """The record judged (web/review.py's ``judge``), in the background: this waits
+        for it, after any advice; 409 when the game moves on meanwhile."""
+        seed = self.seed if seed is None else seed
+        with self.lock:
+            self._check(at)
+            game, scoring = self.core.game, self.core.scoring
+            start, record = game.start, list(game.record)
+        key = (tuple(o.token for o in record), samples, seed, scoring)
+        try:
+            out = self.judging.get(key, lambda progress: judge(
+                start, record, scoring, samples, seed, progress))
+        except Superseded:
+            raise Conflict("the game moved on: its moves are judged again") from None
+        return {"at": len(record), **out}
+
+    def review_board(self, ply: int) -> dict:
+        """The board after line ``ply`` of the record, with the best line from there
+        when the deal is known."""
+        with self.lock:
+            game, scoring = self.core.game, self.core.scoring
+            start, record = game.start, list(game.record)
+        return {"at": len(record), **board_after(start, record, ply, scoring)}
 
     # --- advice ----------------------------------------------------------------------
     def advice(self, at: int | None, samples: int, seed: int | None) -> dict:
@@ -168,7 +235,8 @@ class Table:
         # Computed outside the lock: a move sent meanwhile is not held up; the answer
         # names the record length it is for.
         out = {"at": at, "exact": exact, "recommended": None, "player": None, "seed": None,
-               "chance": None, "moves": [], "line": [], "best_score": None, "winnable": None}
+               "chance": None, "moves": [], "line": [], "best_score": None, "winnable": None,
+               "rather": None}
         if position.status is Status.IN_PLAY:
             if exact:
                 h = hint(position, scoring)
@@ -187,6 +255,7 @@ class Table:
                 out.update(player=fa.player, seed=seed,
                            recommended=fa.recommended and fa.recommended.token,
                            chance=fraction(Advice(fair=fa).chance),
+                           rather=rather_than(Advice(fair=fa)),
                            moves=[{"move": m.move.token, "share": fraction(m.share),
                                    "best_score": None,
                                    "mark": ""} for m in fa.rating.moves])
