@@ -517,11 +517,15 @@ def test_a_record_held_by_a_terminal_coach_is_refused(tmp_path):
     held = RecordFile(path)  # as coach holds it while it runs
     held.open()
     try:
-        r = client(tmp_path).get("/api/games/held.txt")
+        c = client(tmp_path)
+        assert [g["held"] for g in c.get("/api/games").json()["games"]] == [True]
+        r = c.get("/api/games/held.txt")
         assert r.status_code == 400 and "another session" in r.json()["error"]
     finally:
         held.close()
-    r = client(tmp_path).get("/api/games/held.txt")
+    c = client(tmp_path)
+    assert [g["held"] for g in c.get("/api/games").json()["games"]] == [False]
+    r = c.get("/api/games/held.txt")
     assert r.status_code == 200 and r.json()["record"] == ["draw:3s"]
 
 

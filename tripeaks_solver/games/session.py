@@ -413,7 +413,8 @@ class CoachSession:
 
     def peek_back(self) -> None:
         """The peek's last step, taken as the player made it in the app: the moves it
-        still has on the board undone, back to where it began (the peek then ends).
+        still has on the board undone, back to where it began (the next
+        :meth:`peek_turn` says it is done, and ends it).
         InputError when the peek has a card to show first, or is not on."""
         turn = self.peek_turn()
         if turn is None or self.pending is not None:
@@ -422,7 +423,6 @@ class CoachSession:
             raise InputError("the peek has a card to show first")
         for _ in range(turn.back):
             self._play(Observed(Move.UNDO))
-        self.peek_turn()  # it ends here
 
     # --- what a front end shows -------------------------------------------------------
     def turn_data(self, advice: Advice | None = None, *, error: str | None = None,

@@ -66,7 +66,8 @@ class Hub:
                         "rules": game.rules if readable else None,
                         "scoring": game.scoring if readable else None, "moves": game.moves,
                         "score": game.score, "result": game.result if readable else None,
-                        "error": None if readable else game.result, "open": game.path.name in held})
+                        "error": None if readable else game.result, "open": game.path.name in held,
+                        "held": game.path.name not in held and held_elsewhere(game.path)})
         return out
 
     # --- tables ----------------------------------------------------------------------
@@ -119,6 +120,24 @@ class Hub:
             for table in self.tables.values():
                 table.close()
             self.tables.clear()
+
+
+def held_elsewhere(path: Path) -> bool:
+    """Does another process (a terminal coach) hold the record's lock?"""
+    import fcntl
+    import os
+
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
+    except OSError:
+        return False
+    try:
+        fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
+    except OSError:
+        return True
+    finally:
+        os.close(fd)  # closing it lets go of a lock taken
+    return False
 
 
 def _held(name: str, make):

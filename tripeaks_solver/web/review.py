@@ -149,6 +149,7 @@ def judge(start: Start, record: list[Observed], scoring: str, samples: int, seed
            "moves_played": review.moves_played, "best_start": review.best_start,
            "final_best": review.final_best, "lost_total": review.lost_total,
            "unseen": len(game.knowledge.unknown_places), "rows": rows,
+           "winnable_start": review.moves[0].winnable_before if review.moves else None,
            "marks": {m: sum(r["mark"] == m for r in rows) for m in ("??", "?", "!")},
            "bad_luck": sum(r.verdict == "bad luck" for r in review.moves),
            "mistakes": sum(r.verdict == "mistake" for r in review.moves),
