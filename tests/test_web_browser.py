@@ -696,23 +696,24 @@ def test_axe_finds_nothing_in_light_and_dark_at_both_widths(server, browser, tmp
             box = browser.execute_script(  # in the viewport: scrolled into view
                 "return document.getElementById('question').getBoundingClientRect().toJSON()")
             assert box["top"] >= 0 and box["bottom"] <= height + 1, (mode, box)
+            browser.save_screenshot(str(folder / f"question-{mode}.png"))  # axe scrolls
             problems += axe_check(browser, f"{mode} question")
-            browser.save_screenshot(str(folder / f"question-{mode}.png"))
             click(browser, "#question [data-action=cancel]")
             browser.get(f"{server.url}play/{name}-peek.txt?samples={SAMPLES}&seed=1")
             assert wait_settled(browser) == "move"
             click(browser, "[data-action=peek]")
             assert wait_settled(browser) == "question"
+            browser.save_screenshot(str(folder / f"peek-{mode}.png"))
             problems += axe_check(browser, f"{mode} peek")
             browser.get(f"{server.url}play/{name}-end.txt")
             WebDriverWait(browser, WAIT).until(
                 lambda d: d.find_elements(By.CSS_SELECTOR, "[data-summary]"))
+            browser.save_screenshot(str(folder / f"end-{mode}.png"))  # axe scrolls
             problems += axe_check(browser, f"{mode} end")
-            browser.save_screenshot(str(folder / f"end-{mode}.png"))
             click(browser, '#moves [data-ply="3"] button')
             WebDriverWait(browser, WAIT).until(lambda d: attr(d, "#board", "data-review") == "3")
+            browser.save_screenshot(str(folder / f"review-{mode}.png"))  # axe scrolls
             problems += axe_check(browser, f"{mode} review")
-            browser.save_screenshot(str(folder / f"review-{mode}.png"))
             browser.get(server.url + "solve?text=TP1-E-AAAAAAD")
             WebDriverWait(browser, WAIT).until(
                 lambda d: d.find_elements(By.CSS_SELECTOR, "[data-solve-rules]"))

@@ -183,8 +183,7 @@ function endTitle(status, score, moves, scoring) {
 // over guesses when cards were never seen.
 function summary(j) {
   const out = [];
-  const points = (n) => (j.scoring === "cards-left" ? ngettext("{n} card more left", "{n} cards more left", n, { n: fmtNumber(n) })
-    : ngettext("{n} point", "{n} points", n, { n: fmtNumber(n) }));
+  const points = (n) => ngettext("{n} point", "{n} points", n, { n: fmtNumber(n) });
   if (!j.rows.length) return [_("No move was played.")];
   if (j.exact) {
     if (j.lost) {
@@ -195,12 +194,14 @@ function summary(j) {
       else if (row.verdict === "mistake") out.push(_("With the cards you could see, that move was a mistake: another move kept more of the guesses winnable."));
     } else if (j.status === "stuck" && j.winnable_start === false) {
       out.push(_("No line won this deal from its start."));
-    } else if (j.status === "won") {
-      out.push(_("A win, as the deal allowed."));
     }
-    if (j.lost_total !== null && j.best_start !== null) {
+    if (j.lost_total !== null && j.best_start !== null && j.scoring === "cards-left") {
+      out.push(j.lost_total > 0 ? ngettext("The fewest cards left from the start: {best}; the moves left {n} more.",
+        "The fewest cards left from the start: {best}; the moves left {n} more.", j.lost_total, { best: fmtNumber(j.best_start), n: fmtNumber(j.lost_total) })
+        : _("The fewest cards left this deal allowed: no move left more."));
+    } else if (j.lost_total !== null && j.best_start !== null) {
       out.push(j.lost_total > 0 ? _("The best score from the start was {best}: the moves lost {lost}.", { best: fmtNumber(j.best_start), lost: points(j.lost_total) })
-        : _("The best score from the start was {best}: no move lost any.", { best: fmtNumber(j.best_start) }));
+        : _("The best score this deal allowed: no move lost any points."));
     }
     if (j.fair && (j.bad_luck || j.mistakes) && !(j.lost && j.rows[j.lost.ply - 1].verdict)) {
       out.push(_("Moves that threw the win away: {mistakes}, {luck}.", {
@@ -217,12 +218,8 @@ function summary(j) {
       out.push(_("No move lowered the share of guesses still winnable."));
     }
   }
-  const marks = j.marks;
-  if (marks["??"] + marks["?"] + marks["!"]) {
-    out.push(_("Marks: {a} ??, {b} ?, {c} ! (in the move list).", { a: fmtNumber(marks["??"]), b: fmtNumber(marks["?"]), c: fmtNumber(marks["!"]) }));
-  } else {
-    out.push(_("No move is marked."));
-  }
+  const marked = ["??", "?", "!"].filter((m) => j.marks[m]).map((m) => `${fmtNumber(j.marks[m])} × ${m}`);
+  out.push(marked.length ? _("Marked in the move list: {marks}.", { marks: marked.join(", ") }) : _("No move is marked."));
   return out;
 }
 function renderEnd() {
@@ -248,7 +245,7 @@ function chart(j) {
   const after = rows.map((r) => num(exact ? r.best_after : r.share_after));
   const ys = [before[0], ...after];
   const all = [...before, ...after];
-  const W = 600, H = 190, L = 48, B = 30, T = 14;
+  const W = Math.round(Math.max(320, Math.min(720, $("#end").clientWidth - 24))), H = 190, L = 48, B = 30, T = 14;
   let lo = Math.min(...all), hi = Math.max(...all);
   const pad = exact ? Math.max(1, Math.ceil((hi - lo) * 0.1)) : Math.max(0.01, (hi - lo) * 0.1);
   lo = exact ? lo - pad : Math.max(0, lo - pad);

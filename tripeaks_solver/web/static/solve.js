@@ -105,19 +105,22 @@ function stepTo(i) {
 function stepWords(vars) {
   return vars.end ? _("Move {n} of {of}: {move}, score {score} ({end})", vars) : _("Move {n} of {of}: {move}, score {score}", vars);
 }
+function playButton(playing) {
+  const play = document.querySelector("[data-action=play]");
+  play.querySelector(".icon").textContent = playing ? "⏸" : "▶";
+  play.querySelector(".word").textContent = playing ? _("Pause") : _("Play");
+  play.setAttribute("aria-label", playing ? _("Pause") : _("Play"));
+  play.setAttribute("aria-pressed", playing ? "true" : "false");
+}
 function stopPlaying() {
   if (solved.timer) { clearInterval(solved.timer); solved.timer = null; }
-  const play = document.querySelector("[data-action=play]");
-  play.textContent = _("▶ Play");
-  play.setAttribute("aria-pressed", "false");
+  playButton(false);
 }
 function playLine() {
   if (solved.timer) { stopPlaying(); return; }
   const r = solved.data.rules[solved.rules];
   if (solved.step >= r.moves.length) stepTo(0);
-  const play = document.querySelector("[data-action=play]");
-  play.textContent = _("⏸ Pause");
-  play.setAttribute("aria-pressed", "true");
+  playButton(true);
   solved.timer = setInterval(() => {
     if (solved.step >= r.moves.length) { stopPlaying(); return; }
     stepTo(solved.step + 1);
