@@ -669,3 +669,11 @@ def test_serve_on_another_host_warns_and_needs_the_token(tmp_path):
         proc.send_signal(signal.SIGINT)
         _, err = proc.communicate(timeout=10)
     assert err.startswith("warning: --host 127.0.0.2 lets other machines reach the server")
+
+
+def test_a_start_is_refused_in_the_page_words(tmp_path):
+    c = client(tmp_path)
+    for text in ("Jd 4s Ac 8h 4c 2h 8c 6h 8d 8s", "Jd Jd 4s Ac 8h 4c 2h 8c 6h 8d 8s"):
+        r = c.post("/api/games", json={"start": text})
+        assert r.status_code == 400 and "--" not in r.json()["error"], r.json()
+    assert not list(tmp_path.iterdir())

@@ -58,8 +58,8 @@ function moveRow(row) {
     "aria-current": game.reviewing === row.ply ? "true" : null, onclick: () => openReview(row.ply) },
   el("span", { class: "n", "aria-hidden": "true", text: row.move === "undo" ? "↶" : `${fmtNumber(row.number)}.` }),
   el("span", { class: "what", "aria-hidden": "true", text: pretty(row.move) + shown }),
-  mark ? el("span", { class: `mark m${mark === "!" ? "good" : mark.length}`, "aria-hidden": "true", title: markTitle(mark, exact), text: mark }) : null,
-  lost ? el("span", { class: "lost", "aria-hidden": "true", text: _("no win left after it") }) : null);
+  mark ? el("span", { class: `mark m${mark === "!" ? "good" : mark.length}`, "aria-hidden": "true",
+    title: lost ? _("no line won after it") : markTitle(mark, exact), text: mark }) : null);
   return el("li", { "data-ply": String(row.ply), "data-mark": mark,
     class: `${row.taken_back ? "taken-back" : ""}${game.reviewing === row.ply ? " on" : ""}` }, button);
 }
@@ -122,10 +122,11 @@ async function openReview(ply) {
   const row = ply ? state.moves[ply - 1] : null;
   const j = row ? judgedRow(row) : null;
   const parts = [];
-  parts.push(el("strong", { text: row === null ? _("The start") : row.move === "undo"
-    ? _("Undo (move {n} taken back)", { n: fmtNumber(row.number) })
-    : _("Move {n}: {move}", { n: fmtNumber(row.number), move: pretty(row.move) }) }));
-  parts.push(" ", _("The board after it, as you knew it then."));
+  const moved = row && (pretty(row.move) + (row.shown.length ? ` → ${prettyLine(row.shown)}` : ""));
+  parts.push(el("strong", { text: row === null ? _("The start.") : row.move === "undo"
+    ? _("Undo (move {n} taken back).", { n: fmtNumber(row.number) })
+    : _("Move {n}: {move}.", { n: fmtNumber(row.number), move: moved }) }));
+  parts.push(" ", row === null ? _("The board before the first move.") : _("The board after it, as you knew it then."));
   if (j && j.mark) parts.push(" ", el("span", { class: `mark m${j.mark === "!" ? "good" : j.mark.length}`, text: j.mark }), " ", markTitle(j.mark, game.judged.exact) + ".");
   if (j && j.best_after !== null && j.best_after !== undefined && !j.taken_back) {
     parts.push(" ", _("Best score still reachable after it: {best} ({lost} lost by it).", { best: fmtNumber(j.best_after), lost: fmtNumber(j.lost) }));
