@@ -103,8 +103,10 @@ def serve_command(port: int, host: str, data_dir: Path | None, open_browser: boo
     click.echo(f"Serving {folder} on {url}  (Ctrl-C stops)")
     sys.stdout.flush()
     logging.basicConfig(format="tripeaks-solve serve: %(message)s", level=logging.WARNING)
+    # uvicorn annotates the timeout as an int, but waits with asyncio.timeout: a float.
     config = uvicorn.Config(app, log_level="warning", access_log=False, lifespan="on",
-                            timeout_graceful_shutdown=0.5, log_config=None)
+                            timeout_graceful_shutdown=0.5,  # type: ignore[arg-type]
+                            log_config=None)
     server = uvicorn.Server(config)
     if open_browser:
         import webbrowser

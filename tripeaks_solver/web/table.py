@@ -234,6 +234,7 @@ class Table:
             scoring = core.scoring
         # Computed outside the lock: a move sent meanwhile is not held up; the answer
         # names the record length it is for.
+        out: dict[str, object]  # JSON values
         out = {"at": at, "exact": exact, "recommended": None, "player": None, "seed": None,
                "chance": None, "moves": [], "line": [], "best_score": None, "winnable": None,
                "rather": None}
