@@ -73,8 +73,8 @@ def told_cards(game: ObservedGame) -> list[dict]:
         return []
     first: dict[int, int] = {}
     for ply, step in enumerate(game.record, 1):
-        for card in step.shown:
-            first.setdefault(int(card), ply)
+        for shown in step.shown:
+            first.setdefault(int(shown), ply)
     told = []
     for place, card in enumerate(game.knowledge.places):
         if card is None:
