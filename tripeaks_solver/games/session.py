@@ -15,7 +15,6 @@ the page in a browser) turn what the player typed into calls and show what they 
     s.undo()            # the same as s.play("u")
     s.fix("5d", "6d")   # the card said as 5d was 6d: the record rewritten
     s.toggle_peek()     # start or stop a peek; s.peek_turn() is its next step
-    s.follow_peek()     # play the peek's next step up to its card (a page follows it)
     advice = s.advise() # the advice here (slow: see below); advice.lines(): in words
     s.turn_data(advice) # the object ``coach --json`` prints for a turn (TURN_KEYS)
     review = s.review() # the whole game judged (slow); s.final(review): the end's data
@@ -84,7 +83,6 @@ class CoachSession:
         self.pending: Move | None = None  # a move waiting for the cards it turned up
         self.need: tuple[int, ...] = ()
         self.said: list[Card] = []
-        self._followed: tuple[PeekTurn, int] | None = None  # follow_peek's step, record length
 
     # --- making one -----------------------------------------------------------------
     @classmethod
@@ -383,49 +381,6 @@ class CoachSession:
         if turn.finished:
             self.peek_base = None
         return turn
-
-    def follow_peek(self) -> PeekTurn | None:
-        """Play the peek's next step as the player taps it in the app (a front end that
-        follows the plan itself, asking only for the cards): its undos and its moves,
-        each written to the record, the last one waiting for the cards it turns up
-        (``need``, then :meth:`answer`). Returns the step followed (:meth:`followed`
-        shows it meanwhile); the peek's turn as it stands when there is no card to say
-        (its last step: :meth:`peek_back`), None when not peeking."""
-        turn = self.peek_turn()
-        if turn is None or turn.step is None:
-            return turn
-        step = turn.step
-        for _ in range(step.undos):
-            self._play(Observed(Move.UNDO))
-        for move in step.moves[:-1]:  # by the plan, they turn up only cards known
-            self._play(Observed(move))
-        self.play(Observed(step.moves[-1]))
-        if self.pending is not None:
-            self._followed = (turn, len(self.game.record))
-        return turn
-
-    @property
-    def followed(self) -> PeekTurn | None:
-        """The peek step :meth:`follow_peek` played, while its last move waits for its
-        cards."""
-        if self._followed is None or self.pending is None:
-            return None
-        turn, length = self._followed
-        last = turn.step.moves[-1] if turn.step is not None else None
-        return turn if length == len(self.game.record) and last == self.pending else None
-
-    def peek_back(self) -> None:
-        """The peek's last step, taken as the player made it in the app: the moves it
-        still has on the board undone, back to where it began (the next
-        :meth:`peek_turn` says it is done, and ends it).
-        InputError when the peek has a card to show first, or is not on."""
-        turn = self.peek_turn()
-        if turn is None or self.pending is not None:
-            raise InputError("no peek is going on")
-        if turn.step is not None:
-            raise InputError("the peek has a card to show first")
-        for _ in range(turn.back):
-            self._play(Observed(Move.UNDO))
 
     # --- what a front end shows -------------------------------------------------------
     def turn_data(self, advice: Advice | None = None, *, error: str | None = None,

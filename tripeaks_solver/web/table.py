@@ -15,8 +15,9 @@ import time
 from pathlib import Path
 
 from ..errors import InputError
+from ..games.following import Followed, follow_peek, peek_back
 from ..games.session import CoachSession
-from ..games.turns import score_of
+from ..games.turns import PeekTurn, score_of
 from ..model.cards import Card
 from ..model.game import Status
 from ..model.observed import Observed, name_place
@@ -51,6 +52,8 @@ class Table:
         self._advice: dict[tuple, dict] = {}
         self._analysis: dict[tuple, dict] = {}
         self.judging = Judging()  # the move list's marks (web/review.py)
+        self.followed: Followed | None = None  # the peek's step the page played
+        self.peek_done: PeekTurn | None = None  # a peek ended by following it: said once
 
     @property
     def path(self) -> Path:
@@ -96,8 +99,10 @@ class Table:
             "record": game.tokens, "seed": self.seed}
 
     def _peek(self) -> dict | None:
-        followed = self.core.followed  # a step the page plays itself, asking its card
-        turn = followed or self.core.peek_turn()  # ends the peek when it is done
+        followed = self.followed if self.followed and self.followed.waiting(self.core) \
+            else None  # a step the page played itself, asking its card
+        turn = followed.turn if followed else self.core.peek_turn()  # ends a peek done
+        turn, self.peek_done = turn or self.peek_done, None
         if turn is None:
             return None
         rules = self.core.rules
@@ -110,7 +115,10 @@ class Table:
     def _follow(self) -> None:
         # A peek follows its plan itself: the next step's taps played, its card asked.
         if self.core.peeking and self.core.pending is None:
-            self.core.follow_peek()
+            found = follow_peek(self.core)
+            self.followed = found if isinstance(found, Followed) else None
+            if isinstance(found, PeekTurn) and found.finished:
+                self.peek_done = found  # said once, by the next state
 
     # --- moves -----------------------------------------------------------------------
     def _check(self, at: int | None) -> None:
@@ -161,7 +169,7 @@ class Table:
         with self.lock:
             self._check(at)
             core = self.core
-            if core.pending is not None and core.followed is None:
+            if core.pending is not None and not (self.followed and self.followed.waiting(core)):
                 raise InputError("say first which card turned up")
             if core.game.game.status is not Status.IN_PLAY and not core.peeking:
                 raise InputError(f"the game is over ({core.game.game.status.value})")
@@ -174,7 +182,7 @@ class Table:
         """The peek's last step, made in the app: its moves undone (the peek ends)."""
         with self.lock:
             self._check(at)
-            self.core.peek_back()
+            peek_back(self.core)
             return self._state()
 
     def correct(self, told: str, right: str, at: int | None) -> dict:
