@@ -264,7 +264,7 @@ function chart(j) {
   // the axis numbered as the move list: the moves standing, by their numbers
   const ticks = new Set([0, ys.length - 1]);
   const step = Math.max(1, Math.ceil((ys.length - 1) / 6));
-  for (let i = step; i < ys.length - 1; i += step) ticks.add(i);
+  for (let i = step; i < ys.length - 1 - step / 2; i += step) ticks.add(i);
   for (const i of ticks) {
     s.append(svg("text", { x: x(i), y: H - B + 16, class: "tick", "text-anchor": "middle" },
       i === 0 ? _("start") : fmtNumber(rows[i - 1].number)));

@@ -35,7 +35,7 @@ function renderPicker() {
     const waste = i === n - 1 && n % 2 === 1;
     const name = waste ? _("the waste card") : _("card {n}", { n: fmtNumber(i + 1) });
     const slot = el("span", { class: `slot-small${waste ? " waste-slot" : ""}`, title: name });
-    if (words[i]) slot.append(cardFace(words[i], { "aria-label": `${name}: ${cardName(words[i])}` }));
+    if (words[i]) slot.append(cardFace(words[i], { "aria-label": _("{place}: {card}", { place: name, card: cardName(words[i]) }) }));
     else slot.append(el("span", { "aria-hidden": "true", text: waste ? _("waste") : fmtNumber(i + 1) }));
     picked.append(slot);
   }
