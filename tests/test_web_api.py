@@ -677,3 +677,38 @@ def test_a_start_is_refused_in_the_page_words(tmp_path):
         r = c.post("/api/games", json={"start": text})
         assert r.status_code == 400 and "--" not in r.json()["error"], r.json()
     assert not list(tmp_path.iterdir())
+
+
+def test_the_judging_waits_while_an_advice_is_computed():
+    """The move list's judging pauses between two moves while any advice runs, and a
+    judgement of a record the game has left is dropped (409 to the page)."""
+    from tripeaks_solver.web.review import PRIORITY, Judging, Superseded
+
+    judging, steps = Judging(), []
+    started = threading.Event()
+
+    def compute(progress):
+        for n in range(5):
+            steps.append(n)
+            started.set()
+            progress(n)
+        return {"done": True}
+
+    out: list = []
+    with PRIORITY.urgent():
+        worker = threading.Thread(target=lambda: out.append(judging.get(("a",), compute)))
+        worker.start()
+        assert started.wait(5)
+        time.sleep(0.2)
+        assert steps == [0]  # paused after its first move: the advice goes first
+    worker.join(5)
+    assert steps == [0, 1, 2, 3, 4] and out == [{"done": True}]
+    assert judging.get(("a",), compute) == {"done": True} and len(steps) == 5  # kept
+
+    def superseded(progress):
+        judging.wanted = ("c",)  # a newer record asked for meanwhile
+        progress(0)
+        return {}
+
+    with pytest.raises(Superseded):
+        judging.get(("b",), superseded)
