@@ -185,33 +185,202 @@ def test_the_question_of_the_card_that_turned_up(tmp_path):
 
 
 def test_peek_walks_through_the_cards(tmp_path):
+    """The page follows the peek's plan itself: each step's taps are played and only
+    the cards that turn up are asked, so a whole peek takes a request per card shown,
+    one to start and one for the last step (the moves undone); the moves are those of
+    ``plan_peek`` with the session's seed (the coach's walk-through)."""
+    from tripeaks_solver.analysis.peek import plan_peek
+    from tripeaks_solver.model.layout import Layout
+
     deal = Deal.from_number(2)
     c = client(tmp_path)
     name = start(c, seen_line(deal))["name"]
     state = c.post(f"/api/games/{name}/peek", json={"at": 0}).json()
+    clicks, picked = 1, 0
     peek = state["peek"]
-    assert peek["of"] == 41 and peek["seen"] == 0 and not peek["done"]
-    for _ in range(400):
+    assert peek["of"] == 41 and peek["seen"] == 0 and peek["following"]
+    seed = peek["seed"]
+    for _ in range(100):
         peek = state["peek"]
         if peek is None or peek["done"]:
             break
-        for _ in range(peek["undos"]):
-            state = c.post(f"/api/games/{name}/move", json={"move": "undo",
-                                                            "at": state["at"]}).json()
-        for move in peek["moves"]:
-            state = c.post(f"/api/games/{name}/move",
-                           json={"move": move, "at": state["at"]}).json()
-            while state["need"] is not None:
-                card = deal.cards[state["need"]["place"]].token
-                state = c.post(f"/api/games/{name}/reveal",
-                               json={"card": card, "at": state["at"]}).json()
-        if not peek["moves"] and not peek["undos"]:
-            break
-    assert peek["done"] and peek["seen"] == 41 - peek["unknown"]
+        if state["need"] is not None:  # the step's taps made: its card asked
+            assert peek["following"] and state["need"]["move"] == peek["moves"][-1]
+            card = deal.cards[state["need"]["place"]].token
+            state = c.post(f"/api/games/{name}/reveal",
+                           json={"card": card, "at": state["at"]}).json()
+            picked += 1
+        else:  # the last step: undo back to where the peek began
+            assert peek["moves"] == [] and peek["back"] > 0 and not peek["following"]
+            state = c.post(f"/api/games/{name}/peek-next", json={"at": state["at"]}).json()
+        clicks += 1
     assert state["peek"] is None or state["peek"]["done"]
-    if state["exact"]:
-        advice = c.get(f"/api/games/{name}/advice", params={"at": state["at"]}).json()
-        assert advice["player"] == "exact" and advice["line"]
+    assert state["exact"] and clicks <= picked + 3
+    plan = plan_peek(deal, EASY, Layout.of_deal(deal, Game(deal, EASY).visible_places()),
+                     seed=seed)
+    assert plan.complete and len(plan.revealed) == picked
+    want = [t for e in plan.excursions for t in [m.token for m in e.moves] + ["undo"] * e.undos]
+    assert [t.split(":")[0] for t in state["record"]] == want
+    advice = c.get(f"/api/games/{name}/advice", params={"at": state["at"]}).json()
+    assert advice["player"] == "exact" and advice["line"]
+
+
+def test_a_peek_stops_at_its_question(tmp_path):
+    deal = Deal.from_number(2)
+    c = client(tmp_path)
+    name = start(c, seen_line(deal))["name"]
+    state = c.post(f"/api/games/{name}/peek", json={"at": 0}).json()
+    assert state["need"] is not None
+    state = c.post(f"/api/games/{name}/peek", json={"at": state["at"]}).json()
+    assert state["peek"] is None and state["need"] is None
+    r = c.post(f"/api/games/{name}/peek-next", json={"at": state["at"]})
+    assert r.status_code == 400
+
+
+def test_a_card_told_wrongly_is_corrected(tmp_path):
+    """The player picks 2-of-something wrong for a card; the page lists the cards told
+    (where and when), the correction rewrites the record, and the real card, when it
+    turns up, can be said."""
+    deal = Deal.from_number(4)
+    c = client(tmp_path)
+    name = start(c, seen_line(deal))["name"]
+    state = c.post(f"/api/games/{name}/move", json={"move": "draw", "at": 0}).json()
+    truth = deal.cards[29]
+    wrong = next(card for card in deal.cards[30:] if card.rank != truth.rank)
+    state = c.post(f"/api/games/{name}/reveal", json={"card": wrong.token, "at": 0}).json()
+    told = {t["card"]: t for t in state["told"]}
+    assert len(told) == 12 and told[wrong.token] == {"card": wrong.token, "place": 29, "ply": 1}
+    assert told[deal.cards[18].token]["ply"] == 0
+    assert state["moves"] == [{"ply": 1, "number": 1, "move": "draw",
+                               "shown": [wrong.token], "taken_back": False}]
+    r = c.post(f"/api/games/{name}/correct", json={"told": wrong.token,
+                                                   "to": deal.cards[18].token, "at": 1})
+    assert r.status_code == 400 and "known already" in r.json()["error"]
+    r = c.post(f"/api/games/{name}/correct", json={"told": wrong.token, "to": truth.token,
+                                                   "at": 0})
+    assert r.status_code == 409
+    state = c.post(f"/api/games/{name}/correct", json={"told": wrong.token,
+                                                       "to": truth.token, "at": 1}).json()
+    assert state["waste"] == truth.token and state["record"] == [f"draw:{truth.token}"]
+    assert wrong.token not in state["known_cards"]
+    assert (tmp_path / name).read_text().endswith(f"moves:\ndraw:{truth.token}\n")
+    for bad in ({"told": 5, "to": "Ks"}, {"told": "Ks"}, {"told": "Zz", "to": "Ks"}):
+        assert c.post(f"/api/games/{name}/correct", json=bad).status_code == 400
+
+
+def test_a_code_has_nothing_to_correct(tmp_path):
+    c = client(tmp_path)
+    state = start(c, "TP1-E-AAAAAAD")
+    assert state["told"] == []
+    r = c.post(f"/api/games/{state['name']}/correct", json={"told": "9c", "to": "Ks"})
+    assert r.status_code == 400
+
+
+def test_the_move_list_judged_and_the_board_after_a_move(tmp_path):
+    """The review's rows are ``analyze``'s (its marks, its lost_at); the board after
+    move N shows move N's waste."""
+    from tripeaks_solver.analysis.hints import analyze
+
+    code = "TP1-E-AAAAAAD"
+    deal = Deal.from_code(code)
+    c = client(tmp_path)
+    name = start(c, code)["name"]
+    game, at = Game(deal, EASY), 0
+    for move in ("draw", "draw", "draw", "undo", "draw", "draw"):  # a move taken back
+        game.play(move)
+        at = c.post(f"/api/games/{name}/move", json={"move": move, "at": at}).json()["at"]
+    state = c.get(f"/api/games/{name}").json()
+    assert [(r["number"], r["taken_back"]) for r in state["moves"]] == [
+        (1, False), (2, False), (3, True), (3, True), (4, False), (5, False)]
+    review = c.get(f"/api/games/{name}/review", params={"at": at}).json()
+    theirs = analyze(deal, EASY, [r["move"] for r in state["moves"]])
+    assert review["exact"] and [r["mark"] for r in review["rows"]] == [
+        r.mark for r in theirs.moves]
+    assert review["lost_total"] == theirs.lost_total
+    lost = review["lost"]
+    assert (lost and lost["number"]) == theirs.lost_at
+    replay = Game(deal, EASY)
+    for ply, token in enumerate(state["record"], 1):
+        replay.play(token.split(":")[0])
+        board = c.get(f"/api/games/{name}/review/{ply}").json()
+        assert board["ply"] == ply and board["waste"] == replay.waste.token
+        assert board["stock_left"] == replay.stock_left
+        assert board["line"] == solve(Position.of(replay)).tokens
+    assert c.get(f"/api/games/{name}/review/99").status_code == 400
+    assert c.get(f"/api/games/{name}/review", params={"at": 2}).status_code == 409
+
+
+def test_fair_marks_while_cards_are_unseen(tmp_path):
+    from tripeaks_solver.web.review import FAIR_MARGIN
+
+    deal = Deal.from_number(11)
+    c = client(tmp_path)
+    name = start(c, seen_line(deal))["name"]
+    final = play_through(c, name, deal)
+    review = c.get(f"/api/games/{name}/review",
+                   params={"at": final["at"], "samples": 20, "seed": 3}).json()
+    # won with cards never seen (the stock's last): judged over guesses only
+    assert review["fair"] and not review["exact"] and review["unseen"] > 0
+    assert len(review["rows"]) == len(final["record"])
+    for r in review["rows"]:
+        want = "" if r["share_after"] is None else "??" if (
+            r["share_after"] == 0 < r["share_best"]) else "?" if (
+            r["share_best"] - r["share_after"] >= FAIR_MARGIN) else ""
+        assert r["mark"] == want
+    falls = [r["share_before"] - r["share_after"] for r in review["rows"]
+             if r["share_before"] is not None]
+    fell = review["fell"]
+    assert fell["before"] - fell["after"] == max(falls) > 0
+    assert review["lost"] is None and review["lost_total"] is None
+
+
+def test_a_won_game_takes_no_undo_and_no_peek(tmp_path):
+    code = "TP1-E-AAAAAAD"
+    best = solve(Deal.from_code(code), EASY)
+    assert best.winnable
+    c = client(tmp_path)
+    name = start(c, code)["name"]
+    at = 0
+    for move in best.tokens:
+        state = c.post(f"/api/games/{name}/move", json={"move": move, "at": at}).json()
+        at = state["at"]
+    assert state["status"] == "won" and not state["can_undo"] and not state["can_peek"]
+    r = c.post(f"/api/games/{name}/move", json={"move": "undo", "at": at})
+    assert r.status_code == 400 and "won" in r.json()["error"]
+    assert c.post(f"/api/games/{name}/peek", json={"at": at}).status_code == 400
+    assert (tmp_path / name).read_text().endswith(f"{best.tokens[-1]}\n")
+
+
+def test_the_advice_says_why_not_the_top_bar(tmp_path):
+    """When the recommended move is not the move with the highest share still
+    winnable, the advice names that move and what each won (the coach's line)."""
+    from tripeaks_solver.analysis.fair import View
+    from tripeaks_solver.analysis.hints import fair_advice
+    from tripeaks_solver.games.turns import Advice
+    from tripeaks_solver.web.review import rather_than
+
+    c = client(tmp_path)
+    seen = 0
+    for number in range(40):
+        deal = Deal.from_number(number)
+        position = Position(deal, EASY)
+        fa = fair_advice(View.of(position), 50, 3, 0)
+        note = rather_than(Advice(fair=fa))
+        top = fa.rating.moves[0]
+        if fa.recommended is None or top.move == fa.recommended or top.share == next(
+                m.share for m in fa.rating.moves if m.move == fa.recommended):
+            assert note is None
+            continue
+        assert note == {"top": top.move.token, "won": round(fa.won(fa.recommended), 6),
+                        "won_top": round(fa.won(top.move), 6)}
+        name = start(c, seen_line(deal))["name"]
+        advice = c.get(f"/api/games/{name}/advice",
+                       params={"at": 0, "samples": 50, "seed": 3}).json()
+        assert advice["rather"] == note
+        seen += 1
+        if seen == 2:
+            break
+    assert seen, "no deal of 40 recommends below the top bar"
 
 
 # --- the guards ------------------------------------------------------------------------
@@ -348,11 +517,15 @@ def test_a_record_held_by_a_terminal_coach_is_refused(tmp_path):
     held = RecordFile(path)  # as coach holds it while it runs
     held.open()
     try:
-        r = client(tmp_path).get("/api/games/held.txt")
+        c = client(tmp_path)
+        assert [g["held"] for g in c.get("/api/games").json()["games"]] == [True]
+        r = c.get("/api/games/held.txt")
         assert r.status_code == 400 and "another session" in r.json()["error"]
     finally:
         held.close()
-    r = client(tmp_path).get("/api/games/held.txt")
+    c = client(tmp_path)
+    assert [g["held"] for g in c.get("/api/games").json()["games"]] == [False]
+    r = c.get("/api/games/held.txt")
     assert r.status_code == 200 and r.json()["record"] == ["draw:3s"]
 
 
@@ -496,3 +669,46 @@ def test_serve_on_another_host_warns_and_needs_the_token(tmp_path):
         proc.send_signal(signal.SIGINT)
         _, err = proc.communicate(timeout=10)
     assert err.startswith("warning: --host 127.0.0.2 lets other machines reach the server")
+
+
+def test_a_start_is_refused_in_the_page_words(tmp_path):
+    c = client(tmp_path)
+    for text in ("Jd 4s Ac 8h 4c 2h 8c 6h 8d 8s", "Jd Jd 4s Ac 8h 4c 2h 8c 6h 8d 8s"):
+        r = c.post("/api/games", json={"start": text})
+        assert r.status_code == 400 and "--" not in r.json()["error"], r.json()
+    assert not list(tmp_path.iterdir())
+
+
+def test_the_judging_waits_while_an_advice_is_computed():
+    """The move list's judging pauses between two moves while any advice runs, and a
+    judgement of a record the game has left is dropped (409 to the page)."""
+    from tripeaks_solver.web.review import PRIORITY, Judging, Superseded
+
+    judging, steps = Judging(), []
+    started = threading.Event()
+
+    def compute(progress):
+        for n in range(5):
+            steps.append(n)
+            started.set()
+            progress(n)
+        return {"done": True}
+
+    out: list = []
+    with PRIORITY.urgent():
+        worker = threading.Thread(target=lambda: out.append(judging.get(("a",), compute)))
+        worker.start()
+        assert started.wait(5)
+        time.sleep(0.2)
+        assert steps == [0]  # paused after its first move: the advice goes first
+    worker.join(5)
+    assert steps == [0, 1, 2, 3, 4] and out == [{"done": True}]
+    assert judging.get(("a",), compute) == {"done": True} and len(steps) == 5  # kept
+
+    def superseded(progress):
+        judging.wanted = ("c",)  # a newer record asked for meanwhile
+        progress(0)
+        return {}
+
+    with pytest.raises(Superseded):
+        judging.get(("b",), superseded)

@@ -5,7 +5,10 @@ would, on deals whose hidden cards only the test knows.
 The test holds the deal and its own plain-Python game: it clicks the move the page
 recommends, plays it on its own game too, and picks each card that turns up from the
 deal. The page's result is then checked against that game, and the record the server
-wrote against ``tripeaks-solve replay --record``.
+wrote against ``tripeaks-solve replay --record``. A card picked wrongly is corrected on
+the page; the end's summary is checked against ``analyze --record``; a peek's clicks
+are counted; axe-core (axe-selenium-python) checks every page in light and dark, at
+390 and 1280 px.
 """
 
 from __future__ import annotations
@@ -25,8 +28,10 @@ from selenium import webdriver
 from selenium.common.exceptions import StaleElementReferenceException
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import WebDriverWait
 
+from tripeaks_solver.model.cards import Card
 from tripeaks_solver.model.dealing import Deal
 from tripeaks_solver.model.game import Game
 from tripeaks_solver.model.observed import seen_places
@@ -140,12 +145,15 @@ def status(driver) -> tuple[str, int, int]:
 
 def settled(driver) -> str | None:
     """What the page waits for from the player: ``question``, ``move`` (advice shown),
-    ``over``; None while it waits for the server."""
+    ``peek-next`` (a peek's last step), ``over``; None while it waits for the server."""
     try:
         if driver.find_element(By.CSS_SELECTOR, "[data-busy]").is_displayed():
             return None
         if driver.find_element(By.ID, "question").is_displayed():
             return "question"
+        if any(e.is_displayed() for e in driver.find_elements(
+                By.CSS_SELECTOR, "[data-action=peek-next]")):
+            return "peek-next"
         state = driver.find_element(By.CSS_SELECTOR, "[data-status]").get_attribute(
             "data-status")
         if state in ("won", "stuck"):
@@ -173,6 +181,12 @@ class Player:
         self.deal = deal
         self.game = Game(deal, rules)
         self.seen = {deal.cards[p] for p in seen_places(rules)}
+        self.told: dict[str, str] = {}  # a card the page shows: the card it really is
+        self.clicks = 0  # on the page, by move() and pick()
+
+    def click(self, selector: str) -> None:
+        click(self.driver, selector)
+        self.clicks += 1
 
     def seen_line(self) -> str:
         return " ".join(self.deal.cards[p].token for p in seen_places(self.game.rules))
@@ -195,16 +209,19 @@ class Player:
     def move(self, token: str) -> None:
         """Click ``token`` (a card of the board, draw, undo) and say the cards it turned
         up, left first."""
-        selector = {"draw": "[data-action=draw]", "undo": "[data-action=undo]"}.get(
+        selector = {"draw": "[data-action=draw]", "undo": ".controls [data-action=undo]"}.get(
             token, f'[data-card="{token}"]')
-        new = self._play(token)
+        new = self._play(self.told.get(token, token))
         self.driver.execute_script("window.__recommended = []")
-        click(self.driver, selector)
+        self.click(selector)
         for card in new:
-            assert wait_settled(self.driver) == "question"
-            assert not self.driver.find_elements(By.CSS_SELECTOR,
-                                                 f'[data-reveal="{card.token}"][disabled]')
-            click(self.driver, f'[data-reveal="{card.token}"]')
+            self.pick(card.token)
+
+    def pick(self, card: str) -> None:
+        """Say ``card`` at the question the page asks."""
+        assert wait_settled(self.driver) == "question"
+        assert not self.driver.find_elements(By.CSS_SELECTOR, f'[data-reveal="{card}"][disabled]')
+        self.click(f'[data-reveal="{card}"]')
 
     def follow(self, most: int = 500, stop_at: int | None = None) -> str:
         """Play the recommended move until the game ends (or ``stop_at`` moves)."""
@@ -239,7 +256,8 @@ class Player:
         return self.driver.current_url.split("/play/", 1)[1].split("?")[0]
 
 
-def start_game(driver, server: Server, text: str, samples: int = SAMPLES) -> None:
+def start_game(driver, server: Server, text: str, samples: int = SAMPLES,
+               seed: int | None = None) -> None:
     driver.get(server.url)
     box = driver.find_element(By.ID, "start-text")
     box.clear()
@@ -247,6 +265,8 @@ def start_game(driver, server: Server, text: str, samples: int = SAMPLES) -> Non
     samples_box = driver.find_element(By.ID, "samples")
     samples_box.clear()
     samples_box.send_keys(str(samples))
+    if seed is not None:
+        driver.find_element(By.ID, "seed").send_keys(str(seed))
     click(driver, "[data-action=start]")
     WebDriverWait(driver, WAIT).until(lambda d: "/play/" in d.current_url)
 
@@ -349,47 +369,72 @@ def test_a_record_begun_by_the_terminal_coach_continues_on_the_page(server, brow
 
 
 @pytest.mark.slow  # CI's slow step; the fast set keeps the keys (the quickest browser game)
-@pytest.mark.parametrize("steps", [pytest.param(3, id="3-steps"),
-                                   pytest.param(None, id="whole", marks=pytest.mark.slow)])
-def test_peek_walks_through_on_the_board_then_the_best_line(server, browser, steps):
+def test_a_peek_from_the_start_takes_the_cards_it_shows_plus_three_clicks(server, browser):
+    """The player makes the taps in the app; the page follows them itself and asks only
+    for the cards that turn up: Peek, a click a card, and the last step's click. The
+    moves it records are the plan of ``peek`` (the coach's walk-through) with the
+    session's seed; then the exact best line wins the deal's best score."""
+    from tripeaks_solver.analysis.peek import plan_peek
+    from tripeaks_solver.model.layout import Layout
+    from tripeaks_solver.solver.solve import solve
+
     deal = Deal.from_number(2)
     player = Player(browser, deal)
     start_game(browser, server, player.seen_line())
     assert wait_settled(browser) == "move"
-    click(browser, "[data-action=peek]")
+    player.clicks = 0
+    player.click("[data-action=peek]")
     peek = browser.find_element(By.ID, "peek")
-    WebDriverWait(browser, WAIT).until(lambda d: "cards seen 0 of 41" in peek.text)
-    for n in range(300):
-        wait_settled_or_peek(browser)
-        if peek.get_attribute("data-done") == "true":
-            break
-        seen = int(peek.get_attribute("data-seen"))
-        assert seen == len(player.seen) - 11 and f"cards seen {seen} of 41" in peek.text
-        if n == steps:
-            player.check_end(server.folder)
-            return
-        # the walk-through on the board: the undo button and the cards to tap marked
-        undos = int(peek.get_attribute("data-undos"))
-        moves = peek.get_attribute("data-moves").split()
-        marked = [el.get_attribute("data-card") for el in
-                  browser.find_elements(By.CSS_SELECTOR, "[data-card].tap")]
-        if browser.find_elements(By.CSS_SELECTOR, "[data-action=draw].tap"):
-            marked.append("draw")
-        assert bool(browser.find_elements(By.CSS_SELECTOR, "[data-action=undo].tap")) == (
-            undos > 0)
-        if undos:
-            player.move("undo")
+    for _ in range(100):
+        now = wait_settled(browser)
+        if now == "question":
+            assert peek.get_attribute("data-done") == "false"
+            seen = int(peek.get_attribute("data-seen"))
+            assert seen == len(player.seen) - 11 and f"{seen} of 41 cards seen" in peek.text
+            # the taps to make in the app are said, and the card to tap marked
+            moves = peek.get_attribute("data-moves").split()
+            assert "In the app" in browser.find_element(By.ID, "question-peek").text
+            marked = [e.get_attribute("title") for e in
+                      browser.find_elements(By.CSS_SELECTOR, "#board .card.tap")]
+            if browser.find_elements(By.CSS_SELECTOR, "[data-action=draw].tap"):
+                marked.append("draw")
+            assert marked == [pretty(m) for m in moves[-1:]]
+            undos = int(peek.get_attribute("data-undos"))
+            seed = int(peek.get_attribute("data-seed"))
+            for token in ["undo"] * undos + moves:  # the taps the page made for the player
+                new = player._play(token)
+            asked = int(browser.find_element(By.ID, "question").get_attribute("data-place"))
+            assert new and new[0] == deal.cards[asked]
+            for card in new:
+                player.pick(card.token)
+        elif now == "peek-next":
+            for _ in range(int(peek.get_attribute("data-undos"))):
+                player._play("undo")
+            player.click("[data-action=peek-next]")
         else:
-            assert moves and moves[0] in marked, (moves, marked)
-            player.move(moves[0])
-    assert "Peek done" in peek.text
-    line = WebDriverWait(browser, WAIT).until(
-        lambda d: d.find_element(By.ID, "line") if d.find_element(By.ID, "line").is_displayed()
-        else None)
-    assert line.text.startswith("Best line:")
+            break
+    assert peek.get_attribute("data-done") == "true" and "Peek done" in peek.text
+    shown = int(peek.get_attribute("data-seen"))
+    assert shown == 41 and player.clicks <= shown + 3, (player.clicks, shown)
+    state = server_state(server, player.record_name())
+    plan = plan_peek(deal, EASY, Layout.of_deal(deal, Game(deal, EASY).visible_places()),
+                     seed=seed)
+    want = [t for e in plan.excursions for t in [m.token for m in e.moves] + ["undo"] * e.undos]
+    assert [t.split(":")[0] for t in state["record"]] == want
+    line = browser.find_element(By.ID, "line")
+    assert line.is_displayed() and line.text.startswith("Best line:")
     assert "exact" in browser.find_element(By.ID, "advice").text
     player.follow()
     player.check_end(server.folder)
+    assert player.game.score_under("app") == solve(deal, EASY).best_score
+
+
+def server_state(server: Server, name: str) -> dict:
+    """The game's state as the server answers it (the page's own request)."""
+    from urllib.request import urlopen
+
+    with urlopen(f"{server.url}api/games/{name}", timeout=WAIT) as r:
+        return json.loads(r.read())
 
 
 def wait_settled_or_peek(driver) -> None:
@@ -406,16 +451,21 @@ def pretty(token: str) -> str:
 
 @pytest.mark.slow  # CI's slow step; the fast set keeps the keys (the quickest browser game)
 def test_the_solve_page_steps_through_the_best_line(server, browser):
+    """Both verdicts; the line step by step (buttons and ← →), each draw named with its
+    card, the next move outlined (on the stock too); the address to share; an error
+    leaves no old result under it."""
     from tripeaks_solver.model.rules import CLASSIC
     from tripeaks_solver.solver.solve import solve
 
-    deal = Deal.from_code("TP1-E-AAAAAAD")
+    code = "TP1-E-AAAAAAD"
+    deal = Deal.from_code(code)
     browser.get(server.url + "solve")
     box = browser.find_element(By.ID, "solve-text")
-    box.send_keys("TP1-E-AAAAAAD")
+    box.send_keys(code)
     click(browser, "[data-action=solve]")
     WebDriverWait(browser, WAIT).until(
         lambda d: d.find_elements(By.CSS_SELECTOR, "[data-solve-rules]"))
+    assert browser.current_url == f"{server.url}solve?text={code}"
     verdicts = browser.find_element(By.ID, "verdicts").text
     for rules, name in ((EASY, "Easy"), (CLASSIC, "Classic")):
         best = solve(deal, rules)
@@ -423,39 +473,297 @@ def test_the_solve_page_steps_through_the_best_line(server, browser):
                f"{best.best_score} in {len(best.moves)} moves" in verdicts
     steps = solve(deal, EASY).steps()
     step = browser.find_element(By.ID, "solve-step")
-    for s in steps[:3]:
-        click(browser, "[data-action=next]")
-        assert step.text.startswith(f"Move {s.number} of {len(steps)}: {pretty(s.token)}, "
-                                    f"score {s.score}")
+    game = Game(deal, EASY)
+    for n, s in enumerate(steps[:6], 1):
+        nxt = s.token
+        if nxt == "draw":  # outlined on the stock
+            assert "recommended" in attr(browser, "#solve-stock", "class")
+        else:
+            assert "recommended" in attr(browser, '#solve-board [aria-label*="next move"]',
+                                         "class")
+        if n % 2:
+            click(browser, "[data-action=next]")
+        else:
+            browser.find_element(By.TAG_NAME, "body").send_keys(Keys.ARROW_RIGHT)
+        game.play(nxt)
+        said = f"draw {pretty(game.waste.token)}" if nxt == "draw" else pretty(nxt)
+        assert step.get_attribute("data-step") == str(n)
+        assert step.text.startswith(f"Move {s.number} of {len(steps)}: {said}, score {s.score}")
+    browser.find_element(By.TAG_NAME, "body").send_keys(Keys.ARROW_LEFT)
+    assert step.get_attribute("data-step") == "5"
     click(browser, "[data-action=prev]")
-    assert step.text.startswith(f"Move 2 of {len(steps)}")
+    assert step.text.startswith(f"Move 4 of {len(steps)}")
+    drawn = [li.text.split() for i, li in enumerate(
+        browser.find_elements(By.CSS_SELECTOR, "#solve-line li"), 1) if steps[i - 1].token == "draw"]
+    assert drawn and all(words[1] == "draw" and words[2][-1] in "♣♦♥♠" for words in drawn), drawn
+    box.clear()
+    box.send_keys("TP1-Q-AAAAAAD")
+    click(browser, "[data-action=solve]")
+    WebDriverWait(browser, WAIT).until(lambda d: d.find_element(By.ID, "message").is_displayed())
+    assert not browser.find_element(By.ID, "solve-result").is_displayed()
+    assert not browser.find_elements(By.CSS_SELECTOR, "[data-solve-rules]")
+
+
+class Mistaken(Player):
+    """A player who says one card wrongly (a card of the same rank: the game plays the
+    same) and corrects it on the page when the true card turns up later, greyed out."""
+
+    wrong: str | None = None
+    truth: str | None = None
+    corrected_in_question = False
+
+    def pick(self, card: str) -> None:
+        if self.wrong is None and card not in self.told:
+            # the same rank, another suit, not seen yet: the soonest drawn of them
+            others = [c for c in self.deal.cards if c.rank == Card.parse(card).rank
+                      and c.token != card and c not in self.seen]
+            if others:
+                later = min(others, key=lambda c: self.deal.cards.index(c) if
+                            self.deal.cards.index(c) >= 28 else 100 + self.deal.cards.index(c))
+                self.wrong, self.truth = later.token, card
+                self.told[later.token] = card
+                super().pick(later.token)
+                return
+        if card == self.wrong and card in self.told:
+            # the true card turns up: told already, so greyed; the question corrects it
+            assert wait_settled(self.driver) == "question"
+            assert self.driver.find_elements(By.CSS_SELECTOR,
+                                             '#reveal-grid button[disabled][aria-label*="told"]')
+            assert not self.driver.find_elements(By.CSS_SELECTOR, f'[data-reveal="{card}"]')
+            self.click("#question [data-action=correct]")
+            self.click(f'[data-told="{card}"]')
+            self.click(f'[data-correct-to="{self.told[card]}"]')
+            del self.told[card]
+            self.corrected_in_question = True
+        super().pick(card)
+
+
+@pytest.mark.slow  # CI's slow step; the fast set keeps the keys (the quickest browser game)
+def test_a_card_picked_wrongly_is_corrected_then_the_game_reviewed(server, browser):
+    """A card picked wrongly, corrected from the question where its true card turns up
+    greyed out; the game played to the end, its record replayed to the deal's result;
+    the review of move N shows the board after move N (its waste); ← → step."""
+    deal = Deal.from_number(9)
+    player = Mistaken(browser, deal)
+    start_game(browser, server, player.seen_line(), seed=5)
+    player.follow()
+    assert player.wrong is not None and player.corrected_in_question, player.wrong
+    record = player.check_end(server.folder)
+    assert f":{player.truth}" in record.read_text() or f",{player.truth}" in record.read_text()
+    state = status(browser)[0]
+    undo = browser.find_element(By.CSS_SELECTOR, ".controls [data-action=undo]")
+    peek = browser.find_element(By.CSS_SELECTOR, ".controls [data-action=peek]")
+    assert not peek.is_enabled() and undo.is_enabled() == (state == "stuck")
+    summary = WebDriverWait(browser, WAIT).until(
+        lambda d: d.find_element(By.CSS_SELECTOR, "[data-summary]"))
+    assert summary.text
+    # the review: the board after move N, with move N's waste
+    tokens = server_state(server, player.record_name())["record"]
+    replay = Game(deal, EASY)
+    wastes = []
+    for token in tokens:
+        replay.play(token.split(":")[0])
+        wastes.append(replay.waste.token)
+    rows = browser.find_elements(By.CSS_SELECTOR, "#moves [data-ply]")
+    assert [int(r.get_attribute("data-ply")) for r in rows] == list(range(1, len(tokens) + 1))
+    assert {r.get_attribute("data-mark") for r in rows} <= {"", "?", "??", "!"}
+    for n in (1, len(tokens) // 2, len(tokens)):
+        click(browser, f'#moves [data-ply="{n}"] button')
+        WebDriverWait(browser, WAIT).until(
+            lambda d, n=n: attr(d, "#board", "data-review") == str(n))
+        assert attr(browser, "[data-waste]", "data-waste") == wastes[n - 1]
+    browser.find_element(By.TAG_NAME, "body").send_keys(Keys.ARROW_LEFT)
+    n = len(tokens) - 1
+    WebDriverWait(browser, WAIT).until(lambda d: attr(d, "#board", "data-review") == str(n))
+    assert attr(browser, "[data-waste]", "data-waste") == wastes[n - 1]
+    click(browser, "[data-action=back]")
+    assert attr(browser, "#board", "data-review") == ""
+    assert attr(browser, "[data-waste]", "data-waste") == wastes[-1]
+
+
+@pytest.mark.slow  # CI's slow step; the fast set keeps the keys (the quickest browser game)
+def test_a_lost_game_says_where_it_was_lost(server, browser):
+    """Draws thrown in until no win is left, then the best moves to a stuck end: the
+    summary names the move ``analyze --record FILE --json`` gives as lost_at, Undo stays
+    (the app allows it there) and Peek is off; a point of the chart opens its move;
+    New game goes to the start."""
+    code = "TP1-E-AAAAAAD"
+    player = Player(browser, Deal.from_code(code))
+    player.seen = set(player.deal.cards)  # a code: every card known
+    start_game(browser, server, code)
+    for _ in range(6):
+        assert wait_settled(browser) == "move"
+        player.move("draw")
+    assert player.follow() == "over"
+    record = player.check_end(server.folder)
+    assert status(browser)[0] == "stuck"
+    out = subprocess.run([sys.executable, "-m", "tripeaks_solver", "analyze", "--record",
+                          str(record), "--json"], env={**os.environ, "PYTHONPATH": str(REPO)},
+                         capture_output=True, text=True, check=True)
+    lost_at = json.loads(out.stdout)["lost_at"]
+    assert lost_at is not None
+    summary = WebDriverWait(browser, WAIT).until(
+        lambda d: d.find_element(By.CSS_SELECTOR, "[data-summary]"))
+    assert summary.get_attribute("data-lost-at") == str(lost_at)
+    assert f"After move {lost_at} (" in summary.text and "kept a win" in summary.text
+    assert browser.find_element(By.CSS_SELECTOR, '#moves [data-mark="??"]')
+    assert browser.find_element(By.CSS_SELECTOR, ".controls [data-action=undo]").is_enabled()
+    assert not browser.find_element(By.CSS_SELECTOR, ".controls [data-action=peek]").is_enabled()
+    point = browser.find_element(By.CSS_SELECTOR, "[data-chart-ply]")
+    ply = point.get_attribute("data-chart-ply")
+    browser.execute_script("arguments[0].dispatchEvent(new MouseEvent('click', {bubbles: true}))",
+                           point)
+    WebDriverWait(browser, WAIT).until(lambda d: attr(d, "#board", "data-review") == ply)
+    click(browser, "[data-action=back]")
+    WebDriverWait(browser, WAIT).until(
+        lambda d: d.find_elements(By.CSS_SELECTOR, "[data-action=new-game]"))
+    click(browser, "[data-action=new-game]")
+    WebDriverWait(browser, WAIT).until(lambda d: d.find_elements(By.CSS_SELECTOR, "[data-pick]"))
+
+
+# --- accessibility -------------------------------------------------------------------------
+AXE_TARGETS = """
+const small = [];
+for (const node of document.querySelectorAll('button, a[href], input, select, summary, [tabindex="0"]')) {
+  const box = (node.closest('label') || node).getBoundingClientRect();
+  if (!box.width && !box.height) continue;  // not shown
+  if (box.width < 24 || box.height < 24) small.push(node.outerHTML.slice(0, 80) + ` ${box.width}x${box.height}`);
+}
+return small;
+"""
+
+
+def axe_check(driver, where: str) -> list[str]:
+    """axe-core's violations on the page, and targets under 24×24 px (WCAG 2.2 AA),
+    as lines naming ``where``."""
+    from axe_selenium_python import Axe
+
+    axe = Axe(driver)
+    axe.inject()
+    found = axe.run()["violations"]
+    lines = [f"{where}: {v['id']} ({v['impact']}): " + "; ".join(
+        str(n["target"]) for n in v["nodes"][:5]) for v in found]
+    lines += [f"{where}: target under 24 px: {t}" for t in driver.execute_script(AXE_TARGETS)]
+    return lines
+
+
+def dark(driver, on: bool) -> None:
+    driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": [
+        {"name": "prefers-color-scheme", "value": "dark" if on else "light"}]})
+
+
+def record_text(start: str, moves: list[str]) -> str:
+    return (f"# tripeaks-solver game record\nstart: {start}\nrules: easy\nvariant: none\n"
+            "scoring: app\nmoves:\n" + "".join(m + "\n" for m in moves))
+
+
+@pytest.mark.slow  # CI's slow step; the fast set keeps the keys (the quickest browser game)
+def test_axe_finds_nothing_in_light_and_dark_at_both_widths(server, browser, tmp_path_factory):
+    """axe-core: 0 violations on /, a game in play, a card question, a peek, the review
+    of a move, the end and /solve, at 390 and 1280 px, light and dark; every target at
+    least 24×24 px; dark mode's background dark; the question in view at 1280×757."""
+    from tripeaks_solver.solver.solve import solve
+
+    deal = Deal.from_number(12)
+    seen = Player(browser, deal).seen_line()
+    best = solve(Deal.from_code("TP1-E-AAAAAAD"), EASY)
+    problems: list[str] = []
+    folder = artifact_dir(tmp_path_factory)
+    try:
+        for width, height, night in ((390, 844, False), (390, 844, True), (1280, 757, False),
+                                     (1280, 757, True)):
+            mode = f"{width}-{'dark' if night else 'light'}"
+            set_width(browser, width, height)
+            dark(browser, night)
+            name = f"axe-{mode}"
+            (server.folder / f"{name}-play.txt").write_text(record_text(f"seen {seen}", []))
+            (server.folder / f"{name}-peek.txt").write_text(record_text(f"seen {seen}", []))
+            (server.folder / f"{name}-end.txt").write_text(
+                record_text("code TP1-E-AAAAAAD", best.tokens))
+            browser.get(server.url)
+            WebDriverWait(browser, WAIT).until(lambda d: d.find_elements(By.CSS_SELECTOR,
+                                                                         "[data-record]"))
+            problems += axe_check(browser, f"{mode} /")
+            background = browser.execute_script(
+                "return getComputedStyle(document.body).backgroundColor")
+            level = sum(int(v) for v in re.findall(r"\d+", background)[:3]) / 3
+            assert (level < 60) if night else (level > 200), (mode, background)
+            browser.get(f"{server.url}play/{name}-play.txt?samples={SAMPLES}&seed=1")
+            assert wait_settled(browser) == "move"
+            problems += axe_check(browser, f"{mode} game")
+            click(browser, "[data-action=draw]")
+            assert wait_settled(browser) == "question"
+            box = browser.execute_script(  # in the viewport: scrolled into view
+                "return document.getElementById('question').getBoundingClientRect().toJSON()")
+            assert box["top"] >= 0 and box["bottom"] <= height + 1, (mode, box)
+            browser.save_screenshot(str(folder / f"question-{mode}.png"))  # axe scrolls
+            problems += axe_check(browser, f"{mode} question")
+            click(browser, "#question [data-action=cancel]")
+            browser.get(f"{server.url}play/{name}-peek.txt?samples={SAMPLES}&seed=1")
+            assert wait_settled(browser) == "move"
+            click(browser, "[data-action=peek]")
+            assert wait_settled(browser) == "question"
+            browser.save_screenshot(str(folder / f"peek-{mode}.png"))
+            problems += axe_check(browser, f"{mode} peek")
+            browser.get(f"{server.url}play/{name}-end.txt")
+            WebDriverWait(browser, WAIT).until(
+                lambda d: d.find_elements(By.CSS_SELECTOR, "[data-summary]"))
+            browser.save_screenshot(str(folder / f"end-{mode}.png"))  # axe scrolls
+            problems += axe_check(browser, f"{mode} end")
+            click(browser, '#moves [data-ply="3"] button')
+            WebDriverWait(browser, WAIT).until(lambda d: attr(d, "#board", "data-review") == "3")
+            browser.save_screenshot(str(folder / f"review-{mode}.png"))  # axe scrolls
+            problems += axe_check(browser, f"{mode} review")
+            browser.get(server.url + "solve?text=TP1-E-AAAAAAD")
+            WebDriverWait(browser, WAIT).until(
+                lambda d: d.find_elements(By.CSS_SELECTOR, "[data-solve-rules]"))
+            problems += axe_check(browser, f"{mode} /solve")
+            assert no_horizontal_scroll(browser), mode
+    finally:
+        dark(browser, False)
+        set_width(browser, 1280)
+    assert not problems, "\n".join(problems)
 
 
 @pytest.mark.slow  # CI's slow step; the fast set keeps the keys (the quickest browser game)
 def test_the_page_looks_right_at_both_widths(server, browser, tmp_path_factory):
-    """No horizontal scrolling at 390 px on any page; screenshots kept as artifacts."""
+    """No horizontal scrolling at 390 px on any page, light or dark; screenshots kept as
+    artifacts."""
     deal = Deal.from_number(3)
     player = Player(browser, deal)
     start_game(browser, server, player.seen_line())
     player.follow(stop_at=3)
     game_url = browser.current_url
     folder = artifact_dir(tmp_path_factory)
-    for width in (390, 1280):
-        set_width(browser, width)
-        for url in (browser.current_url, server.url, server.url + "solve?text=TP1-E-AAAAAAD"):
-            browser.get(url)
-            time.sleep(0.3)
-            wait_settled_or_peek(browser)
-            assert no_horizontal_scroll(browser), (width, url)
-        browser.get(game_url)
-        wait_settled(browser)
-        browser.save_screenshot(str(folder / f"board-{width}.png"))
-    set_width(browser, 1280)
+    try:
+        for width in (390, 1280):
+            for night in (False, True):
+                set_width(browser, width)
+                dark(browser, night)
+                for url in (browser.current_url, server.url,
+                            server.url + "solve?text=TP1-E-AAAAAAD"):
+                    browser.get(url)
+                    time.sleep(0.3)
+                    wait_settled_or_peek(browser)
+                    assert no_horizontal_scroll(browser), (width, url)
+                browser.get(game_url)
+                wait_settled(browser)
+                browser.save_screenshot(str(folder / f"board-{width}{'-dark' * night}.png"))
+    finally:
+        dark(browser, False)
+        set_width(browser, 1280)
+
+
+RANK_WORDS = dict(zip("A23456789TJQK", ("ace", "two", "three", "four", "five", "six", "seven",
+                                         "eight", "nine", "ten", "jack", "queen", "king"),
+                      strict=True))
+SUIT_WORDS = {"c": "clubs", "d": "diamonds", "h": "hearts", "s": "spades"}
 
 
 def test_the_keys_play_draw_and_undo(server, browser):
     """The card's token typed plays it, ``d`` draws, ``u`` takes the last move back;
-    a card that turns up is typed too."""
+    a card that turns up is typed too. The cards are buttons named once ("jack of
+    diamonds, playable"): Enter plays the one focused, Space draws from the stock."""
     deal = Deal.from_number(5)
     player = Player(browser, deal)
     start_game(browser, server, player.seen_line())
@@ -477,4 +785,24 @@ def test_the_keys_play_draw_and_undo(server, browser):
         typed(cards[0], cards[0].replace("T", "10").lower())
     typed("draw", "d")
     typed("undo", "u")
+    button = browser.find_element(By.CSS_SELECTOR, "button[data-card].playable")
+    card = button.get_attribute("data-card")
+    name = f"{RANK_WORDS[card[0]]} of {SUIT_WORDS[card[1]]}"
+    assert button.get_attribute("aria-label") in (f"{name}, playable", f"{name}, recommended")
+    assert not browser.execute_script(  # named once: the rank and suit drawn are hidden
+        "return [...arguments[0].querySelectorAll('*')].filter((n) => !n.children.length"
+        " && n.textContent && !n.closest('[aria-hidden=true]')).length", button)
+    new = player._play(card)
+    button.send_keys(Keys.ENTER)
+    for c in new:
+        player.pick(c.token)
+    assert wait_settled(browser) in ("move", "over")
+    assert status(browser)[1] == player.game.moves
+    if status(browser)[0] == "in play" and player.game.stock_left:
+        new = player._play("draw")
+        browser.find_element(By.CSS_SELECTOR, "[data-action=draw]").send_keys(Keys.SPACE)
+        for c in new:
+            player.pick(c.token)
+        assert wait_settled(browser) in ("move", "over")
+        assert status(browser)[1] == player.game.moves
     player.check_end(server.folder)

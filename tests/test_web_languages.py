@@ -99,7 +99,7 @@ def test_the_server_s_words_are_in_the_request_s_language(tmp_path):
     assert r.json()["error"] == "bồi rô đã biết rồi: hãy chọn một lá chưa thấy"
     r = c.post("/api/games", json={"start": "Jd 4s"}, headers=vi)
     assert r.status_code == 400
-    assert r.json()["error"].startswith("phần bắt đầu liệt kê 11 lá (10 lá ngửa")
+    assert r.json()["error"].startswith("phần bắt đầu cần 11 lá (10 lá ngửa")
 
 
 def test_the_page_holds_its_catalog_and_says_its_language(tmp_path):

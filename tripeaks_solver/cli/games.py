@@ -223,8 +223,6 @@ def ask_start(rule_choice: str, scoring: str, opts: dict, interactive: bool) -> 
             return Typed(start, scoring, ())
         except (InputError, click.UsageError) as exc:
             message = exc.format_message() if isinstance(exc, click.UsageError) else str(exc)
-            # not typed as an option
-            message = message.replace("--seen ", _("the start") + " ", 1)
             if not interactive:
                 raise click.UsageError(message) from None
             click.echo(f"  {message}")

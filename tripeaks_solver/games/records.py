@@ -139,7 +139,7 @@ def start_from_text(text: str, rules: Rules, code_rules: Callable[[GameCode], Ru
         return make_start("code", str(code), code_rules(code))
     if "-" in text and len(text.split()) == 1:
         return make_start("code", text, code_rules(GameCode.parse(text)))
-    return Start.of_seen(text, rules)
+    return Start.of_seen(text, rules, option=False)  # typed at a prompt: no --seen
 
 
 def replay_record(start: Start, moves: Iterable[Observed], lang: str | None = None

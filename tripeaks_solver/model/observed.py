@@ -159,29 +159,40 @@ class Start:
         return cls("layout", layout.line(), rules, layout, None)
 
     @classmethod
-    def of_seen(cls, text: str, rules: Rules) -> Start:
-        """A start from the cards a player sees: ``seen_help(rules)`` says which."""
+    def of_seen(cls, text: str, rules: Rules, option: bool = True) -> Start:
+        """A start from the cards a player sees: ``seen_help(rules)`` says which. Its
+        errors name ``--seen`` (``option``) or, for a start typed at a prompt or on the
+        page, the start itself."""
         if rules.joker:
             raise InputError(_("--seen lists the 52-card deal's cards: for the joker variant "
+                               "give a game code (TP1-EJ-…)") if option else
+                             _("the start is the 52-card deal's cards: for the joker variant "
                                "give a game code (TP1-EJ-…)"))
         places = seen_places(rules)
         words = text.replace(",", " ").split()
         if len(words) != len(places):
-            raise InputError(_("--seen lists {count} cards ({which}), got {got}",
-                               count=len(places), which=seen_help(rules), got=len(words)))
+            counts = {"count": len(places), "which": seen_help(rules), "got": len(words)}
+            raise InputError(_("--seen lists {count} cards ({which}), got {got}", **counts)
+                             if option else
+                             _("the start needs {count} cards ({which}), got {got}", **counts))
         known: list[Card | None] = [None] * DECK_SIZE
         where: dict[Card, int] = {}
         for i, (word, place) in enumerate(zip(words, places, strict=True), 1):
             try:
                 card = Card.parse(word)
             except InputError as exc:
-                raise InputError(_("--seen card {i}: {error}", i=i, error=exc)) from None
+                raise InputError(_("--seen card {i}: {error}", i=i, error=exc) if option else
+                                 _("card {i}: {error}", i=i, error=exc)) from None
             if card.is_joker:
                 raise InputError(_("--seen card {i} {word}: no joker in a 52-card deal", i=i,
+                                   word=repr(word)) if option else
+                                 _("card {i} {word}: no joker in a 52-card deal", i=i,
                                    word=repr(word)))
             if card in where:
-                raise InputError(_("--seen card {i}: {card} is card {other} too", i=i,
-                                   card=card.name, other=where[card]))
+                counts = {"i": i, "card": card.name, "other": where[card]}
+                raise InputError(_("--seen card {i}: {card} is card {other} too", **counts)
+                                 if option else _("card {i}: {card} is card {other} too",
+                                                  **counts))
             where[card] = i
             known[place] = card
         line = " ".join(Card.parse(w).token for w in words)

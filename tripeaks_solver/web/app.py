@@ -24,6 +24,7 @@ from ..errors import InputError
 from ..model.i18n import _, current
 from .hub import Hub, NotFound
 from .lang import Speaking, catalog, page_html
+from .review import PRIORITY
 from .solving import solve_page
 from .table import Conflict, Table, check_samples
 
@@ -228,12 +229,39 @@ def make_app(folder: Path, hosts: Callable[[], Iterable[str]] | None,
         table = await table_of(request)
         samples, seed = advice_args(request)
         at = number(request.query_params.get("at"), "at")
-        return ok(await work(table.advice, at, samples, seed, limiter=heavy))
+        with PRIORITY.urgent():  # the move list's judging pauses meanwhile
+            return ok(await work(table.advice, at, samples, seed, limiter=heavy))
 
     async def analysis(request: Request) -> Response:
         table = await table_of(request)
         samples, seed = advice_args(request)
         return ok(await work(table.analysis, samples, seed, limiter=heavy))
+
+    # --- the player's page: corrections, the peek's last step, the move list judged ----
+    async def correct(request: Request) -> Response:
+        data = await body(request)
+        told, right = data.get("told"), data.get("to")
+        if not isinstance(told, str) or not isinstance(right, str) or max(
+                len(told), len(right)) > 10:
+            raise InputError("told, to: the card told and the card it was (Ks, Qh)")
+        table = await table_of(request)
+        return ok(await work(table.correct, told, right, number(data.get("at"), "at")))
+
+    async def peek_next(request: Request) -> Response:
+        data = await body(request)
+        table = await table_of(request)
+        return ok(await work(table.peek_next, number(data.get("at"), "at")))
+
+    async def review(request: Request) -> Response:
+        table = await table_of(request)
+        samples, seed = advice_args(request)
+        at = number(request.query_params.get("at"), "at")
+        return ok(await work(table.review, at, samples, seed))
+
+    async def review_board(request: Request) -> Response:
+        table = await table_of(request)
+        ply = number(request.path_params["ply"], "move")
+        return ok(await work(table.review_board, ply, limiter=heavy))
 
     async def solve(request: Request) -> Response:
         data = await body(request)
@@ -275,6 +303,10 @@ def make_app(folder: Path, hosts: Callable[[], Iterable[str]] | None,
         Route("/api/games/{name}/peek", peek, methods=["POST"]),
         Route("/api/games/{name}/advice", advice),
         Route("/api/games/{name}/analysis", analysis),
+        Route("/api/games/{name}/correct", correct, methods=["POST"]),
+        Route("/api/games/{name}/peek-next", peek_next, methods=["POST"]),
+        Route("/api/games/{name}/review", review),
+        Route("/api/games/{name}/review/{ply}", review_board),
         Route("/api/solve", solve, methods=["POST"]),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]

@@ -67,7 +67,8 @@ class Hub:
                         "rules": game.rules if readable else None,
                         "scoring": game.scoring if readable else None, "moves": game.moves,
                         "score": game.score, "result": game.result if readable else None,
-                        "error": None if readable else game.result, "open": game.path.name in held})
+                        "error": None if readable else game.result, "open": game.path.name in held,
+                        "held": game.path.name not in held and held_elsewhere(game.path)})
         return out
 
     # --- tables ----------------------------------------------------------------------
@@ -122,6 +123,24 @@ class Hub:
             self.tables.clear()
 
 
+def held_elsewhere(path: Path) -> bool:
+    """Does another process (a terminal coach) hold the record's lock?"""
+    import fcntl
+    import os
+
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
+    except OSError:
+        return False
+    try:
+        fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
+    except OSError:
+        return True
+    finally:
+        os.close(fd)  # closing it lets go of a lock taken
+    return False
+
+
 def _held(name: str, make):
     """A session on record ``name``: a record another session holds is refused, said
     for the page."""
@@ -160,10 +179,7 @@ def parse_start(spec: dict) -> tuple[Start, str]:
         return make_start("code", text, rules), scoring
     if len(words) == 52 or "??" in words:
         return Start.of_layout(Layout.parse(text), rules), scoring
-    try:
-        return Start.of_seen(text, rules), scoring
-    except InputError as exc:  # the page has no --seen: the start it was typed in
-        raise InputError(str(exc).replace("--seen ", _("the start") + " ", 1)) from None
+    return Start.of_seen(text, rules, option=False), scoring  # the page has no --seen
 
 
 __all__ = ["Hub", "NotFound", "parse_start"]

@@ -15,13 +15,23 @@ import time
 from pathlib import Path
 
 from ..errors import InputError
+from ..games.following import Followed, follow_peek, peek_back
 from ..games.session import CoachSession
-from ..games.turns import score_of
+from ..games.turns import PeekTurn, score_of
 from ..model.cards import Card
 from ..model.game import Status
-from ..model.geometry import TABLEAU_SIZE
 from ..model.i18n import _
 from ..model.observed import Observed, name_place
+from .review import (
+    Judging,
+    Superseded,
+    board_after,
+    board_cells,
+    judge,
+    move_rows,
+    rather_than,
+    told_cards,
+)
 
 MAX_SAMPLES = 5000  # the most a page may ask advice to look at (the coach's default: 1000)
 
@@ -42,6 +52,9 @@ class Table:
         self.initial_unknown = len(session.game.start.knowledge.unknown_places)
         self._advice: dict[tuple, dict] = {}
         self._analysis: dict[tuple, dict] = {}
+        self.judging = Judging()  # the move list's marks (web/review.py)
+        self.followed: Followed | None = None  # the peek's step the page played
+        self.peek_done: PeekTurn | None = None  # a peek ended by following it: said once
 
     @property
     def path(self) -> Path:
@@ -60,13 +73,7 @@ class Table:
         core, game = self.core, self.core.game
         position = game.position()
         knowledge = game.knowledge.places
-        board = []
-        for place in range(TABLEAU_SIZE):
-            removed = bool(position.removed >> place & 1)
-            up = not removed and position.face_up(place)
-            card = knowledge[place] if up else None
-            board.append({"place": place, "removed": removed, "face_up": up,
-                          "card": None if card is None else card.token})
+        board = board_cells(position, game.knowledge)
         legal = [m.token for m in position.legal_moves()] if core.pending is None else []
         need = None
         if core.pending is not None:
@@ -84,19 +91,35 @@ class Table:
             "stock_left": position.stock_left, "cards_left": position.cards_left,
             "waste": None if position.waste is None else position.waste.token,
             "board": board, "legal": legal, "can_undo": bool(position.record) and
-            core.pending is None, "exact": core.exact,
+            core.pending is None and position.status is not Status.WON, "exact": core.exact,
+            "can_peek": position.status is Status.IN_PLAY and not core.exact
+            and core.undo_limit > 0, "empty_waste": game.rules.empty_waste,
+            "moves": move_rows(game.record), "told": told_cards(game),
             "known": len(game.known_places), "places": len(knowledge),
             "known_cards": known_cards, "need": need, "peek": self._peek(),
             "record": game.tokens, "seed": self.seed}
 
     def _peek(self) -> dict | None:
-        turn = self.core.peek_turn()  # ends the peek when it is done
+        followed = self.followed if self.followed and self.followed.waiting(self.core) \
+            else None  # a step the page played itself, asking its card
+        turn = followed.turn if followed else self.core.peek_turn()  # ends a peek done
+        turn, self.peek_done = turn or self.peek_done, None
         if turn is None:
             return None
         rules = self.core.rules
+        taps = turn.taps + (turn.step.actions if followed and turn.step else 0)
         return {**turn.data(rules), "seen": self.initial_unknown - turn.unknown,
-                "of": self.initial_unknown, "done": turn.finished,
+                "of": self.initial_unknown, "done": turn.finished, "taps": taps,
+                "following": followed is not None, "seed": self.core.seed,
                 "text": turn.done_text() if turn.finished else turn.text(rules)}
+
+    def _follow(self) -> None:
+        # A peek follows its plan itself: the next step's taps played, its card asked.
+        if self.core.peeking and self.core.pending is None:
+            found = follow_peek(self.core)
+            self.followed = found if isinstance(found, Followed) else None
+            if isinstance(found, PeekTurn) and found.finished:
+                self.peek_done = found  # said once, by the next state
 
     # --- moves -----------------------------------------------------------------------
     def _check(self, at: int | None) -> None:
@@ -115,7 +138,10 @@ class Table:
             if status is not Status.IN_PLAY and not step.move.is_undo:
                 raise InputError(_("the game is over (won)") if status is Status.WON
                                  else _("the game is over (stuck)"))
+            if status is Status.WON:
+                raise InputError(_("the game is won: the app ends it there, with no undo"))
             core.play(step)
+            self._follow()
             return self._state()
 
     def reveal(self, token: str, at: int | None) -> dict:
@@ -134,6 +160,7 @@ class Table:
                 raise InputError(_("{card} is said already: pick the next card",
                                    card=card.name))
             self.core.answer(card.token)
+            self._follow()
             return self._state()
 
     def cancel(self) -> dict:
@@ -142,13 +169,62 @@ class Table:
             return self._state()
 
     def peek(self, at: int | None) -> dict:
-        """Start a peek here, or stop the one going on."""
+        """Start a peek here (its first step followed: its card asked), or stop the one
+        going on."""
         with self.lock:
             self._check(at)
-            if self.core.pending is not None:
+            core = self.core
+            if core.pending is not None and not (self.followed and self.followed.waiting(core)):
                 raise InputError(_("say first which card turned up"))
-            self.core.toggle_peek()
+            if core.game.game.status is not Status.IN_PLAY and not core.peeking:
+                raise InputError(_("the game is over (won)") if core.game.game.status is Status.WON
+                                 else _("the game is over (stuck)"))
+            core.cancel()  # the card a followed step asks for: the peek stops
+            core.toggle_peek()
+            self._follow()
             return self._state()
+
+    def peek_next(self, at: int | None) -> dict:
+        """The peek's last step, made in the app: its moves undone (the peek ends)."""
+        with self.lock:
+            self._check(at)
+            peek_back(self.core)
+            return self._state()
+
+    def correct(self, told: str, right: str, at: int | None) -> dict:
+        """The card told as ``told`` was ``right`` (``coach``'s ``fix``): the record
+        rewritten in one step, the game, its knowledge and its advice with it."""
+        with self.lock:
+            self._check(at)
+            self.core.fix(told, right)
+            self._advice.clear()
+            self._analysis.clear()
+            return self._state()
+
+    # --- the move list: judged, and the board after a move -------------------------------
+    def review(self, at: int | None, samples: int, seed: int | None) -> dict:
+        """The record judged (web/review.py's ``judge``), in the background: this waits
+        for it, after any advice; 409 when the game moves on meanwhile."""
+        seed = self.seed if seed is None else seed
+        with self.lock:
+            self._check(at)
+            game, scoring = self.core.game, self.core.scoring
+            start, record = game.start, list(game.record)
+        key = (tuple(o.token for o in record), samples, seed, scoring)
+        try:
+            out = self.judging.get(key, lambda progress: judge(
+                start, record, scoring, samples, seed, progress))
+        except Superseded:
+            raise Conflict("the game moved on: its moves are judged again") from None
+        return {"at": len(record), **out}
+
+    def review_board(self, ply: int) -> dict:
+        """The board after line ``ply`` of the record, with the best line from there
+        when the deal is known."""
+        with self.lock:
+            game, scoring = self.core.game, self.core.scoring
+            start, record = game.start, list(game.record)
+        return {"at": len(record), **board_after(start, record, ply, scoring)}
 
     # --- advice ----------------------------------------------------------------------
     def advice(self, at: int | None, samples: int, seed: int | None) -> dict:
@@ -174,7 +250,8 @@ class Table:
         # names the record length it is for.
         out: dict[str, object]  # JSON values
         out = {"at": at, "exact": exact, "recommended": None, "player": None, "seed": None,
-               "chance": None, "moves": [], "line": [], "best_score": None, "winnable": None}
+               "chance": None, "moves": [], "line": [], "best_score": None, "winnable": None,
+               "rather": None}
         if position.status is Status.IN_PLAY:
             if exact:
                 h = hint(position, scoring)
@@ -193,6 +270,7 @@ class Table:
                 out.update(player=fa.player, seed=seed,
                            recommended=fa.recommended and fa.recommended.token,
                            chance=fraction(Advice(fair=fa).chance),
+                           rather=rather_than(Advice(fair=fa)),
                            moves=[{"move": m.move.token, "share": fraction(m.share),
                                    "best_score": None,
                                    "mark": ""} for m in fa.rating.moves])

@@ -1,6 +1,8 @@
 // The helpers of the page of `tripeaks-solve serve`: the board's geometry, cards drawn
-// with CSS, the JSON API (with the spinner) and the message line. Plain JavaScript, no
-// build step; app.js (the pages) uses them.
+// with CSS (and named for screen readers), the words for the game's own terms, the JSON
+// API (with the spinner) and the message line. Plain JavaScript, no build step; the
+// pages (start.js, play.js, review.js, solve.js) use them. Every text goes through
+// i18n.js (loaded first).
 "use strict";
 
 const RANKS = "A23456789TJQK";
@@ -34,20 +36,125 @@ function el(tag, attrs = {}, ...children) {
     else if (k.startsWith("on")) node.addEventListener(k.slice(2), v);
     else node.setAttribute(k, v === true ? "" : v);
   }
-  for (const c of children) if (c !== null && c !== undefined) node.append(c);
+  for (const c of children) if (c !== null && c !== undefined && c !== false) node.append(c);
   return node;
-}
-function pretty(token) {
-  if (token === "draw") return "draw";
-  if (token === "undo") return "undo";
-  const rank = token[0] === "T" ? "10" : token[0];
-  return rank + (SUIT_SYMBOL[token[1]] || token.slice(1));
 }
 function svg(tag, attrs = {}, text) {
   const node = document.createElementNS("http://www.w3.org/2000/svg", tag);
   for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
   if (text !== undefined) node.textContent = text;
   return node;
+}
+
+// --- the game's words ------------------------------------------------------------------
+// A card for people: its rank and suit symbol (A♣, 10♦), the same in every language.
+function pretty(token) {
+  if (token === "draw") return pgettext("move", "draw");
+  if (token === "undo") return pgettext("move", "undo");
+  if (token === "Jk") return "🃏";
+  const rank = token[0] === "T" ? "10" : token[0];
+  return rank + (SUIT_SYMBOL[token[1]] || token.slice(1));
+}
+// Cards and moves in a row: "8♥ draw 7♣".
+function prettyLine(tokens) { return tokens.map(pretty).join(" "); }
+let CARD_NAMES = null;
+// A card's name for screen readers and sentences: "jack of diamonds".
+function cardName(token) {
+  if (token === "Jk") return _("joker");
+  if (CARD_NAMES === null) CARD_NAMES = {
+    "Ac": _("ace of clubs"), "2c": _("two of clubs"), "3c": _("three of clubs"),
+    "4c": _("four of clubs"), "5c": _("five of clubs"), "6c": _("six of clubs"),
+    "7c": _("seven of clubs"), "8c": _("eight of clubs"), "9c": _("nine of clubs"),
+    "Tc": _("ten of clubs"), "Jc": _("jack of clubs"), "Qc": _("queen of clubs"),
+    "Kc": _("king of clubs"),
+    "Ad": _("ace of diamonds"), "2d": _("two of diamonds"), "3d": _("three of diamonds"),
+    "4d": _("four of diamonds"), "5d": _("five of diamonds"), "6d": _("six of diamonds"),
+    "7d": _("seven of diamonds"), "8d": _("eight of diamonds"), "9d": _("nine of diamonds"),
+    "Td": _("ten of diamonds"), "Jd": _("jack of diamonds"), "Qd": _("queen of diamonds"),
+    "Kd": _("king of diamonds"),
+    "Ah": _("ace of hearts"), "2h": _("two of hearts"), "3h": _("three of hearts"),
+    "4h": _("four of hearts"), "5h": _("five of hearts"), "6h": _("six of hearts"),
+    "7h": _("seven of hearts"), "8h": _("eight of hearts"), "9h": _("nine of hearts"),
+    "Th": _("ten of hearts"), "Jh": _("jack of hearts"), "Qh": _("queen of hearts"),
+    "Kh": _("king of hearts"),
+    "As": _("ace of spades"), "2s": _("two of spades"), "3s": _("three of spades"),
+    "4s": _("four of spades"), "5s": _("five of spades"), "6s": _("six of spades"),
+    "7s": _("seven of spades"), "8s": _("eight of spades"), "9s": _("nine of spades"),
+    "Ts": _("ten of spades"), "Js": _("jack of spades"), "Qs": _("queen of spades"),
+    "Ks": _("king of spades"),
+  };
+  return CARD_NAMES[token] || token;
+}
+// A translated text whose placeholders left are filled with nodes: the parts to append
+// ("Recommended: {move} …" with {move} a <strong>).
+function withNodes(text, nodes) {
+  const out = [];
+  let last = 0;
+  text.replace(/\{(\w+)\}/g, (whole, key, at) => {
+    if (!(key in nodes)) return whole;
+    out.push(text.slice(last, at), nodes[key]);
+    last = at + whole.length;
+    return whole;
+  });
+  out.push(text.slice(last));
+  return out.filter((x) => x !== "");
+}
+// One of several things, in the language's way: "8♥ or draw".
+function orList(items) {
+  try {
+    return new Intl.ListFormat(I18N.lang, { type: "disjunction" }).format(items);
+  } catch (e) { return items.join(" / "); }
+}
+function andList(items) {
+  try {
+    return new Intl.ListFormat(I18N.lang, { type: "conjunction" }).format(items);
+  } catch (e) { return items.join(", "); }
+}
+function statusWord(status) {
+  if (status === "won") return _("Won");
+  if (status === "stuck") return _("Stuck");
+  return _("In play");
+}
+function rulesWord(name) {
+  return String(name).toLowerCase() === "classic" ? _("Classic") : _("Easy");
+}
+function variantWord(v) {
+  return { "empty-waste": _("empty waste"), "draw-when-stuck": _("draw when stuck"),
+    open: _("open"), joker: _("joker") }[v] || v;
+}
+// The rules with their variants: "Classic (empty waste, open)".
+function rulesWords(name, variant) {
+  const vs = (variant || "").split("+").filter(Boolean);
+  if (!vs.length) return rulesWord(name);
+  return _("{rules} ({variants})", { rules: rulesWord(name), variants: vs.map(variantWord).join(", ") });
+}
+function scoringWord(s) {
+  return { app: _("app"), original: _("original"), "cards-left": _("cards left") }[s] || s;
+}
+// A place of the deal as the player finds it (the server sends its number).
+function placeName(place, emptyWaste) {
+  if (place < 28) {
+    const row = rowOf(place);
+    return _("row {row} from the top, card {n} from the left",
+      { row: fmtNumber(row + 1), n: fmtNumber(place - ROWS[row][0] + 1) });
+  }
+  const drawn = place - 28 + (emptyWaste ? 1 : 0);
+  return drawn === 0 ? _("the waste card") : _("stock card {n}", { n: fmtNumber(drawn) });
+}
+// A share as a whole percent that never says 100% (or 0%) unless it is exactly that.
+function percent(share) {
+  let p = Math.round(100 * share);
+  if (p === 100 && share < 1) p = 99;
+  if (p === 0 && share > 0) p = 1;
+  return fmtPercent(p / 100);
+}
+// Two shares with the fewest decimals that tell them apart (the same when equal).
+function percentPair(a, b) {
+  for (let d = 0; d < 4; d++) {
+    const x = fmtPercent(a, d), y = fmtPercent(b, d);
+    if (x !== y || a === b) return [x, y];
+  }
+  return [fmtPercent(a, 4), fmtPercent(b, 4)];
 }
 
 // --- talking to the server -------------------------------------------------------------
@@ -61,35 +168,56 @@ function say(text) {
   m.textContent = text || "";
   m.hidden = !text;
 }
-async function api(path, body) {
-  setBusy(1);
+// A request to the server, with the spinner (not for `quiet` ones: the judging of the
+// move list goes on behind the page, which stays usable meanwhile).
+async function api(path, body, quiet = false) {
+  if (!quiet) setBusy(1);
   try {
     const init = body === undefined ? {} : {
       method: "POST", headers: { "Content-Type": "application/json" },
       body: JSON.stringify(body) };
     const r = await fetch(path, init);
     let data = null;
-    try { data = await r.json(); } catch (e) { data = { error: `the server answered ${r.status}` }; }
-    if (!r.ok) throw Object.assign(new Error(data.error || `error ${r.status}`), { status: r.status });
+    try { data = await r.json(); } catch (e) {
+      data = { error: _("the server answered {status}", { status: r.status }) };
+    }
+    if (!r.ok) {
+      throw Object.assign(new Error(data.error || _("the server answered {status}", { status: r.status })),
+        { status: r.status });
+    }
     return data;
   } catch (e) {
-    if (e.status === undefined) e.message = "the server does not answer: is it running?";
+    if (e.status === undefined) e.message = _("the server does not answer: is it running?");
     throw e;
   } finally {
-    setBusy(-1);
+    if (!quiet) setBusy(-1);
   }
 }
 
 // --- cards -----------------------------------------------------------------------------
-function cardFace(token, attrs = {}) {
+// A card's face; inside, the rank and suit are hidden from screen readers: the card is
+// named once, by its aria-label (or its button's).
+function cardFace(token, attrs = {}, tag = "span") {
+  const joker = token === "Jk";
   const red = token[1] === "h" || token[1] === "d";
-  const rank = token[0] === "T" ? "10" : token[0];
-  return el("span", { class: `card face ${red ? "red" : "black"}`, title: pretty(token), ...attrs },
-    el("span", { class: "corner" }, el("span", { class: "rank", text: rank }),
-      el("span", { class: "csuit", text: SUIT_SYMBOL[token[1]] })),
-    el("span", { class: "pip", text: SUIT_SYMBOL[token[1]] }));
+  const rank = joker ? "🃏" : token[0] === "T" ? "10" : token[0];
+  const suit = joker ? "" : SUIT_SYMBOL[token[1]];
+  const label = attrs["aria-hidden"] ? null : attrs["aria-label"] || cardName(token);
+  const node = el(tag, { class: `card face ${red ? "red" : "black"}`, title: pretty(token),
+    ...(tag === "span" ? { role: "img" } : { type: "button" }), ...attrs, "aria-label": label },
+  el("span", { class: "corner", "aria-hidden": "true" }, el("span", { class: "rank", text: rank }),
+    el("span", { class: "csuit", text: suit })),
+  el("span", { class: "pip", "aria-hidden": "true", text: suit }));
+  return node;
 }
-function cardBack(attrs = {}) { return el("span", { class: "card back", ...attrs }); }
+// A card of a 52-card picker: a button named by the card.
+function pickButton(token, attrs = {}) {
+  return el("button", { type: "button", class: "pick", "aria-label": cardName(token), ...attrs },
+    cardFace(token, { role: null, "aria-hidden": "true", title: null }));
+}
+function cardBack(attrs = {}) {
+  return el("span", { class: "card back", role: "img", "aria-label": _("a face-down card"), ...attrs });
+}
 
 // The 28 places of the peaks, drawn into `box`; `view(p)` says what each shows.
 function drawBoard(box, board, view) {
@@ -104,4 +232,3 @@ function drawBoard(box, board, view) {
     box.append(node);
   }
 }
-

@@ -1,0 +1,135 @@
+// The start page of `tripeaks-solve serve` (/): the picker of the cards seen, the
+// rules, and the saved games. Uses cards.js and i18n.js; app.js shows it.
+"use strict";
+
+function seenCount() {
+  const open = document.querySelector('input[name=variant][value=open]').checked;
+  const empty = document.querySelector('input[name=variant][value=empty-waste]').checked;
+  return (open ? 28 : 10) + (empty ? 0 : 1);
+}
+function startWords() {
+  return $("#start-text").value.replace(/,/g, " ").split(/\s+/).filter(Boolean);
+}
+function startTokens() {
+  const words = startWords();
+  return words.every((w) => /^(10|[A2-9TJQK])[cdhs]$/i.test(w)) ? words : null;
+}
+function normal(word) {
+  const w = word.replace(/^10/, "T");
+  return w[0].toUpperCase() + w[1].toLowerCase();
+}
+// What to click, in words, under the variants ticked.
+function seenHelp(n) {
+  if (n === 11) return _("Click the 10 face-up cards left to right, then the waste card, as the app shows them; or paste the cards seen, a game code or a layout.");
+  if (n === 10) return _("Click the 10 face-up cards left to right as the app shows them; or paste the cards seen, a game code or a layout.");
+  if (n === 29) return _("Click the 28 peak cards row by row, left to right, then the waste card, as the app shows them; or paste the cards seen, a game code or a layout.");
+  return _("Click the 28 peak cards row by row, left to right, as the app shows them; or paste the cards seen, a game code or a layout.");
+}
+function renderPicker() {
+  const words = (startTokens() || []).map(normal);
+  const n = seenCount();
+  $("#seen-what").textContent = seenHelp(n);
+  const picked = $("#picked");
+  picked.replaceChildren();
+  for (let i = 0; i < n; i++) {
+    const waste = i === n - 1 && n % 2 === 1;
+    const name = waste ? _("the waste card") : _("card {n}", { n: fmtNumber(i + 1) });
+    const slot = el("span", { class: `slot-small${waste ? " waste-slot" : ""}`, title: name });
+    if (words[i]) slot.append(cardFace(words[i], { "aria-label": _("{place}: {card}", { place: name, card: cardName(words[i]) }) }));
+    else slot.append(el("span", { "aria-hidden": "true", text: waste ? _("waste") : fmtNumber(i + 1) }));
+    picked.append(slot);
+  }
+  for (const node of document.querySelectorAll("[data-pick]")) {
+    const chosen = words.includes(node.dataset.pick);
+    node.classList.toggle("chosen", chosen);
+    node.setAttribute("aria-pressed", chosen ? "true" : "false");
+  }
+}
+function pick(token) {
+  const words = (startTokens() || []).map(normal);
+  const at = words.indexOf(token);
+  if (at >= 0) words.splice(at, 1);
+  else if (words.length < seenCount()) words.push(token);
+  $("#start-text").value = words.join(" ");
+  renderPicker();
+}
+// A saved game's start, in words: the cards seen, a code, a layout.
+function startWordsOf(text) {
+  const [kind, ...rest] = String(text).split(" ");
+  const body = rest.join(" ");
+  if (kind === "code") return _("code {code}", { code: body });
+  if (kind === "seen") return _("cards seen: {cards}", { cards: prettyLine(rest) });
+  return _("layout {cards}", { cards: body.length > 40 ? body.slice(0, 40) + "…" : body });
+}
+// "Classic (empty-waste, open)", as the list gives a record's rules, in words.
+function listedRules(text) {
+  const m = /^(\w+)(?: \((.*)\))?$/.exec(String(text));
+  return m ? rulesWords(m[1], (m[2] || "").split(", ").join("+")) : String(text);
+}
+async function showStart() {
+  $("#start-view").hidden = false;
+  const grid = $("#pick-grid");
+  for (const s of SUITS) for (const r of RANKS) {
+    const t = r + s;
+    grid.append(pickButton(t, { "data-pick": t, "aria-pressed": "false", onclick: () => pick(t) }));
+  }
+  $("#start-text").addEventListener("input", renderPicker);
+  $("#start-text").addEventListener("keydown", (ev) => { if (ev.key === "Enter") start(); });
+  for (const box of document.querySelectorAll("input[name=variant]")) box.addEventListener("change", renderPicker);
+  renderPicker();
+  document.querySelector("[data-action=start]").addEventListener("click", start);
+  if (location.hash === "#saved") $("#saved").scrollIntoView();
+  try {
+    const data = await api("/api/games");
+    $("#folder").textContent = _("Records in {folder}, newest first: click one to continue it.", { folder: data.folder });
+    const list = $("#games");
+    if (!data.games.length) list.append(el("li", { class: "hint", text: _("No game yet.") }));
+    for (const g of data.games) {
+      if (g.error) {  // listed, as coach --list does, but not to be opened
+        list.append(el("li", { class: "unreadable" }, el("strong", { text: g.file }), el("br"),
+          el("span", { class: "hint", text: g.error })));
+        continue;
+      }
+      const what = [startWordsOf(g.start), _("{rules}, {scoring} scoring", { rules: listedRules(g.rules), scoring: scoringWord(g.scoring) }),
+        ngettext("{n} move", "{n} moves", g.moves, { n: fmtNumber(g.moves) }), statusWord(g.result),
+        g.scoring === "cards-left" ? ngettext("{n} card left", "{n} cards left", g.score, { n: fmtNumber(g.score) })
+          : _("score {score}", { score: fmtNumber(g.score) })].join(" · ");
+      const held = g.held ? el("span", { class: "held", text: _("open in a terminal coach: finish it there, then continue it here") }) : null;
+      list.append(el("li", {},
+        el("a", { href: `/play/${encodeURIComponent(g.file)}`, "data-record": g.file },
+          el("strong", { text: g.file }), el("br"), el("span", { class: "hint", text: what }),
+          held && el("br"), held)));
+    }
+    if (location.hash === "#saved") $("#saved").scrollIntoView();
+  } catch (e) { say(e.message); }
+}
+// The start typed, checked here first: the page says what is wrong in its own words.
+function startProblem() {
+  const words = startWords();
+  if (!words.length) return _("Give the start: click the cards seen, or paste them, a game code or a layout.");
+  const tokens = startTokens();
+  if (!tokens) return null;  // a code, a layout: the server reads it
+  const n = seenCount();
+  const cards = tokens.map(normal);
+  const twice = cards.find((c, i) => cards.indexOf(c) !== i);
+  if (twice) return _("{card} is given twice: each card once.", { card: pretty(twice) });
+  if (cards.length !== n && cards.length !== 52) {
+    return ngettext("The start needs {want} cards; {n} is given.", "The start needs {want} cards; {n} are given.",
+      cards.length, { want: fmtNumber(n), n: fmtNumber(cards.length) });
+  }
+  return null;
+}
+async function start() {
+  say("");
+  const problem = startProblem();
+  if (problem) { say(problem); return; }
+  const rules = document.querySelector("input[name=rules]:checked").value;
+  const variants = [...document.querySelectorAll("input[name=variant]:checked")].map((b) => b.value);
+  const samples = $("#samples").value || "1000";
+  try {
+    const state = await api("/api/games", { start: $("#start-text").value, rules, variants,
+      scoring: $("#scoring").value });
+    const seed = $("#seed").value || String(state.seed);
+    location.assign(`/play/${encodeURIComponent(state.name)}?samples=${encodeURIComponent(samples)}&seed=${encodeURIComponent(seed)}`);
+  } catch (e) { say(e.message); }
+}
