@@ -162,34 +162,7 @@ async function loadMessages() {
     console.error("the page's words could not be loaded:", err);
   }
   document.documentElement.lang = I18N.lang;
-  addSwitch();
   translatePage();
-}
-
-// The language switch: the page's own (elements with data-lang), or else three small
-// buttons at the end of the page's header, each named in its own language.
-const ENDONYMS = { en: "English", vi: "Tiếng Việt", sk: "Slovenčina" };
-function addSwitch() {
-  if (document.querySelector("[data-lang]")) return;
-  const header = document.querySelector("header") || document.body;
-  if (!header) return;
-  const group = document.createElement("div");
-  group.className = "lang-switch";
-  group.style.cssText = "display: flex; gap: 0.25rem; margin-left: auto;";
-  group.setAttribute("role", "group");
-  group.setAttribute("aria-label", _("Language"));
-  for (const lang of LANGUAGES) {
-    const button = document.createElement("button");
-    button.type = "button";
-    button.dataset.lang = lang;
-    button.lang = lang;
-    button.textContent = lang.toUpperCase();
-    button.style.cssText = "min-width: 2.5rem; min-height: 2rem;";  // a target of 24 px at least
-    button.title = ENDONYMS[lang];
-    button.setAttribute("aria-label", ENDONYMS[lang]);
-    group.append(button);
-  }
-  header.append(group);
 }
 
 // The switch: the choice kept a year in the cookie the server reads, then the page shown
