@@ -61,7 +61,7 @@ def test_the_check_finds_english():
      ["Odkladací balíček: 9♣    Doberací balíček: zostáva 23 kariet    Skóre: 500",
       "Vaša hra, doteraz 1 ťah", "Vaša hra, doteraz 2 ťahy",
       "Karta, ktorú ste dobrali: ktorá je to? zz", "Nakuknutie: ",
-      "Záznam: 8h draw:3s", "Karta piková 3 (povedaná pri ťahu 2 (dobratie:3♠)) je teraz",
+      "Záznam: 8h draw:3s", "Karta piková 3 (zadaná pri ťahu 2 (dobratie:3♠)) je teraz",
       "  nie je ťah: 'xx'", "Hra zastavená: skóre 499, 2 ťahy", "šanca: ", "\xa0%"]),
 ])
 def test_a_session_speaks_the_language_chosen(tmp_path, how, words):
