@@ -54,7 +54,7 @@ def test_the_check_finds_english():
 @pytest.mark.parametrize(("how", "words"), [
     (["--lang", "vi"], ["Chồng bài bỏ: 9♣    Chồng bài rút: còn 23 lá    Điểm: 500",
                         "Lá bạn vừa rút: là lá nào? zz", "Xem trước: ", "Bản ghi: 8h draw:3s",
-                        "Lá 3 bích (đã nói ở nước đi 2 (rút bài:3♠)) giờ là 3 cơ; bản ghi",
+                        "Lá 3 bích (đã nhập ở nước đi 2 (rút bài:3♠)) giờ là 3 cơ; bản ghi",
                         "  không phải nước đi: 'xx'", "Ván dừng: điểm 499, 2 nước đi",
                         "Tổng kết: điểm 499 cho đến giờ (ván đang chơi)."]),
     ({"LANG": "en_US.UTF-8", "LC_ALL": "sk_SK.UTF-8"},  # LC_ALL first, as POSIX says
