@@ -85,7 +85,7 @@ def test_a_whole_game_on_a_deal_only_the_test_knows(tmp_path):
     c = client(tmp_path)
     state = start(c, seen_line(deal), rules="easy", scoring="app")
     name = state["name"]
-    assert state["known"] == 11 and state["at"] == 0 and state["need"] is None
+    assert state["known"] == 11 and state["record"] == [] and state["need"] is None
     # The board as the player sees it: the bottom row face up, the rest as backs.
     assert [b["card"] for b in state["board"][18:]] == [deal.cards[p].token
                                                         for p in range(18, 28)]
@@ -118,26 +118,28 @@ def test_a_code_is_advised_exactly_and_undo_counts(tmp_path):
     state = start(c, "TP1-C-AAAAAAD")
     assert state["rules"] == "classic" and state["exact"]
     name = state["name"]
-    advice = c.get(f"/api/games/{name}/advice", params={"at": 0}).json()
+    advice = c.get(f"/api/games/{name}/advice", params={"at": state["at"]}).json()
     best = solve(Deal.from_code("TP1-C-AAAAAAD"), CLASSIC)
     assert advice["player"] == "exact" and advice["best_score"] == best.best_score
     rec = advice["recommended"]
     after = solve(Position.after(Deal.from_code("TP1-C-AAAAAAD"), CLASSIC, [rec]))
     assert after.best_score == best.best_score and advice["line"][0] == rec
-    state = c.post(f"/api/games/{name}/move", json={"move": rec, "at": 0}).json()
-    state = c.post(f"/api/games/{name}/move", json={"move": "u", "at": 1}).json()
+    state = c.post(f"/api/games/{name}/move", json={"move": rec, "at": state["at"]}).json()
+    state = c.post(f"/api/games/{name}/move", json={"move": "u", "at": state["at"]}).json()
     # the move taken back still counts, as the app counts it
-    assert state["moves_played"] == 1 and state["at"] == 2 and state["can_undo"] is False
+    assert state["moves_played"] == 1 and state["can_undo"] is False
+    assert state["record"] == [rec, "undo"]
     text = (tmp_path / name).read_text()
     assert text.endswith("moves:\n" + rec + "\nundo\n")
 
 
 def test_a_tab_behind_the_game_is_refused(tmp_path):
     c = client(tmp_path)
-    name = start(c, "TP1-E-AAAAAAD")["name"]
-    first = c.post(f"/api/games/{name}/move", json={"move": "draw", "at": 0})
-    assert first.status_code == 200
-    again = c.post(f"/api/games/{name}/move", json={"move": "draw", "at": 0})
+    state = start(c, "TP1-E-AAAAAAD")
+    name, at = state["name"], state["at"]
+    first = c.post(f"/api/games/{name}/move", json={"move": "draw", "at": at})
+    assert first.status_code == 200 and first.json()["at"] != at
+    again = c.post(f"/api/games/{name}/move", json={"move": "draw", "at": at})
     assert again.status_code == 409 and "another tab" in again.json()["error"]
     assert (tmp_path / name).read_text().endswith("moves:\ndraw:3s\n")
 
@@ -168,18 +170,21 @@ def test_moves_from_many_threads_keep_the_record_whole(tmp_path):
 def test_the_question_of_the_card_that_turned_up(tmp_path):
     deal = Deal.from_number(4)
     c = client(tmp_path)
-    name = start(c, seen_line(deal))["name"]
-    state = c.post(f"/api/games/{name}/move", json={"move": "draw", "at": 0}).json()
+    begun = start(c, seen_line(deal))
+    name = begun["name"]
+    state = c.post(f"/api/games/{name}/move", json={"move": "draw", "at": begun["at"]}).json()
     need = state["need"]
     assert need == {"move": "draw", "place": 29, "name": "stock card 1", "of": 1, "asked": 1}
     assert state["legal"] == [] and (tmp_path / name).read_text().endswith("moves:\n")
+    at = state["at"]  # names the question: not the version before it
+    assert at != begun["at"]
     known = state["known_cards"][0]
-    r = c.post(f"/api/games/{name}/reveal", json={"card": known, "at": 0})
+    r = c.post(f"/api/games/{name}/reveal", json={"card": known, "at": at})
     assert r.status_code == 400 and "known already" in r.json()["error"]
-    r = c.post(f"/api/games/{name}/move", json={"move": "draw", "at": 0})
+    r = c.post(f"/api/games/{name}/move", json={"move": "draw", "at": at})
     assert r.status_code == 400
     card = deal.cards[29].token
-    state = c.post(f"/api/games/{name}/reveal", json={"card": card, "at": 0}).json()
+    state = c.post(f"/api/games/{name}/reveal", json={"card": card, "at": at}).json()
     assert state["need"] is None and state["waste"] == card
     assert (tmp_path / name).read_text().endswith(f"moves:\ndraw:{card}\n")
 
@@ -188,7 +193,8 @@ def test_peek_walks_through_the_cards(tmp_path):
     deal = Deal.from_number(2)
     c = client(tmp_path)
     name = start(c, seen_line(deal))["name"]
-    state = c.post(f"/api/games/{name}/peek", json={"at": 0}).json()
+    state = c.post(f"/api/games/{name}/peek", json={"at": c.get(f"/api/games/{name}")
+                                                    .json()["at"]}).json()
     peek = state["peek"]
     assert peek["of"] == 41 and peek["seen"] == 0 and not peek["done"]
     for _ in range(400):
@@ -349,7 +355,7 @@ def test_a_record_held_by_a_terminal_coach_is_refused(tmp_path):
     held.open()
     try:
         r = client(tmp_path).get("/api/games/held.txt")
-        assert r.status_code == 400 and "another session" in r.json()["error"]
+        assert r.status_code == 409 and "another session" in r.json()["error"]
     finally:
         held.close()
     r = client(tmp_path).get("/api/games/held.txt")
@@ -360,9 +366,13 @@ def test_the_token_of_a_server_on_another_address(tmp_path):
     c = client(tmp_path, token="s3cret")
     assert c.get("/").status_code == 403
     assert c.get("/api/games", params={"token": "wrong"}).status_code == 403
-    r = c.get("/", params={"token": "s3cret"})
-    assert r.status_code == 200 and "tripeaks_token=s3cret" in r.headers["set-cookie"]
-    assert c.get("/api/games").status_code == 200  # the cookie carries it now
+    # The first visit sets the cookie and takes the token out of the address.
+    r = c.get("/play/x.txt", params={"token": "s3cret", "seed": "4"}, follow_redirects=False)
+    assert r.status_code == 303 and r.headers["location"] == "/play/x.txt?seed=4"
+    assert "tripeaks_token=s3cret" in r.headers["set-cookie"]
+    assert "HttpOnly" in r.headers["set-cookie"]
+    assert c.get(r.headers["location"]).status_code == 200  # the cookie carries it now
+    assert c.get("/api/games").status_code == 200
 
 
 def test_games_are_listed_newest_first(tmp_path):
@@ -465,17 +475,18 @@ def test_a_game_left_alone_is_let_go_for_the_terminal(tmp_path, monkeypatch):
     from tripeaks_solver.web import hub
 
     c = client(tmp_path)
-    name = start(c, "TP1-E-AAAAAAD")["name"]
-    c.post(f"/api/games/{name}/move", json={"move": "draw", "at": 0})
+    begun = start(c, "TP1-E-AAAAAAD")
+    name = begun["name"]
+    c.post(f"/api/games/{name}/move", json={"move": "draw", "at": begun["at"]})
     taken = RecordFile(tmp_path / name)
     with pytest.raises(InputError, match="in use"):
         taken.open()
     monkeypatch.setattr(hub, "IDLE_SECONDS", -1)
-    c.get("/api/games")  # the list lets idle games go
+    c.app.app.state.hub.sweep()  # the server's timer lets idle games go
     text = taken.open()  # a terminal coach may take it now
     assert text.endswith("moves:\ndraw:3s\n")
     r = c.get(f"/api/games/{name}")
-    assert r.status_code == 400 and "another session" in r.json()["error"]
+    assert r.status_code == 409 and "another session" in r.json()["error"]
     taken.close()
     assert c.get(f"/api/games/{name}").json()["record"] == ["draw:3s"]
 
