@@ -491,19 +491,71 @@ def test_a_game_left_alone_is_let_go_for_the_terminal(tmp_path, monkeypatch):
     assert c.get(f"/api/games/{name}").json()["record"] == ["draw:3s"]
 
 
-def test_serve_on_another_host_warns_and_needs_the_token(tmp_path):
+def get_raw(host: str, port: int, path: str, header_host: str, headers: str = "") -> bytes:
+    with socket.create_connection((host, port), timeout=10) as s:
+        s.sendall(f"GET {path} HTTP/1.1\r\nHost: {header_host}\r\n{headers}"
+                  "Connection: close\r\n\r\n".encode())
+        return s.recv(4096)
+
+
+def test_serve_on_another_loopback_address_is_not_warned_about(tmp_path):
+    # 127.0.0.0/8 is the loopback: no other machine reaches it, no token needed.
     proc = serve("--host", "127.0.0.2", "--port", "0", "--data-dir", str(tmp_path))
     try:
         url = address(proc)
-        found = re.match(r"http://127\.0\.0\.2:(\d+)/\?token=([\w-]+)$", url)
+        found = re.match(r"http://127\.0\.0\.2:(\d+)/$", url)
         assert found, url
-        port, token = found.groups()
-        for path, want in (("/api/games", b"403"), (f"/api/games?token={token}", b"200")):
-            with socket.create_connection(("127.0.0.2", int(port)), timeout=5) as s:
-                s.sendall(f"GET {path} HTTP/1.1\r\nHost: 127.0.0.2:{port}\r\n"
-                          "Connection: close\r\n\r\n".encode())
-                assert s.recv(100).startswith(b"HTTP/1.1 " + want)
+        port = int(found.group(1))
+        assert get_raw("127.0.0.2", port, "/api/games", f"127.0.0.2:{port}").startswith(
+            b"HTTP/1.1 200")
+        assert get_raw("127.0.0.2", port, "/api/games", f"evil.example:{port}").startswith(
+            b"HTTP/1.1 421")
     finally:
         proc.send_signal(signal.SIGINT)
         _, err = proc.communicate(timeout=10)
-    assert err.startswith("warning: --host 127.0.0.2 lets other machines reach the server")
+    assert err == "tripeaks-solve: interrupted\n"
+
+
+@pytest.mark.slow
+def test_serve_on_ipv6_loopback_is_bracketed(tmp_path):
+    if not socket.has_ipv6:
+        pytest.skip("no IPv6 on this machine")
+    proc = serve("--host", "::1", "--port", "0", "--data-dir", str(tmp_path))
+    try:
+        url = address(proc)
+        found = re.match(r"http://\[::1\]:(\d+)/$", url)
+        assert found, url
+        port = int(found.group(1))
+        assert get_raw("::1", port, "/api/games", f"[::1]:{port}").startswith(b"HTTP/1.1 200")
+    finally:
+        proc.send_signal(signal.SIGINT)
+        _, err = proc.communicate(timeout=10)
+    assert err == "tripeaks-solve: interrupted\n"
+
+
+@pytest.mark.slow
+def test_serve_on_every_address_warns_shows_the_name_and_needs_the_token(tmp_path):
+    # --host 0 is 0.0.0.0: every address. The address printed is the machine's name.
+    proc = serve("--host", "0", "--port", "0", "--data-dir", str(tmp_path))
+    try:
+        url = address(proc)
+        found = re.match(r"http://([^:/]+):(\d+)/\?token=([\w-]+)$", url)
+        assert found, url
+        name, port, token = found.group(1), int(found.group(2)), found.group(3)
+        assert name == socket.gethostname()
+        host = f"{name}:{port}"
+        assert get_raw("127.0.0.1", port, "/api/games", host).startswith(b"HTTP/1.1 403")
+        answer = get_raw("127.0.0.1", port, f"/?token={token}", host)
+        assert answer.startswith(b"HTTP/1.1 303")  # the token out of the address bar
+        cookie = f"tripeaks_token_{port}={token}"
+        assert f"set-cookie: {cookie};".lower() in answer.decode().lower()
+        assert get_raw("127.0.0.1", port, "/api/games", host,
+                       f"Cookie: {cookie}\r\n").startswith(b"HTTP/1.1 200")
+        # another port's cookie is not this server's
+        assert get_raw("127.0.0.1", port, "/api/games", host,
+                       f"Cookie: tripeaks_token_1={token}\r\n").startswith(b"HTTP/1.1 403")
+    finally:
+        proc.send_signal(signal.SIGINT)
+        _, err = proc.communicate(timeout=10)
+    assert err.startswith("warning: --host 0 (0.0.0.0: every address of this machine) lets "
+                          "other machines reach the server")

@@ -80,7 +80,14 @@ class Hub:
         start, rules, moves and result; those a page cannot name are left out. Each
         says whether this server holds it (``open``) or another session does
         (``held_elsewhere``: read without its lock)."""
-        scanned = self.index.scan()
+        try:
+            scanned = self.index.scan()
+        except OSError as exc:  # out of file descriptors: let some games go, once
+            with self.lock:
+                if exc.errno not in OUT_OF_FILES or not self._let_go(len(self.tables) // 2
+                                                                      + 1):
+                    raise
+            scanned = self.index.scan()
         held = held_files()
         with self.lock:
             mine = {name for name, table in self.tables.items() if not table.closed}
