@@ -5,9 +5,8 @@ legal move), ``analyze`` of a whole record, and the fair shares at the opening.
 
 In-process, warm (kernels compiled and loaded before timing), one thread; times are
 CPU seconds of this process (wall time too where it matters), as the machine is
-shared. The targets
-of issue 9: hint ≤ 5 ms per legal move, analyze of ~45 moves ≤ 0.5 s, ``hint --fair
---samples 1000`` at the opening ≤ 3 s (shares only). The machine is shared: compare
+shared. The targets: hint ≤ 5 ms per legal move, analyze of ~45 moves ≤ 0.5 s,
+``hint --fair --samples 1000`` at the opening ≤ 3 s (shares only). The machine is shared: compare
 figures of one run with each other.
 """
 

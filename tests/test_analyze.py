@@ -150,7 +150,7 @@ def check_rows(seed: int, rules: Rules, scheme: str) -> None:
             expected = ""
         elif b.winnable and not a.winnable:
             expected = "??"
-        elif _value(a, scheme) < _value(b, scheme):  # the scheme's whole objective (issue 31)
+        elif _value(a, scheme) < _value(b, scheme):  # the scheme's whole objective
             expected = "?"
         else:
             legal = before.legal_moves()
@@ -386,3 +386,42 @@ def test_moves_taken_back_are_listed_not_judged(capsys):
     assert "    2–6. 5 moves and 5 undos (taken back)" in lines
     assert [ln.split()[1] for ln in lines[2:] if ln.strip() and ln.split()[0][-1] == "."] == \
         ["8♥", "5", "draw", "4♠"]
+
+
+# --- the text: no empty table, sentences whole ------------------------------------------
+DEAL3_MOVES = "8h d 4s d 8c d d 6h d 8d d 4c d 8s d Qc Kh Ah Kd Ac Ks Qh"  # docs/cli.md
+
+
+
+@pytest.mark.parametrize("start", [("TP1-E-AAAAAAD",),
+                                   ("--seen", "4c Jd Ad Qs Js 8h 9c 7c 2s Tc Qc", "--seed", "1")])
+def test_analyze_without_moves_prints_no_empty_table(capsys, start):
+    code, out, err = run(capsys, "analyze", *start)
+    assert code == 0, err
+    assert "move" in out.splitlines()[0] and "no move to judge" in out.splitlines()[0]
+    assert not any(line.split()[:2] == ["#", "move"] for line in out.splitlines() if line)
+    summary = out.splitlines()[-1]
+    assert summary.startswith("Summary: score 500 at the start")
+    if start[0] == "TP1-E-AAAAAAD":
+        from tripeaks_solver.solver.solve import solve
+
+        assert summary.endswith(f", best from the start {solve(Deal.from_number(3), EASY).best_score}.")
+
+
+
+def test_the_review_breaks_its_lines_between_words(capsys):
+    code, out, err = run(capsys, "analyze", "TP1-E-AAAAAAD", DEAL3_MOVES, "--fair", "--seed", "1",
+                         "--samples", "5")
+    assert code == 0, err
+    lines = out.splitlines()
+    assert max(len(line) for line in lines) <= 100
+    words = out.split()
+    # the sentences are whole: every word of them is there, unbroken
+    flat = " ".join(words)
+    for sentence in (("Verdict of a ?? move, from the fair shares (what the player could "
+                      "see): mistake when another move kept a higher share, bad luck when it "
+                      "was rated best."),
+                     ("Marks: ?? threw the win away, ? lost points, ! the only move that "
+                      "kept the win.")):
+        assert sentence in flat
+    assert any(line.startswith("Summary: ") for line in lines)

@@ -1,6 +1,6 @@
-"""The Python API (issue 37, item 3): docs/api.md's examples run and print what it
-shows, ``tp.batch`` yields the rows ``batch --csv`` writes, and every result's
-``to_dict()`` is its command's ``--json`` object.
+"""The Python API: docs/api.md's examples run and print what it shows, ``tp.batch``
+yields the rows ``batch --csv`` writes, and every result's ``to_dict()`` is its
+command's ``--json`` object.
 
 The examples of docs/api.md are the ```` ```python ```` blocks that start with ``>>> ``:
 doctest's format, run in order in one namespace (a session at the prompt), each line's
@@ -326,5 +326,132 @@ def test_bad_input_raises_the_library_errors():
         tp.hint("TP1-E-AAAAAAD", "8h Kc")
     with pytest.raises(tp.InputError, match="unknown player"):
         tp.play("TP1-E-AAAAAAD", "grredy")
-    with pytest.raises(TypeError):
-        tp.solve(3)
+    for bad in (3.0, None, True, b"TP1-E-AAAAAAD", {"deal": 3}.items()):
+        with pytest.raises((TypeError, tp.InputError)):
+            tp.solve(bad)
+
+
+# --- a deal as the commands take it: a code, a number, its cards ------------------------
+LINE3 = tp.Deal.from_number(3).line()
+
+
+@pytest.mark.parametrize("deal", [3, "3", " 3 ", "TP1-E-AAAAAAD", tp.Deal.from_number(3),
+                                  tp.Deal.from_code("TP1-E-AAAAAAD")], ids=repr)
+def test_a_deal_number_is_played_as_the_command_plays_it(capsys, deal):
+    import numpy as np
+
+    [expected] = [o for o in cli_json(capsys, "3") if o["rules"] == "easy"]
+    assert untimed_object(tp.solve(deal).to_dict()) == untimed_object(expected)
+    assert untimed_object(tp.solve(np.int64(3)).to_dict()) == untimed_object(expected)
+    assert tp.hint(deal, "8h").to_dict() == cli_json(capsys, "hint", "3", "8h")
+    assert tp.analyze(deal, "8h d").to_dict() == cli_json(capsys, "analyze", "3", "8h", "d")
+    assert tp.play(deal).to_dict() == cli_json(capsys, "play", "3")
+    assert tp.peek(deal, undo_limit=2).to_dict() == cli_json(capsys, "peek", "3",
+                                                             "--undo-limit", "2")
+    assert tp.difficulty(deal, games=10) == tp.difficulty(tp.Deal.from_number(3), games=10)
+
+
+def test_a_deal_number_is_named_by_the_code_of_its_rules(capsys):
+    [expected] = [o for o in cli_json(capsys, "1132", "--rules", "classic")]
+    got = tp.solve(1132, "classic").to_dict()
+    assert untimed_object(got) == untimed_object(expected)
+    assert (got["code"], got["deal"]) == ("TP1-C-AAAABRO", 1132)
+    joker = tp.solve(3, tp.EASY.with_options(joker=True))
+    assert joker.deal == tp.Deal.from_code("TP1-EJ-AAAAAAD") and joker.rules.joker
+    assert tp.hint("3", rules="classic").to_dict() == cli_json(capsys, "hint", "3", "--rules",
+                                                               "classic")
+
+
+@pytest.mark.parametrize("cards", [LINE3, LINE3.replace(" ", ","), LINE3.split(),
+                                   tuple(int(c) for c in tp.Deal.from_number(3).cards)],
+                         ids=["line", "commas", "tokens", "ints"])
+def test_the_cards_of_a_deal_are_played_as_the_layout_command_plays_them(capsys, cards):
+    [expected] = cli_json(capsys, "--layout", LINE3, "--rules", "easy")
+    assert untimed_object(tp.solve(cards).to_dict("layout 1")) == untimed_object(expected)
+    assert tp.hint(cards, "8h").to_dict() == cli_json(capsys, "hint", "--layout", LINE3, "8h")
+    assert tp.analyze(cards, ["8h"], "classic").to_dict() == cli_json(
+        capsys, "analyze", "--layout", LINE3, "8h", "--rules", "classic")
+    # play takes no layout: the same game as on deal 3, of a deal without a number
+    assert tp.play(cards).to_dict() == {**cli_json(capsys, "play", "3"), "code": None,
+                                        "deal": None}
+    assert tp.peek(cards, undo_limit=2).to_dict() == cli_json(
+        capsys, "peek", "--layout", LINE3, "--undo-limit", "2")
+    assert tp.Deal.from_cards(cards) == tp.Deal.from_number(3)
+
+
+def test_a_53_card_line_is_a_joker_deal():
+    deal = tp.Deal.from_code("TP1-EJ-AAAAAAF")
+    sol = tp.solve(deal.line())
+    assert sol.rules.joker and sol.deal == deal
+    assert sol.best_score == tp.solve(deal).best_score
+
+
+def test_a_layout_with_unknown_cards_is_a_start_of_hint_and_analyze(capsys):
+    masked = " ".join("??" if i < 18 or i > 40 else t for i, t in enumerate(LINE3.split()))
+    expected = cli_json(capsys, "hint", "--layout", masked, "8h", "--seed", "3", "--samples",
+                        "30", "--score-samples", "5")
+    assert tp.hint(masked, "8h", seed=3, samples=30, score_samples=5).to_dict() == expected
+    assert tp.hint(tp.Layout.parse(masked), "8h", seed=3, samples=30,
+                   score_samples=5).to_dict() == expected
+    expected = cli_json(capsys, "analyze", "--layout", masked, "8h", "--seed", "3",
+                        "--samples", "5")
+    assert tp.analyze(masked, "8h", seed=3, samples=5).to_dict() == expected
+    with pytest.raises(tp.InputError, match="a layout with \\?\\? cards is not a deal"):
+        tp.solve(masked)
+
+
+@pytest.mark.parametrize(("deal", "message"), [
+    (26 ** 7, "deal number 8031810176 is outside 0 … 8031810175"),
+    (-1, "deal number -1 is outside 0"),
+    (10 ** 5000, "deal number of 4153 hex digits is outside"),
+    ("8031810176", "beyond the last deal"),
+    ("9" * 5000, "beyond 26^7"),
+    ("TP1-E-AAAAAA", "game code"),
+    (LINE3.rsplit(" ", 1)[0], "a deal has 52 cards (53 with the joker), got 51"),
+    (LINE3.replace("Ad", "3d"), "card 3d appears twice (places 1 and 2)"),
+    (LINE3.replace("Ad", "Zz"), "not a card: 'Zz'"),
+], ids=lambda v: v if isinstance(v, str) and len(v) < 40 else "")
+def test_a_bad_deal_is_one_input_error(deal, message):
+    for call in (tp.solve, tp.hint, tp.play, tp.peek, tp.difficulty):
+        with pytest.raises(tp.InputError, match=re.escape(message)):
+            call(deal)
+
+
+# --- results print in a line ----------------------------------------------------------------
+def test_results_print_in_a_line_of_what_they_hold():
+    sol = tp.solve(3, "classic")
+    hint = tp.hint(3, PLAYED.split()[:20])
+    fair = tp.hint(3, PLAYED.split()[:20], fair=True, seed=1, samples=30, score_samples=0)
+    review = tp.analyze(3, PLAYED)
+    played = tp.play(3, "greedy")
+    peeked = tp.peek(3, undo_limit=5)
+    share = tp.win_probability(" ".join(["??", "??", *LINE3.split()[2:]]))
+    hard = tp.difficulty(3, games=10)
+    results = [sol, hint, hint.exact, hint.position, fair, fair.advice, fair.advice.rating,
+               fair.advice.rating.view, review, review.review, played, peeked, peeked.plan,
+               share, hard]
+    for result in results:
+        for text in (repr(result), str(result)):
+            assert "\n" not in text and len(text) <= 200 and "Card(" not in text, text
+    assert repr(sol) == (f"<Solution TP1-C-AAAAAAD, Classic rules, app scoring: winnable, "
+                         f"best score {sol.best_score}, min draws {sol.min_draws}, line of "
+                         f"{len(sol.moves)}: {' '.join(sol.tokens[:3])} …>")
+    assert f"best score {hint.exact.best_score}" in repr(hint)
+    assert f"play {hint.recommended.token}" in repr(hint) and ", moves 20" in repr(hint)
+    assert f"seed 1), play {fair.recommended.token}" in repr(fair)
+    assert f"lost at move {review.review.lost_at}" in repr(review)
+    assert f"score {played.score}, moves {len(played.moves)}" in repr(played)
+    assert f"taps {peeked.plan.actions}" in repr(peeked)
+    assert f"won {share.wins} of {share.total}" in repr(share)
+    assert f"lost {hard.losses} of 10 games" in repr(hard)
+
+
+@pytest.mark.parametrize("deal", [tp.Deal.from_code("TP1-C-AAAAAAD"), tp.Deal.from_number(3),
+                                  tp.Deal.from_number(5, joker=True),
+                                  tp.Deal.from_cards(LINE3)], ids=str)
+def test_a_deal_prints_as_the_call_that_makes_it(deal):
+    made = eval(repr(deal), {"Deal": tp.Deal})  # our own repr
+    assert made == deal and (made.code, made.number) == (deal.code, deal.number)
+    assert "Card(" not in repr(deal) and "\n" not in repr(deal)
+    layout = tp.Layout.parse(" ".join(["??", *LINE3.split()[1:]]))
+    assert eval(repr(layout), {"Layout": tp.Layout}) == layout

@@ -318,7 +318,7 @@ def test_layout_file_games_seeded_by_place(tmp_path, capsys):
         assert row.extra.plays[0].score == game.score
 
 
-# Issue 31, item 10: every row's seed is one `play --seed` takes, up to the top of the range.
+# Every row's seed is one `play --seed` takes, up to the top of the range.
 TOP_SEED = (1 << 62) - 1  # the largest `play --seed` takes, as its --help range says
 
 

@@ -85,7 +85,7 @@ def assert_clean_prefix(path: Path, deals: int, rules=("easy", "classic")) -> in
 
 
 @pytest.mark.slow
-# --- 1. one run per file --------------------------------------------------------------
+# --- one run per file --------------------------------------------------------------
 def test_second_run_on_one_csv_is_refused_while_the_first_goes_on(tmp_path):
     path = tmp_path / "same.csv"
     first = spawn("batch", "0", "3000", "--no-optimal", "--jobs", "1", "--csv", str(path))
@@ -185,7 +185,7 @@ def test_the_plot_is_locked_for_the_whole_run(tmp_path):
     assert not png.exists()  # the stopped run drew nothing: its empty claim is gone
 
 
-# --- 2. write errors ------------------------------------------------------------------
+# --- write errors ------------------------------------------------------------------
 def _file_size_limit(size: int):
     def limit() -> None:
         signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # a write past the limit fails (EFBIG)
@@ -224,7 +224,7 @@ def test_plot_write_error_leaves_no_file(tmp_path):
     assert sorted(os.listdir(tmp_path)) == []  # no placeholder, no half-written PNG
 
 
-# --- 3. devices, pipes, endless lines -----------------------------------------------------
+# --- devices, pipes, endless lines -----------------------------------------------------
 @pytest.mark.parametrize("args, words", [
     (["0", "3", "--csv", "/dev/full", "--force"], "device"),
     pytest.param(["0", "3", "--csv", "/dev/full", "--resume"], "device",
@@ -257,7 +257,7 @@ def test_over_long_lines_are_refused(tmp_path, capsys):
 
 
 @pytest.mark.slow
-# --- 4. resume in memory bounded by the range ---------------------------------------------
+# --- resume in memory bounded by the range ---------------------------------------------
 def test_resume_keeps_counts_not_rows(tmp_path):
     deals = 10_000
     path = tmp_path / "many.csv"
@@ -284,7 +284,7 @@ def test_resume_keeps_counts_not_rows(tmp_path):
                           "classic_only": 0, "neither": 0}
 
 
-# --- 5. rows no run could write ---------------------------------------------------------
+# --- rows no run could write ---------------------------------------------------------
 WON = ["TP1-E-AAAAAAB", "1", "easy", "", "app", "true", "13", "759", "28", "35794",
        "0.004397", ""]
 LOST = ["TP1-E-AAAAAAC", "2", "easy", "", "app", "false", "", "650", "20", "100", "0.1", ""]
@@ -343,7 +343,7 @@ def test_every_row_a_run_writes_is_accepted(tmp_path, capsys, extra):
     assert code == 0 and "16 rows of this range kept, 0 deals to solve" in err
 
 
-# --- 9, 10, 11: numbers and flags -----------------------------------------------------------
+# --- numbers and flags -----------------------------------------------------------
 @pytest.mark.parametrize("args, words", [
     (["0", "5", "--jobs", "3000000000"], "--jobs must be 1 … 256"),
     (["0", "5", "--jobs", "257"], "--jobs must be 1 … 256"),
@@ -409,7 +409,7 @@ def test_workers_that_cannot_start_are_one_line(tmp_path, prelude):
     assert not path.exists()
 
 
-# --- 15: standard input and output ----------------------------------------------------------
+# --- standard input and output ----------------------------------------------------------
 def test_csv_to_standard_output(tmp_path, capsys):
     ref = tmp_path / "ref.csv"
     assert run(capsys, "batch", "0", "6", "--jobs", "1", "--csv", str(ref))[0] == 0
@@ -497,7 +497,7 @@ def test_plot_and_csv_that_are_one_file_by_two_names(capsys, tmp_path):
     assert rows.read_text() == "kept\n"
 
 
-# Issue 31, item 8: a stop while the batch loads its modules (about 0.3–0.7 s in).
+# A stop while the batch loads its modules (about 0.3–0.7 s in).
 @pytest.mark.parametrize("where", ["_extras", "tqdm"])
 def test_a_stop_while_the_modules_load_says_the_new_file_was_not_kept(capsys, tmp_path,
                                                                        monkeypatch, where):

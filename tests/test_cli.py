@@ -1,7 +1,6 @@
-"""The ``tripeaks-solve`` command (issues "Foundation" and the solver command): what
-``solve``, ``deal`` and ``replay`` print, their JSON, the rule options and scorings,
-exit codes (0 done, 1 an illegal move in a replay, 2 malformed input: one line on
-stderr, never a traceback).
+"""The ``tripeaks-solve`` command: what ``solve``, ``deal`` and ``replay`` print, their
+JSON, the rule options and scorings, exit codes (0 done, 1 an illegal move in a replay,
+2 malformed input: one line on stderr, never a traceback).
 
 The commands run through the real entry point ``tripeaks_solver.cli.main`` in this
 process (as ``tests/test_batch.py`` does); two tests run the installed command. Printed
@@ -422,7 +421,7 @@ def test_replay_moves_in_one_argument_people_notation_and_undo(capsys, deal3_lin
     lines = out.splitlines()
     # Six moves, undo of the sixth (a draw of 6♦ in this line), then the same draw again.
     # Undo gives the score back; the move counter never goes down (tests/test_game.py):
-    # the moves are numbered by it, the undo by the move it takes back (issue 40, item 4).
+    # the moves are numbered by it, the undo by the move it takes back.
     assert deal3_line[5] == "draw"
     assert lines[0] == "TP1-E-AAAAAAD  (deal 3, Easy rules)"  # the title, as hint's
     assert [ln.split() for ln in lines[6:9]] == [
@@ -557,6 +556,24 @@ def test_joker_solve_line_replays(capsys):
     assert game.score == row["best_score"]
     assert (game.status is Status.WON) == row["winnable"]
     assert solve(deal, rules).best_score == row["best_score"]
+
+
+def test_solve_joker_names_the_joker_code(capsys):
+    code, out, err = run(capsys, "TP1-E-AAAAAAD", "--joker", "--no-solution", "--rules", "easy")
+    assert code == 0, err
+    assert out.splitlines()[0] == "TP1-EJ-AAAAAAD  (deal 3)"
+    code, out, err = run(capsys, "TP1-E-AAAAAAD", "--joker", "--json", "--no-solution")
+    rows = json.loads(out)
+    assert [(r["code"], r["source"], r["variant"]) for r in rows] == [
+        ("TP1-EJ-AAAAAAD", "TP1-EJ-AAAAAAD", "joker")] * 2
+    _, dealt, _ = run(capsys, "deal", "TP1-E-AAAAAAD", "--joker", "--json")
+    assert json.loads(dealt)["code"] == "TP1-EJ-AAAAAAD"
+    _, batch, _ = run(capsys, "batch", "3", "4", "--joker", "--rules", "easy", "--csv", "-",
+                      "--jobs", "1", "--no-progress")
+    assert batch.splitlines()[1].startswith("TP1-EJ-AAAAAAD,3,easy,joker,")
+    # the same deal as the joker code's
+    _, same, _ = run(capsys, "TP1-EJ-AAAAAAD", "--json", "--no-solution")
+    assert [r["best_score"] for r in json.loads(same)] == [r["best_score"] for r in rows]
 
 
 def test_empty_waste(capsys):

@@ -1,6 +1,6 @@
-"""The command line's arguments (issue "Hardening", items 10–14 and 17): mistyped
-commands, no arguments, shell completion, ``python -m``, capped ``--samples``, options
-that cannot combine, one spelling per option, help texts, plurals."""
+"""The command line's arguments: mistyped commands, no arguments, shell completion,
+``python -m``, capped ``--samples``, options that cannot combine, one spelling per
+option, help texts, ``help COMMAND``, plurals."""
 
 from __future__ import annotations
 
@@ -15,6 +15,7 @@ from cli_run import assert_one_line_error, run
 
 import tripeaks_solver
 from tripeaks_solver import EASY, Deal, Game
+from tripeaks_solver.cli import cli
 from tripeaks_solver.cli.common import plural
 from tripeaks_solver.solver.solve import solve
 
@@ -29,7 +30,7 @@ def python_m(*args: str, stdin: str | None = None) -> subprocess.CompletedProces
                           check=False)
 
 
-# --- 12: a mistyped command, no arguments -------------------------------------------------
+# --- a mistyped command, no arguments -------------------------------------------------
 
 
 @pytest.mark.parametrize(("word", "meant"), [("batc", "batch"), ("dael", "deal"),
@@ -67,7 +68,7 @@ def test_no_arguments_print_the_help_and_exit_2(capsys):
     assert code == 0 and help_out == err
 
 
-# --- 13: shell completion -------------------------------------------------------------------
+# --- shell completion -------------------------------------------------------------------
 
 
 def complete(capsys, monkeypatch, line: str, shell: str = "bash") -> tuple[int, list[str], str]:
@@ -154,7 +155,7 @@ def test_help_completion_and_bad_input_load_no_kernels():
         assert (r.stdout.splitlines()[-1] != "[]") == loaded, r.stdout
 
 
-# --- 14: python -m tripeaks_solver -----------------------------------------------------------
+# --- python -m tripeaks_solver -----------------------------------------------------------
 
 
 def test_python_m_runs_the_command():
@@ -174,7 +175,7 @@ def test_python_m_version_and_an_illegal_move():
     assert r.returncode == 1 and r.stderr == "move 2 (2c): Must be one rank higher or lower\n"
 
 
-# --- 10, 11: --samples capped, --no-optimal without a scoring -------------------------------
+# --- --samples capped, --no-optimal without a scoring -------------------------------
 
 
 @pytest.mark.parametrize("value", ["1208925819614629174706176", "1000001", "9" * 5000],
@@ -202,7 +203,7 @@ def test_winnability_only_refuses_a_scoring(capsys, fast, scoring):
     assert out == ""
 
 
-# --- 17: one spelling each, help texts, plurals ----------------------------------------------
+# --- one spelling each, help texts, plurals ----------------------------------------------
 
 
 def test_no_optimal_is_the_name_fast_the_hidden_alias(capsys):
@@ -337,3 +338,45 @@ def test_the_same_options_work_where_they_count(capsys):
     code, _, err = run(capsys, "solve", "--layout", " ".join(masked), "--samples", "5",
                        "--seed", "3")
     assert code == 0, err
+
+
+# --- help COMMAND: the command's own help -----------------------------------------------
+
+
+@pytest.mark.parametrize("command", sorted(cli.commands))
+def test_help_command_is_the_command_help(capsys, command):
+    asked = run(capsys, "help", command)
+    direct = run(capsys, command, "--help")
+    assert asked == direct
+    assert asked[0] == 0 and asked[1].startswith(f"Usage: tripeaks-solve {command} ")
+
+
+
+@pytest.mark.parametrize("words", [(), ("help",), ("--help",)])
+def test_help_alone_is_the_top_help(capsys, words):
+    code, out, err = run(capsys, "help", *words)
+    assert (code, err) == (0, "")
+    assert out == run(capsys, "--help")[1]
+    assert out.startswith("Usage: tripeaks-solve [OPTIONS] COMMAND")
+    assert "tripeaks-solve help COMMAND" in out
+
+
+
+def test_help_of_an_unknown_command_names_the_closest(capsys):
+    code, out, err = run(capsys, "help", "hnt")
+    assert_one_line_error(code, err, "no command 'hnt'", "did you mean 'hint'")
+    assert out == ""
+    code, out, err = run(capsys, "help", "hint", "analyze")
+    assert_one_line_error(code, err, "one command name")
+
+
+
+def test_help_completes_the_command_names(capsys, monkeypatch):
+    monkeypatch.setenv("_TRIPEAKS_SOLVE_COMPLETE", "bash_complete")
+    monkeypatch.setenv("COMP_WORDS", "tripeaks-solve help an")
+    monkeypatch.setenv("COMP_CWORD", "2")
+    code, out, _ = run(capsys)
+    assert code == 0 and out.splitlines() == ["plain,analyze"]
+    monkeypatch.setenv("COMP_WORDS", "tripeaks-solve help ")
+    code, out, _ = run(capsys)
+    assert {line.split(",")[1] for line in out.splitlines()} >= set(cli.commands)

@@ -1,4 +1,4 @@
-"""The rough edges a new user hit (issue 30, item 3), one group of tests each:
+"""The rough edges a new user hit, one group of tests each:
 
 - one set of rule options (--rules and the variants) on every command that plays a deal;
 - one message, the working one, when --plot lacks matplotlib;
@@ -9,7 +9,7 @@
   what is drawn;
 - ``batch --plot`` draws --difficulty and --player;
 - ``-`` among the moves of hint, analyze and replay reads them from standard input;
-- ``replay`` shows the final board.
+- ``replay`` shows the final board, a won one as the peaks cleared.
 """
 
 from __future__ import annotations
@@ -26,12 +26,14 @@ from cli_run import assert_one_line_error, run
 from tripeaks_solver.cli import cli
 from tripeaks_solver.cli.common import Choice, PlayerType
 from tripeaks_solver.errors import IllegalMoveError
+from tripeaks_solver.games.records import header, make_start
 from tripeaks_solver.model.cards import Card
 from tripeaks_solver.model.dealing import Deal
 from tripeaks_solver.model.game import Game
 from tripeaks_solver.model.geometry import ROWS
 from tripeaks_solver.model.moves import parse_record
 from tripeaks_solver.model.position import Position
+from tripeaks_solver.model.render import CLEARED, board_lines
 from tripeaks_solver.model.rules import CLASSIC, EASY
 
 CODE = "TP1-E-AAAAABQ"  # deal 42: waste 4♥, stock 3♦ 10♥ J♠ …, bottom row 6♦ A♦ 7♦ 2♣ …
@@ -279,3 +281,37 @@ def test_replay_shows_the_final_board(capsys):
     assert lines[-1].startswith("In play: ")  # the summary stays last
     code, out, err = run(capsys, "replay", CODE, *record, "--json")
     assert code == 0 and "##" not in out and json.loads(out)["moves"] == len(record)
+
+
+# --- a won board: the peaks said cleared ------------------------------------------------
+def _won_line(number: int = 1) -> list[str]:
+    from tripeaks_solver.solver.solve import solve
+
+    sol = solve(Deal.from_number(number), EASY)
+    assert sol.winnable
+    return list(sol.tokens)
+
+
+
+def test_replay_of_a_won_game_says_the_peaks_are_cleared(capsys, tmp_path):
+    line = _won_line()
+    record = tmp_path / "won.txt"
+    record.write_text(header(make_start("code", "TP1-E-AAAAAAB", EASY), "app")
+                      + "".join(t + "\n" for t in line), encoding="utf-8")
+    for args in (("replay", "TP1-E-AAAAAAB", *line), ("replay", "--record", str(record))):
+        code, out, err = run(capsys, *args)
+        assert code == 0, err
+        lines = out.splitlines()
+        at = lines.index(CLEARED)
+        # the moves, a blank line, the cleared peaks, a blank line, the waste: no rows of
+        # nothing where the peaks were
+        assert lines[at - 1] == "" and lines[at + 1] == "" and lines[at + 2].startswith("Waste:")
+        assert "\n\n\n" not in out
+        assert lines[-1].startswith("Won: ")
+
+
+
+def test_a_board_with_cards_left_is_drawn_as_peaks():
+    position = Position.after(Deal.from_number(1), EASY, _won_line()[:-1])
+    assert CLEARED not in board_lines(position)
+    assert len(board_lines(position)) == len(ROWS) + 2

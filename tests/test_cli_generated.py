@@ -1,7 +1,7 @@
-"""Generated command lines (issue "Hardening", "Done when"): for every command and
-option, whatever the arguments, standard input and files, the command ends with exit
-code 0, 1 or 2, never a traceback, at most one line on stderr when it fails (nothing
-when it succeeds), and under ``--json`` stdout is JSON (or empty on exit code 2).
+"""Generated command lines: for every command and option, whatever the arguments,
+standard input and files, the command ends with exit code 0, 1 or 2, never a traceback,
+at most one line on stderr when it fails (nothing when it succeeds), and under
+``--json`` stdout is JSON (or empty on exit code 2).
 
 ``COMMANDS`` lists each command with the words and options it takes; a command added
 later (batch, report, hint, analyze) adds an entry. The commands run in this process

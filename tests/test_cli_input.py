@@ -1,7 +1,6 @@
-"""Standard input and input files (issue "Hardening", items 3 and 15 for ``solve``):
-``-`` reads codes or layouts from standard input; a --layout-file that is not a regular
-file, or holds an endless line, is refused in one line instead of hanging or filling
-memory."""
+"""Standard input and input files of ``solve``: ``-`` reads codes or layouts from
+standard input; a --layout-file that is not a regular file, or holds an endless line, is
+refused in one line instead of hanging or filling memory."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
-"""One JSON shape per command (issue "Hardening", item 16): every object of a command
-has the same keys, in the same order, whatever the input (null where a key does not
-apply), a ``kind`` where kinds differ, and docs/json.md documents them."""
+"""One JSON shape per command: every object of a command has the same keys, in the same
+order, whatever the input (null where a key does not apply), a ``kind`` where kinds
+differ, and docs/json.md documents them; shares rounded to six decimals."""
 
 from __future__ import annotations
 
@@ -216,3 +216,35 @@ def test_docs_json_documents_every_key(capsys, tmp_path):
         keys = set().union(*(_keys(v) for v in values))
         assert keys, command
         assert keys <= documented, (command, keys - documented)
+
+
+# --- shares rounded to six decimals -----------------------------------------------------
+def _floats(obj) -> list[float]:
+    if isinstance(obj, float):
+        return [obj]
+    if isinstance(obj, dict):
+        return [x for v in obj.values() for x in _floats(v)]
+    if isinstance(obj, list):
+        return [x for v in obj for x in _floats(v)]
+    return []
+
+
+
+def test_shares_in_json_have_six_decimals(capsys):
+    code, out, err = run(capsys, "hint", "TP1-E-AAAAAAD", "8h", "--fair", "--seed", "1",
+                         "--samples", "7", "--score-samples", "0", "--json")
+    assert code == 0, err
+    moves = json.loads(out)["moves"]
+    values = [x for m in moves for x in (m["share"], *m["share_95"])]
+    assert any(0 < x < 1 for x in values)
+    assert all(x == round(x, 6) for x in values)
+    # the wins of 7 samples: the share is k/7, rounded
+    assert all(any(m["share"] == round(k / 7, 6) for k in range(8)) for m in moves)
+    layout = " ".join(["??"] * 18) + " 2c Ad 6s Kc Kh Th Ts Js Td 8s Qc " + " ".join(["??"] * 23)
+    code, out, err = run(capsys, "--layout", layout, "--samples", "7", "--seed", "1", "--json")
+    assert code == 0, err
+    rows = json.loads(out)
+    assert all(x == round(x, 6) for r in rows for x in (r["share"], *r["share_95"]))
+    code, out, err = run(capsys, "analyze", "TP1-E-AAAAAAD", "8h", "d", "--fair", "--seed", "1",
+                         "--samples", "7", "--json")
+    assert all(x == round(x, 6) for x in _floats(json.loads(out)["moves"]))

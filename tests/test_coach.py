@@ -1,22 +1,26 @@
 """``coach`` driven on standard input, as a script would drive it: one line a move, one
 JSON object a turn. The test plays the coach's recommendations on a deal it knows,
 telling the coach only what a player would see, and checks the moves, the record file,
-the blindness of the advice and that a killed session loses nothing."""
+the blindness of the advice and that a killed session loses nothing; the shares it shows
+never say 100% unless sure, and its chance never exceeds the recommended move's share."""
 
 from __future__ import annotations
 
 import json
 import os
 import random
+import re
 import signal
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+from cli_run import tripeaks
 from test_observed import seen_text, shown_places
 
 from tripeaks_solver.games.records import parse_record_file
+from tripeaks_solver.games.turns import percents
 from tripeaks_solver.model.dealing import Deal
 from tripeaks_solver.model.game import Game, Status
 from tripeaks_solver.model.moves import Move
@@ -347,3 +351,48 @@ def test_a_question_answered_with_the_whole_move(tmp_path: Path) -> None:
     assert turn["need"] is None and turn["known"] == 12 and turn["moves_played"] == 1
     assert dialog.send("q")["final"]["record"] == [f"draw:{first}"]
     assert dialog.close() == 0
+
+
+# --- the shares shown and the chance ----------------------------------------------------
+def test_percents_never_round_to_100_or_0() -> None:
+    assert percents([1.0, 0.996, 0.995, 0.5, 0.004, 0.0]) == [
+        "100.0%", "99.6%", "99.5%", "50.0%", "0.4%", "0.0%"]
+    assert percents([0.9999, 0.0001]) == ["99.99%", "0.01%"]
+    assert percents([0.88, 0.86]) == ["88%", "86%"]
+    assert percents([0.731, 0.7314], distinct=True) == ["73.10%", "73.14%"]
+
+
+
+@pytest.mark.slow
+def test_the_shares_shown_and_the_chance_on_a_game_with_unseen_cards(tmp_path: Path) -> None:
+    args = ["coach", "--seen", "4c Jd Ad Qs Js 8h 9c 7c 2s Tc Qc", "--seed", "708042468",
+            "--no-analysis", "--record"]
+    text = tripeaks(tmp_path, *args, "a.txt", stdin="jd\nq\n")
+    data = tripeaks(tmp_path, *args, "b.txt", "--json", stdin="jd\nq\n")
+    assert text.returncode == 0 == data.returncode, text.stderr + data.stderr
+    turns = [json.loads(line) for line in data.stdout.splitlines()]
+    shown = re.findall(r"still winnable after: (.*?)  \(of", text.stdout)
+    recommended = re.findall(r"Recommended: (\S+)", text.stdout)
+    assert len(shown) == len(recommended) == 2
+    for turn, line, rec in zip(turns, shown, recommended, strict=False):
+        pairs = re.findall(r"(\S+) ([\d.]+)%", line)
+        assert pairs[0][0] == rec  # the recommended move first
+        shares = {Move.parse(m["move"]).pretty: m["share"] for m in turn["moves"]}
+        assert sorted(shares) == sorted(p[0] for p in pairs)
+        for move, percent in pairs:
+            assert (float(percent) == 100) == (shares[move] == 1)
+        # the chance: on every turn, at most the recommended move's ceiling
+        assert 0 <= turn["chance"] <= shares[rec]
+        top = max(shares.values())
+        if shares[rec] < top:  # a higher ceiling elsewhere: the reason in words
+            assert f"{rec} rather than " in text.stdout
+    assert turns[-1]["chance"] is None and turns[-1]["final"] is not None
+    assert "chance: " in text.stdout and "then playing carefully" in text.stdout
+
+
+
+@pytest.mark.slow
+def test_no_chance_when_exact(tmp_path: Path) -> None:
+    r = tripeaks(tmp_path, "coach", "TP1-E-AAAAAAD", "--json", "--no-analysis", stdin="q\n")
+    turns = [json.loads(line) for line in r.stdout.splitlines()]
+    assert r.returncode == 0 and turns[0]["player"] == "exact" and turns[0]["chance"] is None

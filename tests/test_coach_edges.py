@@ -4,15 +4,22 @@ runs the real entry point in the test process, standard input given as bytes."""
 from __future__ import annotations
 
 import io
+import json
 import sys
 
+import pytest
 from cli_run import assert_one_line_error, run
 from test_observed import seen_text
 
+from tripeaks_solver.analysis.peek import Step
 from tripeaks_solver.games.records import header, parse_record_file
+from tripeaks_solver.games.turns import PeekTurn
 from tripeaks_solver.model.dealing import Deal
+from tripeaks_solver.model.moves import Move
 from tripeaks_solver.model.observed import Start
+from tripeaks_solver.model.render import CLEARED
 from tripeaks_solver.model.rules import EASY
+from tripeaks_solver.solver.solve import solve
 
 SEEN = seen_text(Deal.from_number(1), EASY)
 
@@ -143,3 +150,79 @@ def test_one_card_left_in_the_stock_is_one_card():
     position = Position.after(Deal.from_number(1), EASY, ["d"] * 22)
     assert position.stock_left == 1
     assert board_lines(position)[-1].endswith("Stock: 1 card left")
+
+
+def test_the_coach_at_a_win_says_the_peaks_are_cleared(capsys, monkeypatch, tmp_path):
+    line = list(solve(Deal.from_number(1), EASY).tokens)
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(
+        "".join(t + "\n" for t in line).encode()), encoding="utf-8"))
+    code, out, err = run(capsys, "coach", "TP1-E-AAAAAAB", "--no-analysis", "--record",
+                         str(tmp_path / "g.txt"))
+    assert code == 0, err
+    tail = out[out.rindex(", after 41 moves: won"):]
+    assert tail.splitlines()[1] == CLEARED and "\n\n\n" not in tail
+
+
+def test_a_peek_step_showing_two_cards_asks_for_both() -> None:
+    step = Step(0, (Move.parse("8h"),), (9, 10))
+    text = PeekTurn(step, 1, 1, 40).text(EASY)
+    assert "say the two cards that turn up, left to right (" in text
+    one = PeekTurn(Step(0, (Move.parse("8h"),), (9,)), 1, 1, 40).text(EASY)
+    assert "say the card that turns up (" in one
+
+
+
+def test_b_at_the_which_card_prompt_shows_the_board(capsys, monkeypatch, tmp_path):
+    code, out, err = coach(capsys, monkeypatch, tmp_path, b"d\nb\n4s\nq\n", "--seen", SEEN,
+                           "--record", str(tmp_path / "r.txt"), "--samples", "10",
+                           "--no-analysis")
+    assert code == 0, err
+    after_b = out.split("which is it? b\n", 1)[1]
+    assert after_b.lstrip("\n").startswith("Your game, after 0 moves")
+    assert "which is it? 4s" in after_b
+
+
+
+@pytest.mark.parametrize("joker", ["Jk", "🃏"])
+def test_a_joker_in_a_game_without_one(capsys, monkeypatch, tmp_path, joker: str):
+    code, out, err = coach(capsys, monkeypatch, tmp_path, f"{joker}\nd:{joker}\nq\n".encode(),
+                           "--seen", SEEN, "--record", str(tmp_path / "r.txt"),
+                           "--samples", "10", "--no-analysis")
+    assert code == 0, err
+    assert out.count("this game has no joker") == 2
+
+
+
+def test_a_joker_code_without_the_joker_variant(capsys, tmp_path):
+    path = tmp_path / "g.txt"
+    from tripeaks_solver.games.records import header, make_start
+    from tripeaks_solver.model.observed import Start
+
+    start = make_start("code", "TP1-EJ-AAAAAAD", EASY)
+    assert start.rules.joker and isinstance(start, Start)
+    path.write_text(header(start, "app").replace("variant: joker", "variant: none"))
+    code, out, err = run(capsys, "replay", "--record", str(path), "--json")
+    assert code == 0, err
+    assert json.loads(out)["code"] == "TP1-EJ-AAAAAAD"
+
+
+
+def test_an_empty_seen_start_in_a_record(capsys, tmp_path):
+    path = tmp_path / "g.txt"
+    path.write_text(record_text().replace(f"start: seen {SEEN}", "start: seen"))
+    code, _out, err = run(capsys, "replay", "--record", str(path))
+    assert_one_line_error(code, err, "start: seen lists 11 cards")
+    assert "--seen" not in err
+
+
+
+def test_more_undos_in_a_row_than_the_app_keeps_are_refused(capsys, monkeypatch, tmp_path):
+    data = b"d:4s\nd:6c\nd:7c\nu\nu\nu\nq\n"
+    code, out, err = coach(capsys, monkeypatch, tmp_path, data, "--seen", SEEN, "--record",
+                           str(tmp_path / "r.txt"), "--samples", "10", "--no-analysis",
+                           "--undo-limit", "2")
+    assert code == 0, err
+    assert "the app takes back at most 2 moves in a row (the undo limit 2)" in out
+    record = parse_record_file((tmp_path / "r.txt").read_text(), "r")
+    assert [o.token for o in record.moves] == ["draw:4s", "draw:6c", "draw:7c", "undo", "undo"]

@@ -1,5 +1,5 @@
-"""The console around the commands (issue 31, items 6 and 7): output in an encoding
-without the suit symbols, and Ctrl-C while the modules load.
+"""The console around the commands: output in an encoding without the suit symbols, and
+Ctrl-C while the modules load.
 
 These run ``tripeaks-solve`` as a process, the way a user's shell does.
 """

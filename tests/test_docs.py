@@ -1,4 +1,4 @@
-"""The examples of the documentation are what the tool prints (issue 30, item 3).
+"""The examples of the documentation are what the tool prints.
 
 Every fenced block of README.md and docs/*.md whose first line starts with ``$ `` is an
 example: each ``$ `` line (continued by a trailing backslash) is a command, typed into

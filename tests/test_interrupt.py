@@ -1,5 +1,5 @@
 """Ctrl-C during long work in compiled code: the command stops within about a second,
-says "interrupted" and exits 130 (issue 31 item 5).
+says "interrupted" and exits 130.
 
 Compiled code never checks for signals: a Ctrl-C is raised when a kernel call returns,
 so the long loops (the fair completions, the rollouts) run in short calls. Each command

@@ -1,11 +1,11 @@
-"""``tripeaks_solver.kernels.jit`` (issue "Hardening", items 6 and 8): numba's ``njit`` whose
-cache never stops the program, and the notice printed when kernels really compile.
+"""``tripeaks_solver.kernels.jit``: numba's ``njit`` whose cache never stops the
+program, and the notice printed when kernels really compile.
 
 Small kernels of the tests' own stand in for the search kernels. The environment of
 the bug is rebuilt in subprocesses: a read-only package directory and an unwritable
 home, as a user who cannot write there (root runs them with its file-permission
 override dropped, ``setpriv``); a truncated cache file. Each such test also runs
-numba's own ``njit`` in the same place and checks that it fails as the issue says, so
+numba's own ``njit`` in the same place and checks that it fails there as it failed for users, so
 the environment is the one of the bug.
 """
 

@@ -1,6 +1,6 @@
-"""Layouts typed in (issue "Any layout typed in"): parsing and its errors, the command
-line (``--layout``, ``--layout-file``, ``batch --layout-file``) and the win share of
-layouts with ``??`` cards.
+"""Layouts typed in: parsing and its errors, the command line (``--layout``,
+``--layout-file``, ``batch --layout-file``) and the win share of layouts with ``??``
+cards.
 
 The exact shares are checked on hand-built layouts whose answers follow from the rules
 alone (see ``CHAIN`` below): every completion is written out with the verdict derived

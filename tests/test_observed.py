@@ -217,7 +217,7 @@ def test_illegal_moves_on_a_game_seen(capsys, card: str, message: str) -> None:
 
 
 def test_unseen_card_message_is_the_same_for_every_filling(capsys) -> None:
-    # Issue 31, item 3: a layout whose places 1–18 and 30–52 are ?? (deal 3).
+    # A layout whose places 1–18 and 30–52 are ?? (deal 3).
     tokens = Deal.from_number(3).line().split()
     masked = " ".join("??" if i < 18 or i >= 29 else t for i, t in enumerate(tokens))
     errors = {run(capsys, "hint", "--layout", masked, card, "--lang", "en")[2]
@@ -315,8 +315,7 @@ def test_generated_records_follow_the_deal(number: int, rules: Rules, seed: int)
 
 @pytest.mark.parametrize("number", [3, 11, 40])
 def test_every_first_move_on_a_layout_with_unseen_cards(capsys, number):
-    """Issue 31, item 3, for every card of three deals, the places not seen at the start
-    ?? : a card not seen gets one answer, whatever the deal holds there; a card seen
+    """On three deals with the places not seen at the start ??, every card tried: a card not seen gets one answer, whatever the deal holds there; a card seen
     gets the answer the whole deal gives (it depends only on the cards seen)."""
     tokens = Deal.from_number(number).line().split()
     hidden = {t for i, t in enumerate(tokens) if i < 18 or i >= 29}

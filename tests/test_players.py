@@ -8,6 +8,7 @@ import json
 import math
 import os
 import random
+import re
 import subprocess
 import sys
 from collections import Counter
@@ -364,6 +365,17 @@ def test_play_command_record_replays(capsys, spec):
 def test_play_command_errors(capsys, args, needle):
     code, _, err = run(capsys, "play", "TP1-E-AAAAAAB", *args)
     assert_one_line_error(code, err, needle)
+
+
+def test_play_header_is_the_other_commands_and_shows_no_original_score(capsys):
+    code, out, err = run(capsys, "play", "TP1-E-AAAAAAD", "--player", "greedy")
+    assert code == 0, err
+    _, hint, _ = run(capsys, "hint", "TP1-E-AAAAAAD")
+    title = hint.splitlines()[0].split(", after")[0]
+    assert out.splitlines()[0] == f"{title}, player greedy, seed 0"
+    assert "original" not in out
+    assert re.fullmatch(r"(Won|Lost, \d+ cards? left in the peaks) in \d+ moves: score \d+",
+                        out.splitlines()[-1])
 
 
 @pytest.mark.nojit

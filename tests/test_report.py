@@ -183,7 +183,7 @@ def test_plot_counts_are_whole_numbers():
     assert heights == [2]  # both lost deals left 3 cards
 
 
-# Issue 31, item 4: report refuses what batch --resume refuses, row by row.
+# report refuses what batch --resume refuses, row by row.
 @pytest.fixture(scope="module")
 def typed(tmp_path_factory) -> tuple[Path, Path]:
     from tripeaks_solver.cli import main

@@ -1,4 +1,4 @@
-"""Proof that the faster optimum (issue 11) changed no answer (slow: ``pytest -m slow``).
+"""Proof that the faster optimum changed no answer (slow: ``pytest -m slow``).
 
 - all 20,000 rows of data/deals-0-9999.csv (winnable, min_draws, best_score,
   max_removed) are reproduced;
@@ -33,7 +33,7 @@ from tripeaks_solver.solver import solve as solver
 from tripeaks_solver.solver.solve import solve
 
 ROOT = Path(__file__).resolve().parents[1]
-REFERENCE = "a55f2a3"  # the kernels before issue 11
+REFERENCE = "a55f2a3"  # the kernels before the faster optimum
 # This checkout's kernels, under the names of the reference's single module.
 kernels = SimpleNamespace(Board=shared.Board, Cards=shared.Cards, RuleMasks=shared.RuleMasks,
                           Scratch=shared.Scratch, Goal=shared.Goal, MAX_DEPTH=shared.MAX_DEPTH,

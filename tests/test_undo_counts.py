@@ -1,4 +1,4 @@
-"""Records with undos under every scoring scheme (issue 31, items 1 and 2).
+"""Records with undos under every scoring scheme.
 
 The game's move counter keeps undone moves (docs/rules.md, Undo), and the cards-left
 scheme counts moves. So:
@@ -7,7 +7,9 @@ scheme counts moves. So:
   exactly the best score and move count hint printed (for the position and for each
   move it rates);
 - ``analyze`` judges each move as ``hint`` rates it before the move: the same best
-  score and move count after it, the same ``?`` / ``??`` (one objective per scheme).
+  score and move count after it, the same ``?`` / ``??`` (one objective per scheme);
+- the coach, ``replay``, ``analyze``, its plot and ``hint`` count the moves of a record
+  with undos alike, an undo numbered by the move it takes back.
 
 The expected values come from replaying records on ``game.Game``, never from the code
 under test.
@@ -15,8 +17,10 @@ under test.
 
 from __future__ import annotations
 
+import io
 import json
 import random
+import re
 import sys
 from pathlib import Path
 
@@ -45,7 +49,7 @@ def final(deal: Deal, rules: Rules, tokens: list[str], scheme: str) -> tuple[int
     return score, game.moves
 
 
-# --- item 1: the issue's example ---------------------------------------------------------
+# --- hint counts the moves undone ---------------------------------------------------------
 def test_hint_counts_the_undone_move_in_best_moves(capsys):
     record = ["8h", "u", "8h"]
     code, out, err = run(capsys, "hint", "TP1-E-AAAAAAD", *record, "--scoring", "cards-left",
@@ -78,7 +82,7 @@ def test_a_finished_game_counts_its_undone_moves():
     assert h.solution.best_moves == len(line) + 1
 
 
-# --- item 2: the issue's example -----------------------------------------------------------
+# --- analyze marks a move that costs a move under cards-left ------------------------------
 def test_analyze_marks_a_move_that_costs_a_move_under_cards_left():
     record = ["8h", "d", "4s", "d", "8c", "d", "d", "6h", "d", "8d", "d", "4c"]
     deal = Deal.from_number(3)
@@ -195,3 +199,80 @@ def _letters(number: int) -> str:
         number, r = divmod(number, 26)
         out = chr(65 + r) + out
     return out
+
+
+# --- one move count: undos numbered by the move they take back --------------------------
+UNDONE = "8h d 4s u 4s d 8c d d u u d d 6h"  # deal 3: 14 taps, 3 undos, 11 moves counted
+
+
+
+def test_one_move_count_in_coach_replay_analyze_and_plot(capsys, monkeypatch, tmp_path):
+    """A game with undos counts 11 moves in the coach; replay and analyze number its
+    moves 1–11 (an undo by the move it takes back) and the plot's axis ends at 11."""
+    pytest.importorskip("matplotlib")
+    record = tmp_path / "g.txt"
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    monkeypatch.setattr(sys, "stdin", io.StringIO("\n".join(UNDONE.split()) + "\nq\n"))
+    code, out, err = run(capsys, "coach", "TP1-E-AAAAAAD", "--no-analysis", "--record",
+                         str(record))
+    assert code == 0, err
+    assert "TP1-E-AAAAAAD, after 11 moves" in out
+    assert "Game stopped: score 492, 11 moves" in out
+    # replay: moves numbered by the counter, undos unnumbered naming the move taken back
+    code, out, err = run(capsys, "replay", "--record", str(record))
+    assert code == 0, err
+    numbered = [int(m[1]) for m in re.finditer(r"^ *(\d+)\. ", out, re.MULTILINE)]
+    assert numbered == list(range(1, 12))
+    assert re.findall(r"\(move (\d+) taken back\)", out) == ["3", "8", "7"]
+    assert out.splitlines()[-1].startswith("In play: score 492, 11 moves,")
+    code, js, err = run(capsys, "replay", "--record", str(record), "--json")
+    doc = json.loads(js)
+    assert doc["moves"] == 11
+    assert [s["number"] for s in doc["steps"]] == [1, 2, 3, 3, 4, 5, 6, 7, 8, 8, 7, 9, 10, 11]
+    # analyze: the same numbers, the moves taken back marked apart
+    code, out, err = run(capsys, "analyze", "--record", str(record), "--plot",
+                         str(tmp_path / "p.png"))
+    assert code == 0, err
+    lines = out.splitlines()
+    assert lines[0].startswith("TP1-E-AAAAAAD  (deal 3, Easy rules): 11 moves, 8 judged and 3 "
+                               "taken back by 3 undos")
+    assert "    3. 4♠ undo  (taken back)" in lines
+    assert "    7–8. draw draw undo undo  (taken back)" in lines
+    judged = [int(ln.split(".")[0]) for ln in lines[2:]
+              if re.match(r" +\d+\. ", ln) and "taken back" not in ln]
+    assert judged == [1, 2, 4, 5, 6, 9, 10, 11]
+    code, js, err = run(capsys, "analyze", "--record", str(record), "--json")
+    rows = json.loads(js)["moves"]
+    assert [(r["number"], r["move"], r["taken_back"]) for r in rows] == [
+        (1, "8h", False), (2, "draw", False), (3, "4s", True), (3, "undo", True),
+        (4, "4s", False), (5, "draw", False), (6, "8c", False), (7, "draw", True),
+        (8, "draw", True), (8, "undo", True), (7, "undo", True), (9, "draw", False),
+        (10, "draw", False), (11, "6h", False)]
+    from tripeaks_solver.analysis.hints import analyze
+    from tripeaks_solver.analysis.review_plot import review_figure
+
+    review = analyze(Deal.from_number(3), EASY, UNDONE.split())
+    axes = review_figure(review, "t").axes[0]
+    assert axes.get_xlim() == (-0.5, 11.5)
+    assert list(axes.lines[0].get_xdata()) == [0, 1, 2, 4, 5, 6, 9, 10, 11]
+    # hint counts the same
+    _, out, _ = run(capsys, "hint", "3", *UNDONE.split())
+    assert out.splitlines()[0] == "TP1-E-AAAAAAD  (deal 3, Easy rules), after 11 moves"
+
+
+
+def test_move_numbers_follow_the_game_counter():
+    from tripeaks_solver.model.game import Game
+    from tripeaks_solver.model.moves import Move, move_numbers
+
+    game = Game(Deal.from_number(3), EASY)
+    moves = [Move.parse(t) for t in UNDONE.split()]
+    counter = []
+    for move in moves:
+        game.play(move)
+        counter.append(game.moves)
+    numbers = move_numbers(moves)
+    # a removal or draw: the counter after it; an undo: the number of the move it took back
+    assert [n for n, m in zip(numbers, moves, strict=True) if not m.is_undo] == \
+        [c for c, m in zip(counter, moves, strict=True) if not m.is_undo]
+    assert [n for n, m in zip(numbers, moves, strict=True) if m.is_undo] == [3, 8, 7]

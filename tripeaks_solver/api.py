@@ -3,22 +3,27 @@
 ``tp.batch`` (docs/api.md shows each).
 
 Each function answers what the command of the same name answers, with the same
-defaults. A deal is a :class:`Deal` or a game code (``"TP1-E-AAAAAAD"``); ``rules`` a
-:class:`Rules`, ``"easy"`` or ``"classic"``, or None for the rules of the deal's code
-(Easy for a deal without one); a 53-card deal is played with the joker. Moves are
-``replay``'s tokens, in one string (``"8h d 4s"``) or a list. ``hint``, ``analyze``
-and ``peek`` also take a game seen in an app or a layout with ``??`` cards, as a
+defaults. A deal is what the commands take (:func:`deal_of` reads it for all): a
+:class:`Deal`, a game code (``"TP1-E-AAAAAAD"``), a deal number (``12345``, as
+``tripeaks-solve 12345``) or its cards in line order (52 tokens, 53 with the joker, in
+one string or a list, as ``Deal.from_cards`` takes them); ``rules`` a :class:`Rules`,
+``"easy"`` or ``"classic"``, or None for the rules of the deal's code (Easy for a deal
+without one); a 53-card deal is played with the joker. Moves are ``replay``'s tokens,
+in one string (``"8h d 4s"``) or a list. ``hint``, ``analyze`` and ``peek`` also take a
+layout with ``??`` cards (a line, as ``--layout``) or a game seen in an app, as a
 :class:`~tripeaks_solver.model.observed.Start` (``games.records.make_start("seen",
-cards, rules)``), whose moves carry the cards they showed (``Kc:7s``, ``d:9h``). The results are frozen
-dataclasses whose ``to_dict()`` is the command's ``--json`` object (docs/json.md).
-Errors are those of the library: ``InputError`` for bad input, ``IllegalMoveError``
-for an illegal move (its message says which, as the commands do).
+cards, rules)``), whose moves carry the cards they showed (``Kc:7s``, ``d:9h``). The
+results are frozen dataclasses that print in a line and whose ``to_dict()`` is the
+command's ``--json`` object (docs/json.md). Errors are those of the library:
+``InputError`` for bad input, ``IllegalMoveError`` for an illegal move (its message
+says which, as the commands do).
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
 from functools import cache
+from numbers import Integral
 
 from .analysis import difficulty as _difficulty
 from .analysis import hints as _hints
@@ -33,17 +38,18 @@ from .analysis.probability import WinShare
 from .analysis.reports import AnalysisReport, HintReport, PeekReport, new_seed
 from .batch.run import solve_range
 from .errors import InputError
-from .model.codes import GameCode
+from .model.codes import DEAL_COUNT, GameCode, game_code, is_deal_number
 from .model.dealing import Deal
 from .model.game import UNDO_LIMIT, Status
-from .model.layout import Layout
+from .model.layout import UNKNOWN, Layout
 from .model.moves import Move
 from .model.observed import Observed, ObservedGame, Start, parse_observed
 from .model.rules import EASY, Rules
 from .solver import solve as _solver
 from .solver.solve import Solution
 
-DealLike = Deal | str
+# A Deal, a game code, a deal number, or the cards in line order (a string or a list).
+DealLike = Deal | GameCode | str | int | Iterable[str | int]
 RulesLike = Rules | str | None
 MovesLike = str | Iterable[str | Move | Observed]
 
@@ -52,37 +58,77 @@ MovesLike = str | Iterable[str | Move | Observed]
 _warm_up = cache(_solver.warm_up)
 
 
-def _deal(deal: DealLike) -> Deal:
-    if isinstance(deal, Deal):
-        return deal
+def deal_of(deal: DealLike, rules: RulesLike = None) -> tuple[Deal, Rules]:
+    """The deal a ``tp`` function plays, and the rules it plays it under.
+
+    ``deal``: a :class:`Deal`; a game code (``"TP1-E-AAAAAAD"``, or a :class:`GameCode`);
+    a deal number (``12345`` or ``"12345"``; a Deal of a number too), named by its code
+    under the rules played, as ``tripeaks-solve 12345`` names it; or the cards in line order (52 tokens, 53 with
+    the joker: one string, spaces or commas between, or a list of tokens or card
+    numbers, as :meth:`Deal.from_cards` takes them). ``rules``: a :class:`Rules`,
+    ``"easy"`` or ``"classic"``, or None for the rules of the deal's code (Easy for a
+    deal without one); a 53-card deal is played with the joker."""
+    if isinstance(deal, Integral) and not isinstance(deal, bool):
+        return _numbered(int(deal), rules)
     if isinstance(deal, str):
-        return Deal.from_code(deal)
-    raise TypeError(f"a deal is a Deal or a game code, not {type(deal).__name__}")
+        words = deal.replace(",", " ").split()
+        if len(words) == 1 and is_deal_number(words[0]):
+            return _numbered(game_code(words[0]).number, rules)
+        if len(words) == 1:
+            deal = Deal.from_code(words[0])
+        elif UNKNOWN in words:
+            raise InputError("a layout with ?? cards is not a deal: tp.hint, tp.analyze "
+                             "and tp.peek take it, tp.win_probability gives its share")
+        else:
+            deal = Deal.from_cards(words)
+    elif isinstance(deal, GameCode):
+        deal = Deal.from_code(deal)
+    elif isinstance(deal, Iterable) and not isinstance(deal, Deal | bytes):
+        deal = Deal.from_cards(deal)
+    if not isinstance(deal, Deal):
+        raise TypeError("a deal is a Deal, a game code, a deal number or its cards, not "
+                        f"{type(deal).__name__}")
+    played = _rules(deal, rules)
+    if deal.number is not None and deal.code is None:  # named as the commands name it
+        deal = Deal(deal.cards, deal.number, str(GameCode(deal.number, played.name,
+                                                          played.joker)))
+    return deal, played
 
 
-def _rules(deal: Deal, rules: RulesLike) -> Rules:
+def _numbered(number: int, rules: RulesLike) -> tuple[Deal, Rules]:
+    """The deal of a deal number, with the code of the rules it is played under."""
+    if not 0 <= number < DEAL_COUNT:
+        shown = number if abs(number) < 10**30 else f"of {len(hex(number)) - 2} hex digits"
+        raise InputError(f"deal number {shown} is outside 0 … {DEAL_COUNT - 1}")
+    return deal_of(Deal.from_number(number, _rules(None, rules).joker), rules)
+
+
+def _rules(deal: Deal | None, rules: RulesLike) -> Rules:
     if isinstance(rules, Rules):
         chosen = rules
     elif isinstance(rules, str):
         chosen = Rules.named(rules)
     elif rules is None:
-        chosen = Rules.named(GameCode.parse(deal.code).rules) if deal.code else EASY
+        chosen = Rules.named(GameCode.parse(deal.code).rules) if deal and deal.code else EASY
     else:
         raise TypeError(f"rules are Rules, 'easy' or 'classic', not {type(rules).__name__}")
-    return chosen.with_options(joker=True) if deal.has_joker else chosen
+    return chosen.with_options(joker=True) if deal and deal.has_joker else chosen
 
 
-def _start(deal: DealLike | Start, rules: RulesLike) -> Start:
+def _start(deal: DealLike | Layout | Start, rules: RulesLike) -> Start:
     """The start of a game on ``deal``, as the commands name it: its code under the
-    rules played (``TP1-C-…`` under Classic), or its cards (a ``layout``); a
-    :class:`Start` as it is (played under its own rules)."""
+    rules played (``TP1-C-…`` under Classic), or its cards (a ``layout``, ``??`` for a
+    card not known); a :class:`Start` as it is (played under its own rules)."""
     if isinstance(deal, Start):
         if rules is not None and (Rules.named(rules) if isinstance(rules, str)
                                   else rules) != deal.rules:
             raise InputError(f"the game is played under {deal.rules} rules, not {rules}")
         return deal
-    d = _deal(deal)
-    r = _rules(d, rules)
+    if isinstance(deal, str) and UNKNOWN in deal.replace(",", " ").split():
+        deal = Layout.parse(deal)
+    if isinstance(deal, Layout):
+        return Start.of_layout(deal, _rules(None, rules))
+    d, r = deal_of(deal, rules)
     if d.number is not None:
         return Start.of_deal("code", str(GameCode(d.number, r.name, r.joker)), d, r)
     return Start.of_deal("layout", d.line(), d, r)
@@ -102,13 +148,12 @@ def solve(deal: DealLike, rules: RulesLike = None, *, scoring: str = "app",
     (``app``, ``original``, ``cards-left``), the fewest draws and a best line
     (``optimal=False``: winnability only, faster). ``must_clear``: the best of the
     lines that clear the board. ``.to_dict()`` is the object of ``solve --json``."""
-    d = _deal(deal)
+    d, r = deal_of(deal, rules)
     _warm_up(scoring)
-    return _solver.solve(d, _rules(d, rules), optimal=optimal, scheme=scoring,
-                         must_clear=must_clear)
+    return _solver.solve(d, r, optimal=optimal, scheme=scoring, must_clear=must_clear)
 
 
-def hint(deal: DealLike | Start, moves: MovesLike = (), rules: RulesLike = None, *,
+def hint(deal: DealLike | Layout | Start, moves: MovesLike = (), rules: RulesLike = None, *,
          scoring: str = "app", fair: bool = False, must_clear: bool = False,
          samples: int = 1000, score_samples: int = 100, seed: int | None = None
          ) -> HintReport:
@@ -133,7 +178,7 @@ def hint(deal: DealLike | Start, moves: MovesLike = (), rules: RulesLike = None,
     return HintReport.of(game, scoring, True, advice=advice)
 
 
-def analyze(deal: DealLike | Start, moves: MovesLike, rules: RulesLike = None, *,
+def analyze(deal: DealLike | Layout | Start, moves: MovesLike, rules: RulesLike = None, *,
             scoring: str = "app", fair: bool = False, samples: int = 200,
             seed: int | None = None) -> AnalysisReport:
     """Judge every move of the record ``moves`` (undos included): the best final score
@@ -158,12 +203,11 @@ def play(deal: DealLike, player: str = "greedy", rules: RulesLike = None, *, see
     ``rollout[:N]``, ``fair[:N]``, ``perfect``) play ``deal`` to the end (or for
     ``max_moves`` moves), ``seed`` fixing its choices. Every player but ``perfect`` sees
     only what a person sees. ``.to_dict()`` is the object of ``play --json``."""
-    d = _deal(deal)
-    return _players.play(d, parse_player(player).label, _rules(d, rules), seed=seed,
-                         max_moves=max_moves)
+    d, r = deal_of(deal, rules)
+    return _players.play(d, parse_player(player).label, r, seed=seed, max_moves=max_moves)
 
 
-def peek(deal: DealLike | Start, moves: MovesLike = (), rules: RulesLike = None, *,
+def peek(deal: DealLike | Layout | Start, moves: MovesLike = (), rules: RulesLike = None, *,
          scoring: str = "app", undo_limit: int = UNDO_LIMIT, **options: object
          ) -> PeekReport:
     """The plan of taps (moves and undos, never more than ``undo_limit`` moves deep)
@@ -204,12 +248,12 @@ def difficulty(deal: DealLike, rules: RulesLike = None, *, games: int = DEFAULT_
     """The share of ``games`` seeded games the greedy player (random tie-breaks) loses on
     ``deal`` (1 for a deal the solver calls lost), and its rating word, as ``batch
     --difficulty`` computes them. ``.to_dict()`` has the batch CSV's columns."""
-    d = _deal(deal)
-    return _difficulty.difficulty(d, _rules(d, rules), games, seed)
+    d, r = deal_of(deal, rules)
+    return _difficulty.difficulty(d, r, games, seed)
 
 
 # ``tp.batch`` is the package ``tripeaks_solver.batch`` made callable: calling it calls this.
 batch = solve_range
 
-__all__ = ["analyze", "batch", "difficulty", "hint", "peek", "play", "solve",
+__all__ = ["analyze", "batch", "deal_of", "difficulty", "hint", "peek", "play", "solve",
            "win_probability"]

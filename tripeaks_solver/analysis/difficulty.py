@@ -46,6 +46,10 @@ class Difficulty:
     losses: int
     winnable: bool
 
+    def __repr__(self) -> str:
+        return (f"<Difficulty {self.value:g} ({self.rating}): the greedy player lost "
+                f"{self.losses} of {self.games} games>")
+
     @property
     def value(self) -> float:
         """Share of the games lost; 1 for a deal the solver calls lost."""

@@ -79,6 +79,10 @@ class View:
     record: tuple[Move, ...]
     undone: int = 0
 
+    def __repr__(self) -> str:
+        moves = len(self.record) + self.undone
+        return f"<View {self.rules} rules, moves {moves}: unseen {len(self.unseen)}>"
+
     @classmethod
     def of(cls, position: Position, known: frozenset[int] | None = None) -> View:
         """The view of ``position`` for a player who knows the cards at the places
@@ -153,6 +157,16 @@ class FairHint:
     scored: int  # completions solved for the mean scores
     exact: bool  # every distinct completion was solved
     share_now: float | None  # share of completions winnable at the position itself
+
+    def __repr__(self) -> str:
+        return f"<FairHint {self.view.rules} rules: {self.said}>"
+
+    @property
+    def said(self) -> str:
+        """``samples 1000, moves 2h 79.3% Ks 72.3% draw 69.8%`` and the like."""
+        how = "every completion" if self.exact else f"samples {self.samples}"
+        rated = " ".join(f"{m.move.token} {m.share:.1%}" for m in self.moves)
+        return f"{how}, moves {rated or 'none'}"
 
     @property
     def recommended(self) -> Move | None:

@@ -73,6 +73,11 @@ class Hint:
     solution: Solution
     moves: tuple[MoveValue, ...]
 
+    def __repr__(self) -> str:
+        best = f", play {self.moves[0].move.token}" if self.moves else ""
+        return (f"<Hint {self.position.title}, {self.scheme} scoring: "
+                f"{self.solution.verdict}{best}>")
+
     @property
     def winnable(self) -> bool:
         return self.solution.winnable
@@ -185,6 +190,22 @@ class Review:
         if not self.exact:
             return None
         return sum(r.lost for r in self.moves if not r.taken_back)
+
+    def __repr__(self) -> str:
+        return f"<Review {self.start.title}, {self.scheme} scoring: {self.said}>"
+
+    @property
+    def said(self) -> str:
+        """``moves 22, in play, score 478, best 757 at the start and 655 at the end, lost
+        at move 21, marks ?? 1, ? 1, ! 1`` and the like."""
+        said = f"moves {len(self.moves)}, {self.status.value}, score {self.final_score}"
+        if self.best_start is not None:
+            said += f", best {self.best_start} at the start and {self.final_best} at the end"
+        if self.lost_at is not None:
+            said += f", lost at move {self.lost_at}"
+        if self.exact:
+            said += ", marks " + ", ".join(f"{m} {self.count(m)}" for m in ("??", "?", "!"))
+        return said
 
     def count(self, mark: str) -> int:
         return sum(r.mark == mark for r in self.moves)
@@ -364,6 +385,10 @@ class FairAdvice:
     recommended: Move | None
     rollouts: int = 0
     wins: tuple[tuple[Move, int], ...] = ()
+
+    def __repr__(self) -> str:
+        play = "no move" if self.recommended is None else f"play {self.recommended.token}"
+        return f"<FairAdvice {self.player}, seed {self.seed}: {play}; {self.rating.said}>"
 
     def won(self, move: Move) -> float | None:
         """The share of its rollouts that ``move`` won (None without rollouts)."""

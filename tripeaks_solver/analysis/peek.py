@@ -309,6 +309,16 @@ class PeekPlan:
     knowledge: Layout
     seed: int = DEFAULT_SEED
 
+    def __repr__(self) -> str:
+        return f"<PeekPlan seed {self.seed}: {self.said}>"
+
+    @property
+    def said(self) -> str:
+        """``excursions 37, taps 144, every card shown`` and the like."""
+        end = ("every card shown" if self.complete
+               else f"unknown still {len(self.knowledge.unknown_places)}")
+        return f"excursions {len(self.excursions)}, taps {self.actions}, {end}"
+
     @property
     def actions(self) -> int:
         return sum(len(e.moves) + e.undos for e in self.excursions)

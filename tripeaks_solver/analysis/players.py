@@ -132,6 +132,11 @@ class PlayResult:
     cards_left: int
     decisions: int = 0  # decisions with several legal moves (sampling players only)
 
+    def __repr__(self) -> str:
+        end = "won" if self.won else f"lost, cards left {self.cards_left}"
+        return (f"<PlayResult {self.player}, seed {self.seed}, {self.start.title}: {end}, "
+                f"score {self.score}, moves {len(self.moves)}>")
+
     @property
     def tokens(self) -> list[str]:
         return [m.token for m in self.moves]

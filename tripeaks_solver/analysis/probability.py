@@ -32,6 +32,11 @@ class WinShare:
     solved: int  # distinct deals the solver ran on (completions alike in ranks share one)
     layout: Layout | None = field(default=None, compare=False)  # the layout answered
 
+    def __repr__(self) -> str:
+        how = "exact" if self.exact else "sampled"
+        return (f"<WinShare {self.rules} rules: won {self.wins} of {self.total} completions "
+                f"({self.share:.1%}, {how})>")
+
     @property
     def share(self) -> float:
         return self.wins / self.total

@@ -38,6 +38,12 @@ def _deal(start: Start) -> int | None:
     return start.deal.number if start.kind == "code" else None
 
 
+def _title(start: Start, scheme: str, moves: int = 0) -> str:
+    """``TP1-E-AAAAAAD, Easy rules, app scoring, moves 3``, for the reprs."""
+    after = f", moves {moves}" if moves else ""
+    return f"{start.title}, {start.rules} rules, {scheme} scoring{after}"
+
+
 def _score(position: Position, scheme: str) -> int:
     # Under cards-left the score is the cards left, as in replay and solve.
     return position.cards_left if scheme == "cards-left" else position.score_under(scheme)
@@ -71,6 +77,20 @@ class HintReport:
         """The report of ``game`` as it stands now."""
         return cls(game.start, tuple(game.record), game.knowledge, game.position(), scheme,
                    fair, exact, advice, must_clear, error, error_move)
+
+    def __repr__(self) -> str:
+        head = f"<HintReport {_title(self.start, self.scheme, self.position.moves_played)}"
+        if self.error is not None:
+            return f"{head}: move {self.error_move}: {self.error}>"
+        if self.exact is not None:
+            said = f"exact, {self.exact.solution.verdict}"
+        elif self.advice is not None:
+            said = f"fair over {self.advice.rating.samples} samples (seed {self.advice.seed})"
+        else:
+            said = "no answer"
+        move = self.recommended
+        play = f", play {move.token}" if move else f", {self.position.status.value}"
+        return f"{head}: {said}{play}>"
 
     @property
     def recommended(self) -> Move | None:
@@ -141,6 +161,13 @@ class AnalysisReport:
     error: str | None = None
     error_move: int | None = None
 
+    def __repr__(self) -> str:
+        head = f"<AnalysisReport {_title(self.start, self.scheme)}"
+        if self.review is None:
+            return f"{head}: move {self.error_move}: {self.error}>"
+        fair = f", fair over {self.samples} samples (seed {self.seed})" if self.fair else ""
+        return f"{head}{fair}: {self.review.said}>"
+
     def to_dict(self) -> dict:
         """The object ``analyze --json`` prints."""
         start, review, fair = self.start, self.review, self.fair
@@ -179,6 +206,11 @@ class PeekReport:
     undo_limit: int
     plan: PeekPlan
     best: Solution | None
+
+    def __repr__(self) -> str:
+        then = "" if self.best is None else f", then {self.best.verdict}"
+        return (f"<PeekReport {_title(self.start, self.scheme)}, undo limit {self.undo_limit}:"
+                f" {self.plan.said}{then}>")
 
     def to_dict(self) -> dict:
         """The object ``peek --json`` prints."""

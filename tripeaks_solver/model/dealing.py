@@ -107,11 +107,31 @@ class Deal:
         return cls(deck.cards, gc.number, str(gc))
 
     @classmethod
-    def from_cards(cls, cards: Iterable[int | str]) -> Deal:
+    def from_cards(cls, cards: str | Iterable[int | str]) -> Deal:
         """A deal from 52 (or 53, with the joker) cards, ints or tokens, in line order:
-        positions, waste, stock."""
+        positions, waste, stock; or one string of the tokens (``deal --format line``),
+        spaces or commas between them."""
+        if isinstance(cards, str):
+            cards = cards.replace(",", " ").split()
         parsed = tuple(Card(parse_card(c)) if isinstance(c, str) else Card(c) for c in cards)
         return cls(parsed)
+
+    def __repr__(self) -> str:
+        # How to make it again, not 52 Card objects.
+        if self.code is not None:
+            return f"Deal.from_code({self.code!r})"
+        if self.number is not None:
+            return f"Deal.from_number({self.number}{', joker=True' if self.has_joker else ''})"
+        return f"Deal.from_cards({self.line()!r})"
+
+    @property
+    def title(self) -> str:
+        """The deal in a few words: its code, its number, or its first cards."""
+        if self.code is not None:
+            return self.code
+        if self.number is not None:
+            return f"deal {self.number}"
+        return "cards " + " ".join(c.token for c in self.cards[:4]) + " …"
 
     @property
     def tableau(self) -> tuple[Card, ...]:

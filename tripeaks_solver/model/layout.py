@@ -59,6 +59,10 @@ class Layout:
             places.append(card)
         return cls(tuple(places))
 
+    def __repr__(self) -> str:
+        return f"Layout.parse({self.line()!r})" if len(self.places) == DECK_SIZE else \
+            f"<Layout {self.line()}>"
+
     @property
     def unknown_places(self) -> list[int]:
         return [i for i, c in enumerate(self.places) if c is None]

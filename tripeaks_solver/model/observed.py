@@ -182,6 +182,9 @@ class Start:
         line = " ".join(Card.parse(w).token for w in words)
         return cls("seen", line, rules, Layout(tuple(known)), None)
 
+    def __repr__(self) -> str:
+        return f"<Start {self.kind} {self.text}, {self.rules} rules>"
+
     @property
     def title(self) -> str:
         if self.kind == "code":

@@ -32,6 +32,15 @@ class Position:
     record: tuple[Move, ...] = field(default=())
     undone: int = 0
 
+    def __repr__(self) -> str:
+        return f"<Position {self.title}: {self.status.value}, score {self._snapshot.score}>"
+
+    @property
+    def title(self) -> str:
+        """``TP1-E-AAAAAAD, Easy rules, moves 3`` (the moves left out at the opening)."""
+        after = f", moves {self.moves_played}" if self.moves_played else ""
+        return f"{self.deal.title}, {self.rules} rules{after}"
+
     @classmethod
     def of(cls, game: Game) -> Position:
         """The position a game in progress shows."""

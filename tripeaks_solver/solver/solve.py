@@ -100,6 +100,27 @@ class Solution:
     start: Position | None = None
     must_clear: bool = False
 
+    def __repr__(self) -> str:
+        start = self.start or Position(self.deal, self.rules)
+        head = f"<Solution {start.title}, {self.scheme} scoring"
+        if self.must_clear:
+            head += ", must clear"
+        return f"{head}: {self.verdict}>"
+
+    @property
+    def verdict(self) -> str:
+        """``winnable, best score 757, min draws 15, line of 43: 8h draw 4s …`` and the like."""
+        said = "winnable" if self.winnable else "lost"
+        if self.best_score is not None:
+            said += f", best score {self.best_score}"
+        if self.min_draws is not None:
+            said += f", min draws {self.min_draws}"
+        if not self.winnable and self.max_removed is not None:
+            said += f", max removed {self.max_removed}"
+        if self.moves:
+            said += f", line of {len(self.moves)}: {' '.join(m.token for m in self.moves[:3])} …"
+        return said
+
     def summary(self) -> dict:
         """The numbers as a plain dict (the JSON and CSV fields, without code and line)."""
         return {
