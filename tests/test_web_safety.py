@@ -92,6 +92,21 @@ def test_a_record_replaced_under_the_page_is_never_written_and_the_lock_follows(
     assert move(c, state, "draw").status_code == 409  # a tab from before the change
 
 
+def test_the_timer_follows_a_record_replaced_under_a_game_without_a_request(tmp_path):
+    hub = Hub(tmp_path)
+    table = hub.create({"start": "TP1-E-AAAAAAD"})
+    path = tmp_path / table.name
+    sed_i(path, "moves:\n", "moves:\ndraw:3s\n")
+    free = RecordFile(path)
+    free.open()  # the server holds the old file's lock, not this one's
+    free.close()
+    hub.sweep()  # the timer's work, every second
+    with pytest.raises(InputError, match="in use"):
+        RecordFile(path).open()
+    assert hub.table(table.name).state()["record"] == ["draw:3s"]
+    hub.close()
+
+
 @pytest.mark.parametrize("edit", ["append", "cut"])
 def test_a_line_added_or_cut_by_hand_is_read_again_not_written_after(tmp_path, edit):
     c = client(tmp_path)
@@ -383,6 +398,27 @@ def test_a_job_nobody_waits_for_any_more_never_starts():
     assert asyncio.run(scenario()) == ("cheap", "first")
     jobs.close()
     assert ran == []
+
+
+def test_a_cheap_advice_is_answered_while_an_expensive_one_runs(tmp_path):
+    c = client(tmp_path)
+    state = start(c, SEEN)
+    base = f"/api/games/{state['name']}/advice"
+    expensive: list[int] = []
+    asking = threading.Thread(target=lambda: expensive.append(
+        c.get(base, params={"samples": 5000, "seed": 1}).status_code))
+    asking.start()
+    jobs = c.app.jobs
+    for _ in range(1000):  # until it runs (10 s at most)
+        if jobs.running:
+            break
+        time.sleep(0.01)
+    cheap = c.get(base, params={"samples": 10, "seed": 2})
+    assert cheap.status_code == 200 and cheap.json()["player"] == "fair:10"
+    assert asking.is_alive() and not expensive  # the expensive one still runs
+    jobs.stop_all()  # the server stopping: the expensive one ends now
+    asking.join(30)
+    assert expensive == [503]
 
 
 def test_the_answers_are_kept_in_caches_of_a_bounded_size(tmp_path, monkeypatch):
