@@ -297,6 +297,29 @@ def test_plot_without_matplotlib(capsys, tmp_path, monkeypatch) -> None:
     assert not (tmp_path / "p.png").exists()
 
 
+def test_plot_of_a_game_with_unseen_cards_draws_the_fair_share(capsys, tmp_path) -> None:
+    """Its best scores are not known (no exact search while a card is unseen): the
+    picture is the fair share after each move alone, not a traceback."""
+    pytest.importorskip("matplotlib")
+    from tripeaks_solver.analysis.hints import analyze_game
+    from tripeaks_solver.analysis.review_plot import review_figure
+    from tripeaks_solver.games.records import make_start
+
+    seen, moves = "Jd 4s Ac 8h 4c 2h 8c 6h 8d 8s 9c", ["8h", "d:3s"]  # deal 3's start
+    png = tmp_path / "p.png"
+    code, _, err = run(capsys, "analyze", "--seen", seen, *moves, "--samples", "5", "--seed",
+                       "1", "--plot", str(png))
+    assert code == 0, err
+    assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    review = analyze_game(make_start("seen", seen, EASY), moves, fair=True, samples=5, seed=1)
+    assert not review.exact and review.best_start is None
+    (axes,) = review_figure(review, "t").axes
+    (line,) = axes.lines
+    assert list(line.get_ydata()) == [review.moves[0].share_before,
+                                      *(r.share_after for r in review.moves)]
+    assert "best" not in axes.get_title()
+
+
 def test_errors(capsys, tmp_path) -> None:
     code, _, err = run(capsys, "analyze", CODE, "8h", "d", "Kc")
     assert_one_line_error(code, err, "move 3 (Kc)", exit_code=1)

@@ -164,7 +164,8 @@ def test_wilson_interval_by_hand():
         assert lo == pytest.approx((-b - d) / (2 * a), abs=1e-12)
         assert hi == pytest.approx((-b + d) / (2 * a), abs=1e-12)
         assert 0 <= lo <= p <= hi <= 1
-    assert wilson_interval(0, 0) is None
+    with pytest.raises(ValueError, match="no interval"):  # no trials: no share to bound
+        wilson_interval(0, 0)
 
 
 def test_deal_ids_as_bounds():

@@ -1,5 +1,5 @@
 """The web server's HTTP API and its guards, through Starlette's test client; the
-``serve`` command's address, port and Ctrl-C as a process (issue 38)."""
+``serve`` command's address, port and Ctrl-C as a process."""
 
 from __future__ import annotations
 

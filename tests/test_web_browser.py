@@ -1,6 +1,6 @@
 """The page in a real browser: headless Chromium driven by Selenium against the real
 server (``tripeaks-solve serve --port 0``), playing whole games by clicking what a player
-would, on deals whose hidden cards only the test knows (issue 38).
+would, on deals whose hidden cards only the test knows.
 
 The test holds the deal and its own plain-Python game: it clicks the move the page
 recommends, plays it on its own game too, and picks each card that turns up from the

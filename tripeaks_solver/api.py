@@ -24,6 +24,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from functools import cache
 from numbers import Integral
+from typing import Any
 
 from .analysis import difficulty as _difficulty
 from .analysis import hints as _hints
@@ -136,8 +137,9 @@ def _start(deal: DealLike | Layout | Start, rules: RulesLike) -> Start:
 
 def _record(moves: MovesLike) -> list[Observed]:
     items = [moves] if isinstance(moves, str) else list(moves)
-    if all(isinstance(m, str) for m in items):
-        return parse_observed(items)  # "8h d 4s" and ["8h", "d"] alike
+    words = [m for m in items if isinstance(m, str)]
+    if len(words) == len(items):
+        return parse_observed(words)  # "8h d 4s" and ["8h", "d"] alike
     return [m if isinstance(m, Observed) else Observed(m) if isinstance(m, Move)
             else Observed.parse(m) for m in items]
 
@@ -208,7 +210,7 @@ def play(deal: DealLike, player: str = "greedy", rules: RulesLike = None, *, see
 
 
 def peek(deal: DealLike | Layout | Start, moves: MovesLike = (), rules: RulesLike = None, *,
-         scoring: str = "app", undo_limit: int = UNDO_LIMIT, **options: object
+         scoring: str = "app", undo_limit: int = UNDO_LIMIT, **options: Any
          ) -> PeekReport:
     """The plan of taps (moves and undos, never more than ``undo_limit`` moves deep)
     that shows every card, from where the game stands after ``moves``, simulated on

@@ -11,20 +11,21 @@ the interpreter's own start and the few statements of the script that calls
 from __future__ import annotations
 
 import signal
+from types import FrameType
 
 from .errors import interrupted
 
 _caught: list[int] = []
 
 
-def _on_interrupt(signum: int, frame: object) -> None:
+def _on_interrupt(signum: int, frame: FrameType | None) -> None:
     _caught.append(signum)
     signal.default_int_handler(signum, frame)  # KeyboardInterrupt, as by default
 
 
 def main() -> None:
     """Run the command line (``cli.main``), a Ctrl-C at any moment ending it cleanly."""
-    run = None
+    loaded = False
     try:
         # Raises as by default, and notes it: numpy makes an ImportError of a Ctrl-C
         # inside its import. (Nothing at this module's import: a library user's Ctrl-C
@@ -33,10 +34,11 @@ def main() -> None:
             signal.signal(signal.SIGINT, _on_interrupt)
         from .cli import main as run
 
+        loaded = True
         run()
     except KeyboardInterrupt:
-        interrupted(starting=run is None)
+        interrupted(starting=not loaded)
     except ImportError:
         if _caught:
-            interrupted(starting=run is None)
+            interrupted(starting=not loaded)
         raise

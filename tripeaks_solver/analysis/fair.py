@@ -221,7 +221,7 @@ def _fills(view: View, samples: int, seed: int | None
 
 def _move_codes(view: View, position: Position, moves: list[Move]) -> np.ndarray:
     where = {int(c): p for p, c in enumerate(position.deal.tableau)}
-    return np.array([completion_kernels.DRAW if m.is_draw else where[int(m.card)]
+    return np.array([completion_kernels.DRAW if m.card is None else where[int(m.card)]
                      for m in moves], dtype=np.int64)
 
 

@@ -23,7 +23,7 @@ from ..model.rules import Rules
 from ..model.scoring import check_scheme, objective
 from ..solver.solve import Solution, solve
 from .fair import Cancelled, FairHint, StopCheck, View, fair_hint
-from .players import RolloutPlayer, make_player
+from .players import fair_player
 from .stats import fraction
 
 
@@ -189,7 +189,7 @@ class Review:
     def lost_total(self) -> int | None:
         if not self.exact:
             return None
-        return sum(r.lost for r in self.moves if not r.taken_back)
+        return sum(r.lost or 0 for r in self.moves if not r.taken_back)  # exact: all known
 
     def __repr__(self) -> str:
         return f"<Review {self.start.title}, {self.scheme} scoring: {self.said}>"
@@ -299,8 +299,8 @@ def analyze_game(start: Start, record: Iterable[Observed | Move | str], scheme: 
     deal = observed.deal or observed.knowledge.filled()
     game = Game(deal, start.rules)
     position = Position.of(game)
-    here = solve(position, scheme=scheme) if exact else None
-    start_best = here.best_score if exact else None
+    here = solve(position, scheme=scheme) if exact else None  # None: not exactly
+    start_best = None if here is None else here.best_score
     taken_back = _taken_back(observed.moves)
     numbers = move_numbers(observed.moves)
     rows = []
@@ -312,7 +312,7 @@ def analyze_game(start: Start, record: Iterable[Observed | Move | str], scheme: 
         position = Position.of(game)
         winnable_before = winnable_after = best_before = best_after = lost = mark = None
         moves_before = moves_after = None
-        if exact:
+        if sol_before is not None:  # exactly
             here = solve(position, scheme=scheme)
             lost = _value(sol_before)[1] - _value(here)[1]  # analyze never asks must_clear
             mark = ""
@@ -343,15 +343,15 @@ def analyze_game(start: Start, record: Iterable[Observed | Move | str], scheme: 
         if progress is not None:
             progress(i + 1)
     lost_at = None
-    if exact and not here.winnable:
+    if here is not None and not here.winnable:
         for row in reversed(rows):
             if not row.taken_back and row.winnable_before and not row.winnable_after:
                 lost_at = row.number
                 break
-    final = position.score_under(scheme)
-    final_score = final[0] if isinstance(final, tuple) else final
-    return Review(Position(deal, start.rules), scheme, tuple(rows), start_best, final_score,
-                  here.best_score if exact else None, lost_at, fair, position.status, exact)
+    return Review(Position(deal, start.rules), scheme, tuple(rows), start_best,
+                  position.shown_score(scheme),
+                  None if here is None else here.best_score, lost_at, fair, position.status,
+                  exact)
 
 
 def _taken_back(moves: list[Move]) -> list[bool]:
@@ -390,9 +390,12 @@ class FairAdvice:
         play = "no move" if self.recommended is None else f"play {self.recommended.token}"
         return f"<FairAdvice {self.player}, seed {self.seed}: {play}; {self.rating.said}>"
 
-    def won(self, move: Move) -> float | None:
-        """The share of its rollouts that ``move`` won (None without rollouts)."""
-        return next((w / self.rollouts for m, w in self.wins if m == move), None)
+    def won(self, move: Move) -> float:
+        """The share of its rollouts that ``move`` won (ValueError without rollouts)."""
+        wins = next((w for m, w in self.wins if m == move), None)
+        if wins is None or not self.rollouts:
+            raise ValueError(f"no rollouts of {move.token}")
+        return wins / self.rollouts
 
 
 def fair_advice(view: View, samples: int = 1000, seed: int = 0, score_samples: int = 100,
@@ -403,13 +406,12 @@ def fair_advice(view: View, samples: int = 1000, seed: int = 0, score_samples: i
     wins. Both see only ``view``; ``seed`` fixes both. ``should_stop``: as fair_hint."""
     rating = fair_hint(view, samples, seed, score_samples, scheme=scheme,
                        should_stop=should_stop)
-    player = make_player(f"fair:{min(samples, MAX_PLAYER_SAMPLES)}")
+    player = fair_player(min(samples, MAX_PLAYER_SAMPLES))
     if not rating.moves:
         return FairAdvice(rating, player.name, seed, None)
     # The player's own order of the legal moves (its ties go to the first); with one
     # legal move its rollouts still say how often playing on wins.
     order = view.canonical().legal_moves()
-    assert isinstance(player, RolloutPlayer)
     move, sums = player.decide(view, order, np.random.default_rng(seed), should_stop)
     wins = tuple((m, int(sums[j, 0])) for j, m in enumerate(order))
     return FairAdvice(rating, player.name, seed, move, player.samples, wins)

@@ -123,7 +123,7 @@ class _Searcher:
                 entry = int(_scratch.parent[entry])
             undos = -1 - int(_scratch.move[entry])
         moves = tuple(Move.DRAW if p == peek_kernels.DRAW
-                      else Move.remove(self.knowledge.places[p]) for p in reversed(places))
+                      else Move.remove(self.knowledge.card(p)) for p in reversed(places))
         path.reverse()
         return self.flagged(Step(undos, moves, shows), path[-1] if path else
                             keys[len(keys) - 1 - undos]), path
@@ -196,7 +196,7 @@ class _Searcher:
                 return self.cheapest(keys, undo_limit, False, free_undos=True)
             move = self.choose(key, verdict)
             moves.append(Move.DRAW if move == peek_kernels.DRAW
-                         else Move.remove(self.knowledge.places[move]))
+                         else Move.remove(self.knowledge.card(move)))
             child, shows = self.after(key, move)
             if shows:
                 step = Step(len(keys) - 1 - start, tuple(moves), shows)
@@ -209,18 +209,18 @@ class _Searcher:
         state ``before``, the stock is empty and no known card can go on the waste (the
         cards it turns up might not either)."""
         removed, drawn = before & FULL_MASK, before >> 28 & 31
-        last = step.moves[-1]
-        if last.is_draw:
+        last = step.moves[-1].card  # None: a draw
+        if last is None:
             drawn += 1
         else:
-            removed |= 1 << self.knowledge.places.index(last.card)
+            removed |= 1 << self.knowledge.places.index(last)
         if drawn < len(self.known.stock) or removed == FULL_MASK:
             return step
         up = [int(self.known.tableau[p]) for p in range(TABLEAU_SIZE)
               if not removed >> p & 1 and removed & COVER_MASK[p] == COVER_MASK[p]
               and self.known.tableau[p] >= 0]
-        wastes = ([c.rank for c in self.knowledge.missing_cards] if last.is_draw
-                  else [last.card.rank])
+        wastes = ([c.rank for c in self.knowledge.missing_cards] if last is None
+                  else [last.rank])
         near = self.masks.neighbours
         if any(not any(near[w] >> r & 1 for r in up) for w in wastes):
             return Step(step.undos, step.moves, step.shows, True)
@@ -353,14 +353,15 @@ def plan_peek(deal: Deal, rules: Rules, knowledge: Layout, base: Sequence[Move] 
     searcher = _Searcher(knowledge, rules)
     excursions: list[Excursion] = []
     revealed: list[int] = []
-    pending: tuple | None = None
+    pending: tuple[tuple[Move, ...], tuple[int, ...], bool] | None = None
     while not searcher.knowledge.complete:
         found = _choose(searcher, keys, undo_limit, back_to_base, seed, adaptive)
         if found is None:
             break
         step, path = found
         if pending is not None:
-            excursions.append(Excursion(*pending[:2], step.undos, pending[2]))
+            moves, shows, stuck = pending
+            excursions.append(Excursion(moves, shows, step.undos, stuck))
         del keys[len(keys) - step.undos:]
         keys += path
         for place in step.shows:
@@ -368,20 +369,21 @@ def plan_peek(deal: Deal, rules: Rules, knowledge: Layout, base: Sequence[Move] 
         revealed += step.shows
         # the state after the last move, now that its card is known
         removed, drawn = keys[-1] & FULL_MASK, keys[-1] >> 28 & 31
-        last = step.moves[-1]
-        if last.is_draw:
+        last = step.moves[-1].card  # None: a draw
+        if last is None:
             drawn += 1
             waste = deal.cards[searcher.first + drawn - 1]
         else:
-            removed |= 1 << deal.tableau.index(last.card)
-            waste = last.card
+            removed |= 1 << deal.tableau.index(last)
+            waste = last
         keys.append(_key(removed, drawn, waste))
         pending = (step.moves, step.shows, _stuck(deal, rules, removed, drawn, waste))
-        if (place := learn_by_elimination(searcher.knowledge)[1]) is not None:
-            searcher.learn(place, searcher.knowledge.missing_cards[0])
-            eliminated = place
+        if (last_one := learn_by_elimination(searcher.knowledge)[1]) is not None:
+            searcher.learn(last_one, searcher.knowledge.missing_cards[0])
+            eliminated = last_one
     if pending is not None:
-        excursions.append(Excursion(*pending[:2], len(keys) - 1, pending[2]))
+        moves, shows, stuck = pending
+        excursions.append(Excursion(moves, shows, len(keys) - 1, stuck))
     knowledge = searcher.knowledge
     return PeekPlan(tuple(excursions), tuple(revealed), eliminated,
                     tuple(knowledge.unknown_places), knowledge, seed)

@@ -83,6 +83,7 @@ class Seen:
                 vis[p] = policies.GONE
             elif shown.is_face_up(p):
                 card = view.tableau[p]
+                assert card is not None  # a face-up card is one the player sees
                 vis[p] = card.rank
                 places[card] = p
         known_tab = np.array([policies.HIDDEN if c is None else c.rank for c in view.tableau],
@@ -229,6 +230,13 @@ def fair_margin(samples: int) -> int:
     return round(0.3 * math.sqrt(samples))
 
 
+def fair_player(samples: int) -> RolloutPlayer:
+    """``fair:N``: rollouts of the careful policy over N completions a decision, its own
+    move kept unless another wins more than :func:`fair_margin` completions more."""
+    return RolloutPlayer(f"fair:{samples}", samples, policies.CAREFUL, keep_base=True,
+                         margin=fair_margin(samples))
+
+
 class PimcPlayer(Player):
     """The fair hint's recommendation with ``samples`` completions a decision."""
 
@@ -259,8 +267,7 @@ def make_player(spec: str) -> Player:
     if name == "rollout":
         return RolloutPlayer(label, samples)
     if name == "fair":
-        return RolloutPlayer(label, samples, policies.CAREFUL, keep_base=True,
-                             margin=fair_margin(samples))
+        return fair_player(samples)
     if name == "pimc":
         return PimcPlayer(label, samples)
     return PerfectPlayer()

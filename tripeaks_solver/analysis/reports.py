@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import secrets
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from ..model.layout import Layout
 from ..model.moves import Move
@@ -35,18 +35,13 @@ def _code(start: Start) -> str | None:
 
 
 def _deal(start: Start) -> int | None:
-    return start.deal.number if start.kind == "code" else None
+    return start.deal.number if start.kind == "code" and start.deal is not None else None
 
 
 def _title(start: Start, scheme: str, moves: int = 0) -> str:
     """``TP1-E-AAAAAAD, Easy rules, app scoring, moves 3``, for the reprs."""
     after = f", moves {moves}" if moves else ""
     return f"{start.title}, {start.rules} rules, {scheme} scoring{after}"
-
-
-def _score(position: Position, scheme: str) -> int:
-    # Under cards-left the score is the cards left, as in replay and solve.
-    return position.cards_left if scheme == "cards-left" else position.score_under(scheme)
 
 
 @dataclass(frozen=True)
@@ -108,13 +103,14 @@ class HintReport:
         layout = None
         if start.kind == "layout":  # fair: only the cards the player knows
             layout = self.knowledge.line() if self.fair else start.text
+        out: dict[str, Any]  # JSON values
         out = {"code": _code(start), "deal": _deal(start), "layout": layout,
                "seen": start.text if start.kind == "seen" else None,
                "rules": position.rules.name, "variant": position.rules.variant,
                "scoring": scheme, "must_clear": self.must_clear, "fair": self.fair,
                "record": [o.token for o in self.record],
                "moves_played": position.moves_played, "status": position.status.value,
-               "score": _score(position, scheme), "cards_left": position.cards_left,
+               "score": position.shown_score(scheme), "cards_left": position.cards_left,
                "stock_left": position.stock_left,
                "waste": None if position.waste is None else position.waste.token,
                "known": len(self.knowledge.known_places),
@@ -135,7 +131,8 @@ class HintReport:
             rating = self.advice.rating
             rec = self.advice.recommended
             out.update(samples=rating.samples, scored=rating.scored, exact=rating.exact,
-                       recommended=rec and rec.token, player=self.advice.player,
+                       recommended=None if rec is None else rec.token,
+                       player=self.advice.player,
                        seed=self.advice.seed)
             out["moves"] = [{"move": m.move.token, "winnable": None, "best_score": None,
                              "best_moves": None, "mark": None, "share": fraction(m.share),
@@ -171,6 +168,7 @@ class AnalysisReport:
     def to_dict(self) -> dict:
         """The object ``analyze --json`` prints."""
         start, review, fair = self.start, self.review, self.fair
+        out: dict[str, Any]  # JSON values
         out = {"code": _code(start), "deal": _deal(start),
                "layout": start.text if start.kind == "layout" else None,
                "seen": start.text if start.kind == "seen" else None,
@@ -217,13 +215,13 @@ class PeekReport:
         start, plan, best, rules = self.start, self.plan, self.best, self.start.rules
         moves = sum(len(e.moves) for e in plan.excursions)
         code = _code(start)
-        out = {"code": code, "deal": None if code is None else start.deal.number,
+        out = {"code": code, "deal": _deal(start),
                "layout": start.text if start.kind == "layout" else None,
                "rules": rules.name, "variant": rules.variant, "scoring": self.scheme,
                "undo_limit": self.undo_limit, "seed": plan.seed,
                "excursions": [{"moves": [m.token for m in e.moves], "undos": e.undos,
                                "shows": list(e.shows),
-                               "cards": [plan.knowledge.places[p].token for p in e.shows],
+                               "cards": [plan.knowledge.card(p).token for p in e.shows],
                                "no_moves_message": e.no_moves_message}
                               for e in plan.excursions],
                "actions": plan.actions, "moves": moves, "undos": plan.actions - moves,

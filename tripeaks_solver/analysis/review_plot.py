@@ -3,9 +3,12 @@ each move, and the fair win share beside it. matplotlib loads only when it is dr
 
 from __future__ import annotations
 
-from typing import BinaryIO
+from typing import TYPE_CHECKING, BinaryIO
 
 from .hints import Review
+
+if TYPE_CHECKING:
+    from matplotlib.figure import Figure
 
 
 def plot_review(review: Review, out: BinaryIO, title: str) -> None:
@@ -13,12 +16,14 @@ def plot_review(review: Review, out: BinaryIO, title: str) -> None:
     review_figure(review, title).savefig(out, format="png", dpi=100)
 
 
-def review_figure(review: Review, title: str):
+def review_figure(review: Review, title: str) -> Figure:
     """The best final score still reachable after each move (and the fair win share,
     on a second axis, when the review has it), with the marked moves labelled: a
     matplotlib Figure (Agg canvas). The labels are drawn over the share's line, and
     the legend lists only what is drawn. The x axis numbers the moves as the app counts
-    them; moves taken back by undos are not drawn, their numbers shaded instead."""
+    them; moves taken back by undos are not drawn, their numbers shaded instead. A
+    review of a game whose deal was never all known has no best scores: the fair
+    share alone is drawn."""
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.figure import Figure
     from matplotlib.ticker import MaxNLocator, PercentFormatter
@@ -28,32 +33,37 @@ def review_figure(review: Review, title: str):
     ax = fig.add_subplot()
     rows = [r for r in review.moves if not r.taken_back]
     xs = [0] + [r.number for r in rows]
-    best = [review.best_start] + [r.best_after for r in rows]
-    won = [bool(rows[0].winnable_before) if rows else True]
-    won += [r.winnable_after for r in rows]
-    label = {"app": "best final score reachable", "original": "best original score reachable",
-             "cards-left": "fewest cards left reachable"}[review.scheme]
-    ax.step(xs, best, where="post", color="#4c72b0", label=label)
-    lost = [(x, b) for x, b, w in zip(xs, best, won, strict=True) if not w]
-    if lost:
-        ax.scatter([x for x, _ in lost], [b for _, b in lost], color="#c44e52", s=12,
-                   zorder=3, label="no win left")
-    colours = {"??": "#c44e52", "?": "#dd8452", "!": "#55a868"}
-    marked = [r for r in rows if r.mark]
-    for i, r in enumerate(marked):
-        rise = 12 + 11 * (i % 3)  # three heights, so that neighbouring labels do not overlap
-        ax.annotate(f"{r.number}. {r.move.pretty} {r.mark}", (r.number, r.best_after),
-                    xytext=(0, rise if r.mark == "!" else -rise - 6),
-                    textcoords="offset points", ha="center", fontsize=8, color=colours[r.mark],
-                    arrowprops={"arrowstyle": "-", "color": colours[r.mark], "lw": 0.6},
-                    bbox={"boxstyle": "round,pad=0.15", "fc": "white", "ec": "none",
-                          "alpha": 0.8})
+    scores = [review.best_start] + [r.best_after for r in rows]
+    best = [b for b in scores if b is not None]
+    exact = len(best) == len(scores)  # every best score known
+    if exact:
+        won = [bool(rows[0].winnable_before) if rows else True]
+        won += [bool(r.winnable_after) for r in rows]
+        label = {"app": "best final score reachable",
+                 "original": "best original score reachable",
+                 "cards-left": "fewest cards left reachable"}[review.scheme]
+        ax.step(xs, best, where="post", color="#4c72b0", label=label)
+        lost = [(x, b) for x, b, w in zip(xs, best, won, strict=True) if not w]
+        if lost:
+            ax.scatter([x for x, _ in lost], [b for _, b in lost], color="#c44e52", s=12,
+                       zorder=3, label="no win left")
+        colours = {"??": "#c44e52", "?": "#dd8452", "!": "#55a868"}
+        marked = [(r, mark, b) for r, b in zip(rows, best[1:], strict=True) if (mark := r.mark)]
+        for i, (r, mark, b) in enumerate(marked):
+            rise = 12 + 11 * (i % 3)  # three heights: neighbouring labels do not overlap
+            ax.annotate(f"{r.number}. {r.move.pretty} {mark}", (r.number, b),
+                        xytext=(0, rise if mark == "!" else -rise - 6),
+                        textcoords="offset points", ha="center", fontsize=8,
+                        color=colours[mark],
+                        arrowprops={"arrowstyle": "-", "color": colours[mark], "lw": 0.6},
+                        bbox={"boxstyle": "round,pad=0.15", "fc": "white", "ec": "none",
+                              "alpha": 0.8})
+        ax.set_ylabel(label)
+        lo, hi = min(best), max(best)
+        ax.set_ylim(lo - 0.2 * (hi - lo + 10), hi + 0.2 * (hi - lo + 10))
     ax.set_xlabel("move")
-    ax.set_ylabel(label)
     ax.xaxis.set_major_locator(MaxNLocator(integer=True))
     ax.set_xlim(-0.5, max([*xs, *(r.number for r in review.moves)]) + 0.5)
-    lo, hi = min(best), max(best)
-    ax.set_ylim(lo - 0.2 * (hi - lo + 10), hi + 0.2 * (hi - lo + 10))
     back_numbers = sorted({r.number for r in review.moves if r.taken_back and r.number})
     for i, n in enumerate(back_numbers):  # a band a number taken back, in the legend once
         ax.axvspan(n - 0.5, n + 0.5, color="#999999", alpha=0.18, lw=0,
@@ -64,22 +74,27 @@ def review_figure(review: Review, title: str):
         first = next((r.share_before for r in rows if r.share_before is not None), None)
         if first is not None:
             shares.insert(0, (0, first))
-        ax2 = ax.twinx()
+        ax2 = ax.twinx() if exact else ax
         ax2.plot([x for x, _ in shares], [s for _, s in shares], color="#8172b3", lw=1,
                  marker=".", label="fair win share (what the player could see)")
         ax2.set_ylim(-0.03, 1.05)
         ax2.yaxis.set_major_formatter(PercentFormatter(1.0))
         ax2.set_ylabel("fair win share")
-        more_h, more_l = ax2.get_legend_handles_labels()
-        handles, labels = handles + more_h, labels + more_l
-        # A twin axis is drawn over the first one: put the first (its line, the labels
-        # of the marked moves, the legend) back on top, its background see-through.
-        ax.set_zorder(ax2.get_zorder() + 1)
-        ax.patch.set_visible(False)
+        if exact:
+            more_h, more_l = ax2.get_legend_handles_labels()
+            handles, labels = handles + more_h, labels + more_l
+            # A twin axis is drawn over the first one: put the first (its line, the
+            # labels of the marked moves, the legend) back on top, its background
+            # see-through.
+            ax.set_zorder(ax2.get_zorder() + 1)
+            ax.patch.set_visible(False)
+        else:
+            handles, labels = ax.get_legend_handles_labels()
     ax.legend(handles, labels, loc="lower left", fontsize=8)
     back = len(back_numbers)
     moves = f"{review.moves_played} move{'s' * (review.moves_played != 1)}" + (
         f", {back} taken back" if back else "")
+    best_text = f", best from the start {review.best_start}" if exact else ""
     ax.set_title(f"{title}: {review.start.rules} rules, {moves}; final "
-                 f"{review.final_score}, best from the start {review.best_start}")
+                 f"{review.final_score}{best_text}")
     return fig

@@ -3,15 +3,18 @@
 from __future__ import annotations
 
 import math
+from bisect import bisect_right
 from collections import Counter
+from collections.abc import Iterable
+from itertools import accumulate
 
 Z_95 = 1.959963984540054  # the 97.5% quantile of the standard normal
 
 
-def wilson_interval(wins: int, n: int, z: float = Z_95) -> tuple[float, float] | None:
-    """The Wilson score interval for a proportion ``wins / n`` (None when n is 0)."""
+def wilson_interval(wins: int, n: int, z: float = Z_95) -> tuple[float, float]:
+    """The Wilson score interval for a proportion ``wins / n`` (n > 0)."""
     if n <= 0:
-        return None
+        raise ValueError(f"no interval of a share of {n} trials")
     p = wins / n
     denom = 1 + z * z / n
     centre = (p + z * z / (2 * n)) / denom
@@ -30,9 +33,9 @@ def fraction(value: float | None) -> float | None:
     return None if value is None else round(value, FRACTION_DIGITS)
 
 
-def fractions(values) -> list[float] | None:
+def fractions(values: Iterable[float] | None) -> list[float] | None:
     """A 95% interval (or any pair of shares) as machine output gives it."""
-    return None if values is None else [fraction(v) for v in values]
+    return None if values is None else [round(v, FRACTION_DIGITS) for v in values]
 
 
 def median_of_counts(counts: Counter) -> float | None:
@@ -40,16 +43,10 @@ def median_of_counts(counts: Counter) -> float | None:
     n = sum(counts.values())
     if n == 0:
         return None
-    lo_i, hi_i = (n - 1) // 2, n // 2  # the middle one or two of the sorted values
-    lo = hi = None
-    seen = 0
-    for value in sorted(counts):
-        seen += counts[value]
-        if lo is None and seen > lo_i:
-            lo = value
-        if seen > hi_i:
-            hi = value
-            break
+    values = sorted(counts)
+    ends = list(accumulate(counts[v] for v in values))  # sorted place after each value
+    # the middle one or two of the sorted values: the first value whose run passes them
+    lo, hi = (values[bisect_right(ends, i)] for i in ((n - 1) // 2, n // 2))
     return (lo + hi) / 2
 
 

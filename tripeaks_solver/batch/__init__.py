@@ -32,11 +32,12 @@ from __future__ import annotations
 import sys
 from collections.abc import Iterator
 from types import ModuleType
+from typing import Any
 
 
 class _CallablePackage(ModuleType):
     def __call__(self, start: int | str, stop: int | str, rules: str = "both",
-                 **options: object) -> Iterator[dict[str, int | float | bool | str | None]]:
+                 **options: Any) -> Iterator[dict[str, int | float | bool | str | None]]:
         """``tp.batch``: the rows of deals ``start`` … ``stop`` - 1 under ``rules``
         (``both``, ``easy``, ``classic``), a dict of the batch CSV's columns each; the
         keyword ``options`` are those of :func:`tripeaks_solver.batch.run.solve_range`."""

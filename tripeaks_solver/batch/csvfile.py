@@ -12,7 +12,7 @@ import os
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import BinaryIO, TextIO
+from typing import IO, TextIO
 
 from .errors import BatchError
 from .extras import columns_of, layout_of
@@ -33,7 +33,7 @@ class CsvReader:
     its header names after ``line`` (those of --must-clear, --difficulty and --player).
     """
 
-    def __init__(self, f: BinaryIO, name: str) -> None:
+    def __init__(self, f: IO[bytes], name: str) -> None:
         self.f = f
         self.name = name
         self.end = 0
@@ -123,6 +123,8 @@ class CsvOutput:
 
     def reader(self) -> CsvReader:
         """A reader of the file's rows as they are now; what it finds is kept."""
+        if self._file is None:
+            raise ValueError(f"{self.name} is no file to read back")
         f = os.fdopen(os.dup(self._file.fd), "rb")  # the same file, the lock stays ours
         f.seek(0)
         return _KeepingReader(f, self)
@@ -162,6 +164,8 @@ class CsvOutput:
 
     def _write_stream(self, data: bytes) -> None:
         stream = self._stream
+        if stream is None:
+            raise ValueError("a CSV output is a file or a stream: it has neither")
         try:
             try:
                 fd = stream.fileno()
@@ -195,7 +199,7 @@ class CsvOutput:
 class _KeepingReader(CsvReader):
     """A reader whose findings (where complete rows end) become what the output keeps."""
 
-    def __init__(self, f: BinaryIO, out: CsvOutput) -> None:
+    def __init__(self, f: IO[bytes], out: CsvOutput) -> None:
         super().__init__(f, out.name)
         self._out = out
 

@@ -14,14 +14,20 @@ import sys
 import threading
 import time
 from collections import deque
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Generator, Iterator
 from concurrent.futures.process import BrokenProcessPool
 from typing import TYPE_CHECKING, Self
 
 from .errors import BatchError
 
 if TYPE_CHECKING:
+    from concurrent.futures import ProcessPoolExecutor
+
+    from dask.distributed import Client, LocalCluster
+
     from .rows import Row
+
+    Results = Generator[list[Row], None, None]  # each chunk's rows, in chunk order
 
 MAX_JOBS = 256
 """The most worker processes a run starts (more would only queue for the cores)."""
@@ -46,7 +52,7 @@ def dask_available() -> bool:
     return True
 
 
-def _ordered(submit: Callable, chunks: Iterator, window: int) -> Iterator[list[Row]]:
+def _ordered(submit: Callable, chunks: Iterator, window: int) -> Results:
     """Results of ``submit(chunk)`` in chunk order, with at most ``window`` in flight."""
     pending: deque = deque()
     for chunk in chunks:
@@ -100,7 +106,7 @@ class LocalEngine:
         self.workers = jobs
         self.scoring = scoring
         self.inherited = inherited
-        self._pool = None
+        self._pool: ProcessPoolExecutor | None = None
 
     def __enter__(self) -> Self:
         from ..solver.solve import warm_up
@@ -121,10 +127,10 @@ class LocalEngine:
                 old_mask = (signal.pthread_sigmask(signal.SIG_BLOCK, _STOP_SIGNALS)
                             if _STOP_SIGNALS else None)
                 try:
-                    self._pool = cf.ProcessPoolExecutor(
+                    self._pool = pool = cf.ProcessPoolExecutor(
                         self.workers, mp_context=ctx, initializer=_init_worker,
                         initargs=(os.getpid(), self.scoring, self.inherited))
-                    started = self._pool.submit(os.getpid)  # starts them all (fork: at once)
+                    started = pool.submit(os.getpid)  # starts them all (fork: at once)
                 finally:
                     if old_mask is not None:
                         signal.pthread_sigmask(signal.SIG_SETMASK, old_mask)
@@ -158,13 +164,14 @@ class LocalEngine:
             if main:
                 signal.signal(signal.SIGINT, old)
 
-    def map_ordered(self, chunks: Iterator, solver: Callable) -> Iterator[list[Row]]:
-        if self._pool is None:
+    def map_ordered(self, chunks: Iterator, solver: Callable) -> Results:
+        pool = self._pool
+        if pool is None:
             return (solver(chunk) for chunk in chunks)
-        return self._guarded(_ordered(lambda c: self._pool.submit(solver, c), chunks,
+        return self._guarded(_ordered(lambda c: pool.submit(solver, c), chunks,
                                       16 * self.workers))
 
-    def _guarded(self, results: Iterator[list[Row]]) -> Iterator[list[Row]]:
+    def _guarded(self, results: Results) -> Results:
         try:
             yield from results
         except BrokenProcessPool:
@@ -191,8 +198,8 @@ class DaskEngine:
         self.scheduler = scheduler
         self.jobs = jobs
         self.workers = jobs
-        self._client = None
-        self._cluster = None
+        self._client: Client | None = None
+        self._cluster: LocalCluster | None = None
 
     def __enter__(self) -> Self:
         import logging
@@ -201,22 +208,24 @@ class DaskEngine:
 
         try:
             if self.scheduler:
-                self._client = Client(self.scheduler, timeout="10s")
+                self._client = client = Client(self.scheduler, timeout="10s")
             else:
                 self._cluster = LocalCluster(n_workers=self.jobs, threads_per_worker=1,
                                              processes=True, dashboard_address=None,
                                              silence_logs=logging.ERROR)
-                self._client = Client(self._cluster)
+                self._client = client = Client(self._cluster)
         except (OSError, TimeoutError, ValueError) as exc:  # unreachable, or a bad address
             self.__exit__()
             where = self.scheduler or "a local cluster"
             raise BatchError(f"cannot reach the Dask scheduler at {where}: {exc}",
                              "engine") from None
-        self.workers = max(1, sum(self._client.nthreads().values()))
+        self.workers = max(1, sum(client.nthreads().values()))
         return self
 
-    def map_ordered(self, chunks: Iterator, solver: Callable) -> Iterator[list[Row]]:
+    def map_ordered(self, chunks: Iterator, solver: Callable) -> Results:
         client = self._client
+        if client is None:
+            raise RuntimeError("map_ordered runs inside the engine's with block")
         return _ordered(lambda c: client.submit(solver, c, pure=False), chunks,
                         8 * self.workers)
 

@@ -117,7 +117,7 @@ class RowExtras:
             value = float(text)
             games = _int(count, "difficulty_games")
             at = 4
-        plays = ()
+        plays: tuple[PlayCell, ...] = ()
         if players:
             names, won, score, moves = (f.split(";") for f in fields[at:at + 4])
             if not len(names) == len(won) == len(score) == len(moves):
@@ -136,6 +136,8 @@ class RowExtras:
             raise ValueError(f"seed is {self.seed}, outside 0 … {MAX_SEED}")
         if self.games is not None:
             value, games = self.difficulty, self.games
+            if value is None:
+                raise ValueError("difficulty_games without a difficulty")
             if not 1 <= games <= MAX_GAMES:
                 raise ValueError(f"difficulty_games is {games}, outside 1 … {MAX_GAMES}")
             if not 0 <= value <= 1:
@@ -209,7 +211,7 @@ def compute_extras(extras: Extras, deals: list[tuple[int, Deal, bool]], rules: R
         plays = []
         for player in who:
             if isinstance(player, PerfectPlayer):
-                plays.append(_perfect(deal, rules, solutions and solutions[i]))
+                plays.append(_perfect(deal, rules, None if solutions is None else solutions[i]))
                 continue
             result = play(deal, player, rules, seed=extras.seed + number)
             plays.append(PlayCell(player.name, result.won, result.score, len(result.moves)))

@@ -13,7 +13,7 @@ import os
 import stat
 from collections.abc import Iterator
 from pathlib import Path
-from typing import BinaryIO
+from typing import IO, BinaryIO
 
 from ..games.files import LockedFile, file_kind, write_all
 from .errors import BatchError
@@ -40,7 +40,7 @@ def open_regular(path: Path, what: str, role: str) -> BinaryIO:
     return os.fdopen(fd, "rb")
 
 
-def bounded_lines(f: BinaryIO, name: str, role: str) -> Iterator[tuple[int, bytes]]:
+def bounded_lines(f: IO[bytes], name: str, role: str) -> Iterator[tuple[int, bytes]]:
     """(line number, line) of a binary stream, each line with its newline except maybe
     the last; a line longer than :data:`MAX_LINE` bytes is refused, never read whole."""
     number = 0

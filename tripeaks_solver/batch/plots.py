@@ -176,10 +176,10 @@ def figure(summary: Summary, source: str | None = None):
     for col, kind in enumerate(more, len(panels)):
         for row, name in enumerate(names):
             ax = axes[row][col]
-            if kind == "difficulty":
-                _difficulty_panel(ax, name, summary.tally[name], extras.games)
-            else:
+            if kind == "players":
                 _players_panel(ax, name, summary.tally[name], extras)
+            elif extras.games is not None:  # the difficulty column
+                _difficulty_panel(ax, name, summary.tally[name], extras.games)
         if kind == "difficulty":
             axes[-1][col].set_xlabel("difficulty: share of the greedy games lost")
         else:

@@ -48,7 +48,7 @@ def _first_pass(path: Path) -> tuple[int, range, tuple[str, ...], tuple, bool]:
             lo = row.deal if lo is None else min(lo, row.deal)
             hi = row.deal if hi is None else max(hi, row.deal)
             names.add(row.rules)
-    if not rows:
+    if settings is None or lo is None or hi is None:  # no rows
         raise BatchError(f"{path} holds no rows", "not-batch", "csv")
     return rows, range(lo, hi + 1), tuple(r for r in RULE_ORDER if r in names), settings, \
         reader.torn

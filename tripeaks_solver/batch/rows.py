@@ -173,8 +173,8 @@ class Row:
         if not _SECONDS.fullmatch(seconds):
             raise ValueError(f"seconds is {seconds!r}, expected a number of seconds")
         row = cls(_int(deal, "deal"), rules, winnable == "true",
-                  _int(min_draws, "min_draws", True), _int(best_score, "best_score", True),
-                  _int(max_removed, "max_removed", True), _int(states, "states"),
+                  _int_or_none(min_draws, "min_draws"), _int_or_none(best_score, "best_score"),
+                  _int_or_none(max_removed, "max_removed"), _int(states, "states"),
                   float(seconds), variant, scoring, line, extra, must_clear)
         if not 0 <= row.deal < DEAL_COUNT:
             raise ValueError(f"deal {row.deal} is outside 0 … {DEAL_COUNT - 1}")
@@ -199,12 +199,15 @@ def _check_line(line: str) -> None:
         raise ValueError(f"line is not written as a run writes a deal ({line[:20]!r}…)")
 
 
-def _int(text: str, name: str, empty_ok: bool = False) -> int | None:
-    if not text and empty_ok:
-        return None
+def _int(text: str, name: str) -> int:
     if not _INT.fullmatch(text):
         raise ValueError(f"{name} is {text[:20]!r}, expected a whole number")
     return int(text)
+
+
+def _int_or_none(text: str, name: str) -> int | None:
+    """An empty field: None."""
+    return _int(text, name) if text else None
 
 
 def stock_size(variant: str) -> int:
@@ -239,11 +242,11 @@ def check_answers(row: Row) -> None:
                              f"0 … {TABLEAU_SIZE - 1}")
         if optimal and scheme != "original" and row.max_removed is None:
             raise ValueError("a lost deal solved for the optimum has no max_removed")
-    if not optimal:
-        return
     best = row.best_score
+    if best is None:  # not optimal
+        return
     if scheme == "app":
-        if won and best != win_score(row.min_draws):
+        if won and row.min_draws is not None and best != win_score(row.min_draws):
             raise ValueError(f"best_score {best} of a win in {row.min_draws} draws is not "
                              f"{win_score(row.min_draws)}")
         # A lost game clears at most all peaks but one: the peaks hold every card.
@@ -251,7 +254,8 @@ def check_answers(row: Row) -> None:
         if not won and not 0 <= best <= top:
             raise ValueError(f"best_score {best} of a lost deal is outside 0 … {top}")
     elif scheme == "cards-left":
-        left = 0 if won else TABLEAU_SIZE - row.max_removed
+        # a lost deal's max_removed is known (checked above)
+        left = 0 if won or row.max_removed is None else TABLEAU_SIZE - row.max_removed
         if best != left:
             raise ValueError(f"best_score {best} is not the {left} cards left "
                              f"({TABLEAU_SIZE} − max_removed)")

@@ -8,7 +8,7 @@ import dataclasses
 import functools
 import math
 import threading
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Generator, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Self, TextIO
@@ -22,7 +22,7 @@ from ..solver.solve import solve
 from .csvfile import CsvOutput
 from .engines import MAX_JOBS, DaskEngine, LocalEngine
 from .errors import BatchError
-from .extras import MAX_GAMES, PLAIN, Extras, compute_extras
+from .extras import MAX_GAMES, PLAIN, Extras, RowExtras, compute_extras
 from .files import LockedFile, open_output
 from .plots import render_png
 from .rows import MUST_CLEAR_COLUMNS, Row
@@ -55,7 +55,8 @@ def solve_chunk(items: list[WorkItem], optimal: bool, template: Rules = EASY,
     share = not template.draw_when_stuck and not (optimal and scoring == "original")
     with _SOLVE_LOCK:
         for number, names, cards in items:
-            deal = Deal.from_number(number, template.joker) if cards is None else Deal(cards)
+            deal = (Deal.from_number(number, template.joker) if cards is None
+                    else Deal.from_cards(cards))
             easy = None
             for name in names:
                 rules = rules_of[name]
@@ -76,8 +77,9 @@ def _add_extras(rows: list[Row], items: list[WorkItem], template: Rules,
                 extras: Extras, sols: dict) -> list[Row]:
     # One call per rule set, so that the difficulty kernel plays a whole chunk at once.
     deals = {number: (number, Deal.from_number(number, template.joker) if cards is None
-                      else Deal(cards), cards is not None) for number, _, cards in items}
-    added: dict[tuple[int, str], object] = {}
+                      else Deal.from_cards(cards), cards is not None)
+             for number, _, cards in items}
+    added: dict[tuple[int, str], RowExtras] = {}
     for name in dict.fromkeys(r.rules for r in rows):
         mine = [r for r in rows if r.rules == name]
         rules = template.with_options(wrap=Rules.named(name).wrap)
@@ -203,19 +205,20 @@ class BatchRun:
                 mode = "resume" if spec.resume else "replace" if spec.force else "new"
                 self._csv = CsvOutput(spec.csv_path, mode, spec.csv_stream, spec.columns())
                 if spec.resume:
-                    self._read_back()
+                    self._read_back(self._csv)
         except BaseException:
             self.close()
             raise
         self.pending_deals = self.summary.pending_deals()
 
-    def _read_back(self) -> None:
-        """Count the complete rows of the CSV into the summary, refusing a file that
+    def _read_back(self, csv: CsvOutput) -> None:
+        """Count the complete rows of ``csv`` into the summary, refusing a file that
         another kind of run made or that holds a pair twice."""
-        spec, summary, name = self.spec, self.summary, self._csv.name
-        lines = None if spec.layouts is None else [Deal(c).line() for c in spec.layouts]
+        spec, summary, name = self.spec, self.summary, csv.name
+        lines = (None if spec.layouts is None
+                 else [Deal.from_cards(c).line() for c in spec.layouts])
         settings = (spec.template.variant, spec.scoring)
-        reader = self._csv.reader()
+        reader = csv.reader()
         for number, row in reader.rows():
             where = f"{name} line {number}"
             if row.optimal != spec.optimal:
@@ -236,8 +239,8 @@ class BatchRun:
                 raise BatchError(f"{where} holds a row of variant {row.variant or 'none'!r} "
                                  f"and scoring {row.scoring!r}: resume it with the same "
                                  "options, or use another file", "mismatch", "csv")
-            typed_here = lines is not None and row.deal < len(lines)
-            if bool(row.line) != (lines is not None) or (typed_here and
+            if bool(row.line) != (lines is not None) or (lines is not None and
+                                                         row.deal < len(lines) and
                                                          row.line != lines[row.deal]):
                 raise BatchError(f"{where} holds a row of another deal "
                                  f"({row.code or row.line[:20] + '…'}): resume it with the "
@@ -280,7 +283,8 @@ class BatchRun:
                                    self._plot and self._plot.fd) if f)
         return LocalEngine(spec.jobs, spec.scoring, locked)
 
-    def rows(self, on_progress: Callable[[int], None] | None = None) -> Iterator[Row]:
+    def rows(self, on_progress: Callable[[int], object] | None = None
+             ) -> Generator[Row, None, None]:
         """Solve what is left and yield its rows in order, each written to the CSV (if
         any) and counted in the summary first; ``on_progress(n)`` after each chunk of n
         deals."""
@@ -310,7 +314,7 @@ class BatchRun:
             finally:
                 results.close()
 
-    def run(self, on_progress: Callable[[int], None] | None = None) -> Summary:
+    def run(self, on_progress: Callable[[int], object] | None = None) -> Summary:
         """Solve what is left, write rows in order, return the summary of the whole range."""
         solved = self.rows(on_progress)
         try:
@@ -337,7 +341,7 @@ def solve_range(start: int | str, stop: int | str, rules: str = "both", *,
     float, ``winnable`` and ``must_clear`` bool, the rest text (docs/api.md).
     ``jobs`` worker processes solve (1: this one); ``variant`` takes the rule options
     ``empty_waste``, ``joker``, ``draw_when_stuck``, ``open``."""
-    rule_sets = select_rules(rules, **variant)
+    rule_sets = select_rules(rules, None, **variant)
     spec = BatchSpec(parse_range(str(start), str(stop)), tuple(r.name for r in rule_sets),
                      optimal, jobs=jobs, template=rule_sets[0], scoring=scoring,
                      extras=Extras(difficulty, tuple(parse_player(p).label for p in players),

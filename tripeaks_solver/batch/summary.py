@@ -88,7 +88,7 @@ class RuleTally:
     def as_dict(self, optimal: bool, scoring: str = "app") -> dict:
         """The rule set's numbers; the best scores and draws are null without optimal
         scores, the draws also under the original scoring (its rows have none)."""
-        ci = wilson_interval(self.wins, self.deals)
+        ci = wilson_interval(self.wins, self.deals) if self.deals else None
         mean = mean_of_counts(self.won_scores) if optimal else None
         draws = optimal and scoring != "original"
         return {
@@ -112,7 +112,7 @@ class RuleTally:
             out["players"] = {}
             for name in extras.players:
                 won, lost = self.plays.get(name, (0, 0))
-                ci = wilson_interval(won, self.deals)
+                ci = wilson_interval(won, self.deals) if self.deals else None
                 out["players"][name] = {
                     "wins": won,
                     "win_rate": None if not self.deals else round(won / self.deals, 6),

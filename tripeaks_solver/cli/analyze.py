@@ -54,9 +54,13 @@ def _open_outputs(csv_path: Path | None, plot_path: Path | None, force: bool
     return outputs
 
 
-def _best(best: int, moves: int | None) -> str:
+def _best(best: int | None, moves: int | None) -> str:
     # Under cards-left the best result is its cards left and its moves: "0 in 43".
     return str(best) if moves is None else f"{best} in {moves}"
+
+
+def _percent(share: float | None) -> str:
+    return "" if share is None else f"{100 * share:.1f}%"
 
 
 def _taken_back_line(run: list) -> str:
@@ -122,7 +126,7 @@ def review_lines(title: str, review: Review, samples: int, seed: int | None) -> 
             after = _best(r.best_after, r.best_moves_after)
             line += f"{before:>11} {after:>10} {r.lost:>5}  {r.mark:<4}"
         if review.fair and r.share_before is not None:
-            line += "".join(f"{f'{100 * x:.1f}%':>{w}} " for x, w in (
+            line += "".join(f"{_percent(x):>{w}} " for x, w in (
                 (r.share_before, 13), (r.share_after, 7), (r.share_best, 7)))
             line += f" {r.verdict or ''}"
         lines.append(line.rstrip())

@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
+from typing import Any
 
 import click
 
@@ -128,36 +129,40 @@ def coach_command(words: tuple[str, ...], rule_choice: str, layouts: tuple[str, 
         raise click.UsageError(f"{path} holds a game already: give no start to "
                                "continue it, or another --record file for a new game")
     lang = lang or language_from_env()
-    settings = {"samples": samples, "seed": seed, "fair": fair, "undo_limit": undo_limit,
-                "lang": lang}
+    settings: dict[str, Any] = {"samples": samples, "seed": seed, "fair": fair,
+                                "undo_limit": undo_limit, "lang": lang}
     # The file is taken (locked, made if missing) before the start is asked for: no other
     # session can write a game into it meanwhile.
     record = RecordFile(path) if path is not None else None
     session = None
     try:
         existing = record is not None and bool(record.open()) and not given
-        if existing:
+        if existing and record is not None:
             refuse_unused(RULE_PARAMS + ("scoring",), "the record holds its rules and scoring")
             session = CoachSession.resume(record, **settings)
+            exact = session.game.exact
         else:
             typed = (read_game(words, layouts, layout_file, seen, None, rule_choice, scoring,
                                opts) if given else ask_start(rule_choice, scoring, opts,
                                                               interactive))
             if typed is None:
                 return
-        exact = (session.game if session else replay_record(typed.start, typed.moves)).exact
+            exact = replay_record(typed.start, typed.moves).exact
         if exact and not fair:  # checked before the record is written
             refuse_unused(("samples", "seed"), "the coach knows every card of this deal and "
                           "gives the exact best move (add --fair to be advised blind)")
         if session is None:
+            assert typed is not None  # a new game: its start was read above
             session = CoachSession.new(typed.start, typed.scoring, moves=typed.moves,
                                        record=record, **settings)
         for note in session.notes:
             click.echo(note, err=True)
         _run(Terminal(session, as_json, interactive), existing, analysis, peek)
     finally:
-        if session is not None or record is not None:
-            (record or session.record).close()
+        if record is not None:
+            record.close()
+        elif session is not None:
+            session.record.close()
 
 
 def _run(term: Terminal, continued: bool, analysis: bool, peek: bool) -> None:
@@ -211,7 +216,7 @@ def _run(term: Terminal, continued: bool, analysis: bool, peek: bool) -> None:
             continue
         command = COMMANDS.get(line.strip().lower()) if line is not None else "quit"
         error = None
-        if command == "quit":
+        if command == "quit" or line is None:
             if session.pending is not None:  # the move is not in the record: say so
                 error = (f"{session.pending.pretty} was not recorded: the card it turned up "
                          "was not said")

@@ -363,4 +363,4 @@ def complete_layouts(path: Path) -> tuple[tuple[int, ...], ...]:
         if lay.unknown_places:
             raise click.UsageError(f"{name}: batch needs every card known; for layouts with "
                                    "?? use tripeaks-solve --layout-file (win probability)")
-    return tuple(tuple(int(c) for c in lay.places) for _, lay in layouts)
+    return tuple(tuple(int(c) for c in lay.deal().cards) for _, lay in layouts)

@@ -28,7 +28,7 @@ def _score_text(position: Position, scheme: str) -> str:
     if scheme == "cards-left":
         return (f"{plural(position.cards_left, 'card')} left in "
                 f"{plural(position.moves_played, 'move')}")
-    return f"{SCORE_LABEL[scheme].capitalize()}: {position.score_under(scheme)}"
+    return f"{SCORE_LABEL[scheme].capitalize()}: {position.shown_score(scheme)}"
 
 
 def _best_text(best: int | None, scheme: str, moves: int | None = None) -> str:
@@ -86,7 +86,7 @@ def _exact_lines(h: Hint) -> list[str]:
 
 def _fair_lines(advice: FairAdvice, scheme: str, seed_given: bool) -> list[str]:
     rating = advice.rating
-    if not rating.moves:
+    if not rating.moves or advice.recommended is None:
         return ["", "No move left: the game is over."]
     hidden = len(rating.view.unseen)
     seed = f"seed {advice.seed}" + ("" if seed_given else f" (--seed {advice.seed} repeats "
@@ -191,5 +191,8 @@ def hint_command(words: tuple[str, ...], rule_choice: str, layouts: tuple[str, .
         click.echo(json.dumps(report.to_dict(), ensure_ascii=False))
         return
     lines = position_lines(typed.title(game), position, scoring, reveal)
-    lines += _exact_lines(h) if h is not None else _fair_lines(advice, scoring, seed_given)
+    if h is not None:
+        lines += _exact_lines(h)
+    elif advice is not None:
+        lines += _fair_lines(advice, scoring, seed_given)
     click.echo("\n".join(lines))

@@ -41,7 +41,7 @@ def excursion_text(excursion: Excursion, undos_before: int, knowledge: Layout,
     if undos_before:
         parts.append(f"undo {undos_before}")
     parts.append(" ".join(m.pretty for m in excursion.moves))
-    said = ", ".join(f"{knowledge.places[p].pretty} ({name_place(p, rules)})"
+    said = ", ".join(f"{knowledge.card(p).pretty} ({name_place(p, rules)})"
                      for p in excursion.shows)
     text = f"{', then '.join(parts)}: shows {said}"
     if excursion.no_moves_message:
@@ -59,7 +59,7 @@ def plan_lines(plan: PeekPlan, rules: Rules, where: str) -> list[str]:
     if plan.by_elimination is not None:
         p = plan.by_elimination
         lines.append(f"  and the last unknown card follows by elimination: "
-                     f"{plan.knowledge.places[p].pretty} ({name_place(p, rules)})")
+                     f"{plan.knowledge.card(p).pretty} ({name_place(p, rules)})")
     if plan.unreachable:
         peaks = sum(p < TABLEAU_SIZE for p in plan.unreachable)
         parts = " and ".join(f"{n} in the {part}" for n, part in (
@@ -79,7 +79,7 @@ def plan_lines(plan: PeekPlan, rules: Rules, where: str) -> list[str]:
                 and not excursions[j].no_moves_message:
             j += 1
         if j - i > 1:
-            cards = " ".join(plan.knowledge.places[e.shows[0]].pretty for e in excursions[i:j])
+            cards = " ".join(plan.knowledge.card(e.shows[0]).pretty for e in excursions[i:j])
             first, last = (name_place(excursions[k].shows[0], rules).split()[-1]
                            for k in (i, j - 1))
             lines.append(f"  {f'{i + 1}-{j}':>{width}}  draw {j - i} times: shows {cards} "

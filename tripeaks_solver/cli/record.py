@@ -106,7 +106,7 @@ def replay_command(words: tuple[str, ...], rule_choice: str, layouts: tuple[str,
         # Under cards-left the score is the cards left, as solve's best_score is (the
         # moves are a key of their own): an int under every scheme.
         game = observed.game
-        return game.cards_left if scoring == "cards-left" else game.score_under(scoring)
+        return game.shown_score(scoring)
 
     def result(error: str | None = None, error_move: int | None = None) -> dict:
         # One shape, whether the record ends or stops at an illegal move (docs/json.md).
@@ -164,4 +164,4 @@ def _score_text(scoring: str, game: Game) -> str:
     if scoring == "cards-left":
         return f"cards left {game.cards_left}"
     prefix = "original score" if scoring == "original" else "score"
-    return f"{prefix} {game.score_under(scoring)}"
+    return f"{prefix} {game.shown_score(scoring)}"

@@ -139,8 +139,10 @@ def _serve(port: int, host: str, data_dir: Path | None, open_browser: bool) -> N
     sys.stdout.flush()
     _more_files()
     logging.basicConfig(format="tripeaks-solve serve: %(message)s", level=logging.WARNING)
+    # uvicorn annotates the timeout as an int, but waits with asyncio.timeout: a float.
     config = uvicorn.Config(app, log_level="warning", access_log=False, lifespan="on",
-                            timeout_graceful_shutdown=0.5, log_config=None, backlog=128)
+                            timeout_graceful_shutdown=0.5,  # type: ignore[arg-type]
+                            log_config=None, backlog=128)
     server = _stopping_server(config, app.stop)
     if open_browser:
         import webbrowser

@@ -99,7 +99,7 @@ def _share_text(share: WinShare) -> str:
 
 def _jobs(codes: tuple[str, ...], typed: list[tuple[str, Layout]], rule_choice: str,
           opts: dict) -> list[_Job]:
-    parsed = []
+    parsed: list[tuple[str | None, str, GameCode]] = []
     for text in codes:
         if text == STDIN:
             parsed += read_codes(STDIN)

@@ -15,7 +15,8 @@ from .records import make_start, replay_record
 def app_refusal(game: ObservedGame, step: Observed, undo_limit: int) -> str | None:
     """Why the app would refuse ``step`` where the game alone does not know it: a joker
     in a game without one, more undos in a row than the app keeps moves."""
-    cards = step.shown + ((step.move.card,) if step.move.is_removal else ())
+    card = step.move.card  # None: a draw or an undo
+    cards = step.shown + (() if card is None else (card,))
     if not game.rules.joker and any(c.is_joker for c in cards):
         return "this game has no joker (a 52-card deal)"
     if step.move.is_undo and undo_depth(game.moves, undo_limit) == 0 < undo_depth(game.moves):
@@ -87,7 +88,7 @@ def corrected(game: ObservedGame, wrong: Card, right: Card) -> tuple[ObservedGam
         return right if card == wrong else card
 
     words = [w if w == "??" else swap(Card.parse(w)).token for w in start.text.split()]
-    moves = [Observed(Move.remove(swap(o.move.card)) if o.move.is_removal else o.move,
+    moves = [Observed(o.move if o.move.card is None else Move.remove(swap(o.move.card)),
                       tuple(swap(c) for c in o.shown)) for o in game.record]
     new_start = make_start(start.kind, " ".join(words), rules)
     try:

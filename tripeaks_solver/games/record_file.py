@@ -275,7 +275,7 @@ class RecordFile:
         self.tail = None if not text or text.endswith("\n") else (text, torn)
 
     def _mend(self) -> None:
-        assert self.file is not None
+        assert self.file is not None and self.tail is not None
         text, torn = self.tail
         if torn is None:
             self._append("\n")

@@ -241,7 +241,7 @@ class CoachSession:
             return None
         move, said = self.pending, iter(self.said)
         known = self.game.knowledge.places
-        shown = tuple(known[p] if known[p] is not None else next(said)
+        shown = tuple(c if (c := known[p]) is not None else next(said)
                       for p in self.game.shows(move))
         return self._answered(Observed(move, shown))
 
@@ -337,7 +337,10 @@ class CoachSession:
 
     def _peek_stack(self) -> list[Move]:
         # The moves played since the peek began that are still on the board.
+        stack: list[Move]
         moves, stack = self.game.moves, []
+        if self.peek_base is None:  # no peek
+            return stack
         for i in range(self.peek_base, len(moves)):
             if not moves[i].is_undo:
                 stack.append(moves[i])

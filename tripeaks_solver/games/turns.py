@@ -63,7 +63,7 @@ def percents(shares: list[float], distinct: bool = False) -> list[str]:
 
 def score_of(position: Position, scoring: str) -> int:
     """The score a player follows under ``scoring`` (cards left under ``cards-left``)."""
-    return position.cards_left if scoring == "cards-left" else position.score_under(scoring)
+    return position.shown_score(scoring)
 
 
 @dataclass(frozen=True)
@@ -81,7 +81,7 @@ class Advice:
 
     @property
     def player(self) -> str | None:
-        return "exact" if self.hint is not None else self.fair and self.fair.player
+        return "exact" if self.hint is not None else None if self.fair is None else self.fair.player
 
     def moves_data(self) -> list[dict]:
         """Every legal move with its share still winnable, as ``coach --json`` shows it."""
@@ -109,13 +109,14 @@ class Advice:
                                       for m in h.moves)]
         if fa is None or fa.recommended is None:
             return []
-        rec = fa.recommended
+        rec, chance = fa.recommended, self.chance
+        assert chance is not None  # a move recommended comes with its rollouts
         # The recommended move first, then the others, highest ceiling first.
         moves = sorted(fa.rating.moves, key=lambda m: m.move != rec)
         shares = "   ".join(f"{m.move.pretty} {t}" for m, t in zip(
             moves, percents([m.share for m in moves]), strict=True))
         lines = [f"Recommended: {rec.pretty}  ({fa.player} player, seed {fa.seed})",
-                 (f"  chance: {percents([self.chance])[0]} of the "
+                 (f"  chance: {percents([chance])[0]} of the "
                  f"{plural(fa.rollouts, 'guessed game')} won by "
                  f"{'drawing' if rec.is_draw else 'playing ' + rec.pretty}, then playing "
                  "carefully"),

@@ -100,7 +100,9 @@ class _TempDirLocator(_SourceFileBackedLocatorMixin, _CacheLocator):
 
 class _Impl(CompileResultCacheImpl):
     # numba's own order (NUMBA_CACHE_DIR, __pycache__, user cache, IPython, zip), then ours.
-    _locator_classes: ClassVar[list] = [*CompileResultCacheImpl._locator_classes, _TempDirLocator]
+    # numba's types call this class-level list an instance variable.
+    _locator_classes: ClassVar[list] = [  # type: ignore[misc]
+        *CompileResultCacheImpl._locator_classes, _TempDirLocator]
 
 
 class _TolerantIndexDataCacheFile(IndexDataCacheFile):
@@ -147,7 +149,7 @@ class _TolerantCache(FunctionCache):
 def _enable_cache(disp: Dispatcher) -> None:
     # What numba's Dispatcher.enable_caching does (numba 0.68), with our cache class.
     try:
-        disp._cache = _TolerantCache(disp.py_func)
+        disp._cache = _TolerantCache(disp.py_func)  # type: ignore[attr-defined]  # private
     except (RuntimeError, OSError):  # no locator at all: numba's NullCache stays
         _uncached.append(disp.py_func.__qualname__)
 
@@ -163,7 +165,8 @@ def _compile_once_per_type(disp: Dispatcher) -> None:
         return template(tuple(types.unliteral(a) for a in args),
                         {k: types.unliteral(v) for k, v in kws.items()})
 
-    disp.get_call_template = get_call_template
+    # A method replaced on this one dispatcher, on purpose (numba's types forbid it).
+    disp.get_call_template = get_call_template  # type: ignore[method-assign,assignment]
 
 
 def _decorate(func: Callable, sigs: Any, cache: bool, options: dict) -> Any:

@@ -79,9 +79,12 @@ FOUND_AT, PARENT, MOVE, SHOWN, SHOW, COST, DEPTH = 0, 1, 2, 3, 4, 6, 7
 def new_scratch(entries: int) -> PeekScratch:
     """Work space for searches meeting up to ``entries`` states."""
     size = 1 << max(4, (2 * entries - 1).bit_length())  # a table at most half full
-    return PeekScratch(np.full(size, -1, np.int64), *(np.zeros(entries, np.int64)
-                                                    for _ in range(5)),
-                       np.zeros(8, np.int64))
+
+    def zeros() -> np.ndarray:
+        return np.zeros(entries, np.int64)
+
+    return PeekScratch(np.full(size, -1, np.int64), zeros(), zeros(), zeros(), zeros(),
+                       zeros(), np.zeros(8, np.int64))
 
 
 def state_key(removed: int, drawn: int, waste: int) -> int:

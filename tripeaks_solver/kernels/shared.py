@@ -171,7 +171,8 @@ class LayerWalk(NamedTuple):
 # instruction (count trailing / leading zeros): with a de Bruijn multiply and table
 # lookup the kernels took 9-20% longer (docs/design.md). numba's intrinsics do not run
 # as plain Python, so with NUMBA_DISABLE_JIT=1 Python's bit_length stands in.
-if numba.config.DISABLE_JIT:
+# numba.config sets its options at import, from the environment: its types lack them.
+if numba.config.DISABLE_JIT:  # type: ignore[attr-defined]
     def _lowest_position(bits):
         return (int(bits) & -int(bits)).bit_length() - 1
 

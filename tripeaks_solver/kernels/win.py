@@ -36,7 +36,8 @@ DRAW_BIT = 1 << 32  # the draw, in a frame's bits of moves still to try
 NO_LIMIT = 1 << 62
 RESTART_BUDGET = 1_000  # states before the first restart; see _search (300 and 5,000: no better)
 
-if numba.config.DISABLE_JIT:
+# numba.config sets its options at import, from the environment: its types lack them.
+if numba.config.DISABLE_JIT:  # type: ignore[attr-defined]
     # The Hall lanes wrap modulo 2^64 by design (_shift_rank); compiled code wraps
     # silently, numpy's scalars warn.
     warnings.filterwarnings("ignore", "overflow encountered in scalar", RuntimeWarning,

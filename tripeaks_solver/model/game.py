@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections import deque
 from dataclasses import dataclass
 from enum import Enum
+from typing import Literal, overload
 
 from ..errors import IllegalMoveError
 from .cards import WILD_RANK, Card
@@ -140,6 +141,11 @@ class Game:
             return Status.STUCK
         return Status.IN_PLAY
 
+    @overload
+    def score_under(self, scheme: Literal["app", "original"]) -> int: ...
+    @overload
+    def score_under(self, scheme: str) -> int | tuple[int, int]: ...
+
     def score_under(self, scheme: str) -> int | tuple[int, int]:
         """The score under ``app`` or ``original``; (cards left, moves) under ``cards-left``."""
         if scheme == "app":
@@ -148,6 +154,12 @@ class Game:
             return self.original
         check_scheme(scheme)
         return self.cards_left, self.moves
+
+    def shown_score(self, scheme: str) -> int:
+        """The score the commands show under ``scheme``: the app or original score, and
+        under ``cards-left`` the cards left (the moves are a key of their own)."""
+        score = self.score_under(scheme)
+        return score[0] if isinstance(score, tuple) else score
 
     # --- actions --------------------------------------------------------------
     def _refuse(self, key: str) -> IllegalMoveError:
@@ -227,8 +239,6 @@ class Game:
         """Play one move (or record token: ``Kc``/``K♣``, ``draw``/``d``, ``undo``/``u``)."""
         if isinstance(move, str):
             move = Move.parse(move)
-        if move.is_draw:
-            return self.draw()
-        if move.is_undo:
-            return self.undo()
-        return self.remove(move.card)
+        if move.card is not None:  # a removal
+            return self.remove(move.card)
+        return self.draw() if move.is_draw else self.undo()

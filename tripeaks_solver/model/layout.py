@@ -81,6 +81,13 @@ class Layout:
         named = {int(c) for c in self.places if c is not None}
         return [Card(i) for i in range(len(self.places)) if i not in named]
 
+    def card(self, place: int) -> Card:
+        """The card at ``place``, which must be known (LookupError otherwise)."""
+        card = self.places[place]
+        if card is None:
+            raise LookupError(f"place {place + 1} of the layout is not known")
+        return card
+
     def where(self, card: int) -> int | None:
         """The place of ``card``, None when it is known nowhere."""
         try:

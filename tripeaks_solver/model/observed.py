@@ -306,7 +306,7 @@ class ObservedGame:
     def _trial(self, move: Move) -> tuple[Game, Action]:
         # The move on a copy, with the game's own refusals, and one more: a card nobody
         # has seen cannot be played, whatever the places not known hold.
-        if (move.is_removal and self.start.deal is None
+        if (move.card is not None and self.start.deal is None
                 and self.game.status is Status.IN_PLAY
                 and self.knowledge.where(move.card) is None):
             raise IllegalMoveError("not_face_up", message("not_face_up", self.lang))
@@ -363,5 +363,5 @@ class ObservedGame:
             action = trial.play(move)
         self.knowledge = knowledge
         self.game = trial
-        self.record.append(Observed(move, tuple(knowledge.places[p] for p in shown)))
+        self.record.append(Observed(move, tuple(knowledge.card(p) for p in shown)))
         return action

@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import cached_property
+from typing import Literal, overload
 
 from .cards import Card
 from .dealing import Deal
@@ -102,9 +103,18 @@ class Position:
     def status(self) -> Status:
         return self._snapshot.status
 
+    @overload
+    def score_under(self, scheme: Literal["app", "original"]) -> int: ...
+    @overload
+    def score_under(self, scheme: str) -> int | tuple[int, int]: ...
+
     def score_under(self, scheme: str) -> int | tuple[int, int]:
         """The score so far: see :meth:`Game.score_under`."""
         return self._snapshot.score_under(scheme)
+
+    def shown_score(self, scheme: str) -> int:
+        """The score so far as the commands show it: see :meth:`Game.shown_score`."""
+        return self._snapshot.shown_score(scheme)
 
     @property
     def moves_played(self) -> int:

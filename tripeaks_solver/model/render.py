@@ -25,7 +25,7 @@ def _rows(cells_of: Sequence[str | None], step: int = 2) -> list[str]:
     # ``step`` characters a half-card (wider to fit the marks of face-down cards).
     lines = []
     for first, stop in ROWS:
-        cells = {step * column_of(p): cells_of[p] for p in range(first, stop) if cells_of[p]}
+        cells = {step * column_of(p): text for p in range(first, stop) if (text := cells_of[p])}
         row = [" "] * (max(cells, default=0) + 3)
         for col, text in cells.items():
             row[col : col + len(text)] = list(text)

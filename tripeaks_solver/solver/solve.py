@@ -161,9 +161,8 @@ class Solution:
         out = []
         for i, move in enumerate(self.moves, 1):
             action = game.play(move)
-            score = game.cards_left if self.scheme == "cards-left" else game.score_under(
-                self.scheme)
-            out.append(Step(i, action.card, action.is_draw, score, action.peaks_cleared))
+            out.append(Step(i, action.card, action.is_draw, game.shown_score(self.scheme),
+                            action.peaks_cleared))
         return out
 
 
@@ -310,10 +309,8 @@ def solve(start: Deal | Game | Position, rules: Rules | None = None, optimal: bo
                         must_clear)
 
     if position.cards_left == 0:  # already won: nothing to search
-        so_far = position.score_under(scheme)
-        best = so_far[0] if isinstance(so_far, tuple) else so_far
         return solution(True, position.drawn if scheme != "original" and optimal else None,
-                        best if optimal else None, TABLEAU_SIZE, 1, 0,
+                        position.shown_score(scheme) if optimal else None, TABLEAU_SIZE, 1, 0,
                         position.moves_played if optimal and scheme == "cards-left" else None)
 
     if (not optimal or must_clear) and floor == optimum.NO_WIN:  # lost under looser rules
@@ -362,7 +359,8 @@ def _draws_floor(looser: Solution | None, position: Position, optimal: bool) -> 
                          "optimal app or cards-left one, unless it is lost)")
     if not looser.winnable:
         return optimum.NO_WIN
-    return int(looser.min_draws) if optimal else 0
+    # optimal: an optimal solution that is winnable knows its fewest draws (checked above)
+    return looser.min_draws if optimal and looser.min_draws is not None else 0
 
 
 def warm_up(scheme: str = "app") -> None:

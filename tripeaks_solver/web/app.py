@@ -340,7 +340,8 @@ def make_app(folder: Path, hosts: Callable[[], Iterable[str]] | None,
 
     def advice_args(request: Request) -> tuple[int, int | None]:
         q = request.query_params
-        samples = check_samples(number(q.get("samples"), "samples", DEFAULT_SAMPLES))
+        samples = number(q.get("samples"), "samples")
+        samples = check_samples(DEFAULT_SAMPLES if samples is None else samples)
         return samples, number(q.get("seed"), "seed")
 
     async def advice(request: Request) -> Response:
@@ -417,10 +418,12 @@ def make_app(folder: Path, hosts: Callable[[], Iterable[str]] | None,
         Route("/api/solve", solve, methods=["POST"]),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
+    # Starlette's types want every handler to take any Exception; each takes its own.
     app = Starlette(routes=routes, lifespan=lifespan, exception_handlers={
         InputError: input_error, OSError: os_error, Stopping: stopping, Cancelled: stopping,
-        ClientGone: client_gone, ClientDisconnect: client_gone, HTTPException: http_error,
-        TooLarge: too_large, Exception: server_error})
+        ClientGone: client_gone, ClientDisconnect: client_gone,
+        HTTPException: http_error, TooLarge: too_large,  # type: ignore[dict-item]
+        Exception: server_error})
     app.state.hub = hub
     app.state.jobs = jobs
     return Guard(app, hosts, token, cookie, jobs)

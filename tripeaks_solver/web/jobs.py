@@ -17,6 +17,7 @@ threads) can share a job.
 from __future__ import annotations
 
 import asyncio
+import functools
 import queue
 import threading
 from collections import OrderedDict
@@ -62,7 +63,7 @@ class LRU:
 class Job:
     """One search: its function, the flag that stops it, its result when done."""
 
-    def __init__(self, key: Hashable, compute: Compute) -> None:
+    def __init__(self, key: tuple, compute: Compute) -> None:
         self.key = key
         self.compute = compute
         self.stop = threading.Event()
@@ -121,7 +122,7 @@ class Jobs:
         sizes = {"advice": 256, "analysis": 32} if caches is None else caches
         # Each kind of answer has its own cache (key[0] names the kind).
         self.caches = {kind: LRU(size) for kind, size in sizes.items()}
-        self.running: dict[Hashable, Job] = {}
+        self.running: dict[tuple, Job] = {}
         self.lock = threading.Lock()
         self.stopping = False
         self.wakers: set[Callable[[], None]] = set()  # each waiter's, for stop_all
@@ -147,7 +148,7 @@ class Jobs:
             new = job is None
             if job is None:
                 job = self.running[key] = Job(key, compute)
-                job.future.add_done_callback(lambda _, job=job: self._finished(job))
+                job.future.add_done_callback(functools.partial(self._finished, job))
                 self.started += 1
             job.waiters += 1
         if new:
@@ -162,7 +163,7 @@ class Jobs:
                     if self.running.get(key) is job:
                         del self.running[key]
 
-    def _finished(self, job: Job) -> None:
+    def _finished(self, job: Job, _: Future[Any]) -> None:
         with self.lock:
             if self.running.get(job.key) is job:
                 del self.running[job.key]

@@ -50,7 +50,8 @@ def solve_page(text: str, scoring: str = "app") -> dict:
     if scoring not in SCHEMES:
         raise InputError(f"scoring: one of {', '.join(SCHEMES)}")
     deal, title = read_deal(text)
-    out = {"title": title, "scoring": scoring, "line": deal.line(), "rules": []}
+    by_rules: list[dict] = []
+    out = {"title": title, "scoring": scoring, "line": deal.line(), "rules": by_rules}
     for name in RULE_ORDER:
         rules = Rules.named(name).with_options(joker=deal.has_joker)
         solution = solve(deal, rules, scheme=scoring)
@@ -59,9 +60,9 @@ def solve_page(text: str, scoring: str = "app") -> dict:
         for move in solution.moves:
             game.play(move)
             frames.append(frame(game, scoring))
-        out["rules"].append({"rules": name, "winnable": solution.winnable,
-                             "best_score": solution.best_score,
-                             "moves": solution.tokens, "frames": frames})
+        by_rules.append({"rules": name, "winnable": solution.winnable,
+                         "best_score": solution.best_score,
+                         "moves": solution.tokens, "frames": frames})
     return out
 
 

@@ -317,6 +317,7 @@ def _advice(position, known: frozenset[int], exact: bool, scoring: str, samples:
     from ..games.turns import Advice
     from ..solver.solve import solve
 
+    out: dict[str, object]  # JSON values
     out = {"at": version, "exact": exact, "recommended": None, "player": None, "seed": None,
            "chance": None, "moves": [], "line": [], "best_score": None, "winnable": None}
     if position.status is not Status.IN_PLAY:
