@@ -107,7 +107,8 @@ def _serve(port: int, host: str, data_dir: Path | None, open_browser: bool) -> N
 
     import uvicorn
 
-    from ..web.app import TOKEN_COOKIE, make_app
+    from ..web.app import make_app
+    from ..web.guard import TOKEN_COOKIE
 
     folder = data_dir if data_dir is not None else _records_folder()
     if folder.exists() and not folder.is_dir():
