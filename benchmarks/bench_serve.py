@@ -8,8 +8,9 @@ of 0 to 60 moves): the first call (every record read and replayed) and the repea
 (nothing changed: the index answers); then again after one record changed. For Ctrl-C
 (SIGINT) and SIGTERM sent while an expensive advice is computed: the seconds until
 the process is gone. For four clients killed during expensive advice: the CPU seconds
-the server used in the two seconds after, and the time a cheap advice then took. A
-benchmark, not a test: it asserts nothing.
+the server used in the two seconds after, and the time a cheap advice then took. With
+``--browser`` (headless Chromium at /usr/bin/chromium): Ctrl-C with the page of a game
+open, its advice (2,000 samples) under way. A benchmark, not a test: it asserts nothing.
 """
 
 from __future__ import annotations
@@ -101,6 +102,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--records", type=int, default=600, help="records listed (600)")
     parser.add_argument("--runs", type=int, default=3, help="runs of each (3)")
+    parser.add_argument("--browser", action="store_true", help="Ctrl-C with a page open too")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
@@ -155,6 +157,34 @@ def main() -> None:
         print(f"4 clients killed during advice (samples 5000): server CPU in the 2 s after "
               f"{median(cpu).replace(' s ', ' CPU s ')}; a cheap advice (samples 10) then "
               f"{median(cheap)}")
+        if args.browser:
+            print(f"Ctrl-C with the page open in Chromium: gone in "
+                  f"{median(with_page(Path(tmp), args.runs))}")
+
+
+def with_page(folder: Path, runs: int) -> list[float]:
+    """Seconds from Ctrl-C to the end of the server while headless Chromium shows a
+    game's page (its advice of 2,000 samples under way)."""
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service
+
+    options = webdriver.ChromeOptions()
+    options.binary_location = "/usr/bin/chromium"
+    for arg in ("--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+                f"--user-data-dir={tempfile.mkdtemp(prefix='bench-chromium-')}"):
+        options.add_argument(arg)
+    driver = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
+    took = []
+    try:
+        for _ in range(runs):
+            server = Server(folder)
+            name = server.call("POST", "/api/games", {"start": SEEN})[1]["name"]
+            driver.get(f"http://127.0.0.1:{server.port}/play/{name}?samples=2000")
+            time.sleep(2)
+            took.append(server.stop())
+    finally:
+        driver.quit()
+    return took
 
 
 if __name__ == "__main__":
