@@ -232,8 +232,8 @@ def held_files() -> set[tuple[int, int]] | None:
     mine, out = os.getpid(), set()
     for line in lines:
         words = line.split()
-        # "1: FLOCK  ADVISORY  WRITE 1234 fe:00:2146646 0 EOF" ("->" marks a waiter)
-        if len(words) < 6 or words[1] != "FLOCK" or words[2] == "->":
+        # "1: FLOCK  ADVISORY  WRITE 1234 fe:00:2146646 0 EOF" (a waiter: "1: -> FLOCK …")
+        if len(words) < 6 or words[1] != "FLOCK":
             continue
         try:
             pid = int(words[4])

@@ -12,6 +12,7 @@ import re
 import stat
 import sys
 import threading
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -47,14 +48,13 @@ def default_record(start: Start, folder: Path | None = None) -> Path:
     """A new file for the record of ``start`` in ``folder`` (:func:`games_dir`), named
     after it and the time it began (a name no file has now: :meth:`RecordFile.new_in`
     takes one that no other session can take meanwhile)."""
-    path = next(_names(start, folder))
-    n = 0
-    while path.exists() and n < 10_000:
-        path, n = next(_names(start, folder, n + 1)), n + 1
-    return path
+    for n, path in enumerate(_names(start, folder)):
+        if n >= 10_000 or not path.exists():
+            return path
+    raise AssertionError("unreachable")
 
 
-def _names(start: Start, folder: Path | None, first: int = 0):
+def _names(start: Start, folder: Path | None) -> Iterator[Path]:
     # The names a record of ``start`` begun now may take, in order: NAME-STAMP.txt,
     # NAME-STAMP-2.txt, …
     if start.kind == "code":
@@ -66,9 +66,10 @@ def _names(start: Start, folder: Path | None, first: int = 0):
     name = re.sub(r"[^A-Za-z0-9-]", "", name)
     stamp = datetime.datetime.now().strftime("%Y%m%d-%H%M%S")
     folder = games_dir() if folder is None else folder
-    n = first
+    yield folder / f"{name}-{stamp}.txt"
+    n = 2
     while True:
-        yield folder / (f"{name}-{stamp}.txt" if n == 0 else f"{name}-{stamp}-{n + 1}.txt")
+        yield folder / f"{name}-{stamp}-{n}.txt"
         n += 1
 
 
@@ -181,8 +182,8 @@ class RecordFile:
 
     def changed(self) -> str | None:
         """Why the path no longer names the file held as this session left it (``was
-        replaced``, ``was removed``, ``was written``, ``has another hard link``), or
-        None while it does."""
+        replaced``, ``was removed or moved``, ``was written``, ``was given another hard
+        link``), or None while it does."""
         assert self.file is not None
         try:
             here = os.stat(self.path)
@@ -199,7 +200,7 @@ class RecordFile:
         if (here.st_size, here.st_mtime_ns) != (size, mtime):
             return "was written"
         if self.single_link and here.st_nlink > 1:
-            return "has another hard link"
+            return "was given another hard link"
         return None
 
     def check(self) -> None:

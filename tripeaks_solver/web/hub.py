@@ -30,7 +30,7 @@ from ..model.layout import Layout
 from ..model.observed import Start
 from ..model.rules import VARIANT_OPTIONS, Rules
 from ..model.scoring import SCHEMES
-from .table import Gone, Table
+from .table import Conflict, Gone, Table
 
 NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._+-]{0,150}")
 IDLE_SECONDS = 60  # a game left alone this long is let go: a terminal coach may take it
@@ -141,7 +141,7 @@ class Hub:
                 return fn(self.table(name))
             except Gone:
                 continue
-        raise InputError(f"{name} keeps changing outside the page: try again")
+        raise Conflict(f"{name} keeps changing outside the page: reload")
 
     def create(self, spec: dict) -> Table:
         """A new game from the page's start form: ``start`` (``seen``, ``code`` or
