@@ -156,15 +156,17 @@ class Start:
         return cls("layout", layout.line(), rules, layout, None)
 
     @classmethod
-    def of_seen(cls, text: str, rules: Rules) -> Start:
-        """A start from the cards a player sees: ``seen_help(rules)`` says which."""
+    def of_seen(cls, text: str, rules: Rules, given: str = "--seen") -> Start:
+        """A start from the cards a player sees: ``seen_help(rules)`` says which.
+        ``given`` names, in the errors, where the cards were given (the option
+        ``--seen``; the page's field ``Start``)."""
         if rules.joker:
-            raise InputError("--seen lists the 52-card deal's cards: for the joker variant "
+            raise InputError(f"{given} lists the 52-card deal's cards: for the joker variant "
                              "give a game code (TP1-EJ-…)")
         places = seen_places(rules)
         words = text.replace(",", " ").split()
         if len(words) != len(places):
-            raise InputError(f"--seen lists {len(places)} cards ({seen_help(rules)}), "
+            raise InputError(f"{given} lists {len(places)} cards ({seen_help(rules)}), "
                              f"got {len(words)}")
         known: list[Card | None] = [None] * DECK_SIZE
         where: dict[Card, int] = {}
@@ -172,11 +174,11 @@ class Start:
             try:
                 card = Card.parse(word)
             except InputError as exc:
-                raise InputError(f"--seen card {i}: {exc}") from None
+                raise InputError(f"{given} card {i}: {exc}") from None
             if card.is_joker:
-                raise InputError(f"--seen card {i} {word!r}: no joker in a 52-card deal")
+                raise InputError(f"{given} card {i} {word!r}: no joker in a 52-card deal")
             if card in where:
-                raise InputError(f"--seen card {i}: {card.pretty} is card {where[card]} too")
+                raise InputError(f"{given} card {i}: {card.pretty} is card {where[card]} too")
             where[card] = i
             known[place] = card
         line = " ".join(Card.parse(w).token for w in words)

@@ -282,11 +282,7 @@ def parse_start(spec: dict) -> tuple[Start, str]:
         return make_start("code", text, rules), scoring
     if len(words) == 52 or "??" in words:
         return Start.of_layout(Layout.parse(text), rules), scoring
-    try:
-        return Start.of_seen(text, rules), scoring
-    except InputError as exc:  # said in the page's words, not the command line's
-        raise InputError(str(exc).replace("--seen lists", "the start needs", 1)
-                         .replace("--seen card", "card", 1)) from None
+    return Start.of_seen(text, rules, given="Start"), scoring  # the page's field
 
 
 __all__ = ["Held", "Hub", "NotFound", "parse_start"]
