@@ -310,12 +310,14 @@ class Table:
         def compute(should_stop: StopCheck) -> dict:
             def stop() -> bool:  # asked between short searches, after any wait for advice
                 stopping = should_stop()
-                with self.lock:
-                    left = tuple(self.core.game.tokens) != tokens
+                with self.lock:  # a move, or a correction (of a card told at the start too)
+                    game = self.core.game
+                    left = (game.start.text, tuple(game.tokens)) != (start.text, tokens)
                 if left:  # nobody wants it: the page asks for the record as it is now
                     raise Conflict(LEFT)
                 return stopping
 
+            stop()  # a record left while it waited for its turn: not judged at all
             return judge(start, record, scoring, used, seed, stop)
 
         return (key, compute, "background"), head
