@@ -20,6 +20,12 @@ import sys
 if signal.getsignal(signal.SIGINT) == signal.SIG_IGN:
     signal.signal(signal.SIGINT, signal.default_int_handler)
 
+# The tests read the texts in English whatever the locale they run in: the variables
+# that choose the language (model/i18n.py) say English; a test that needs another sets it.
+for _name in ("LC_ALL", "LC_MESSAGES"):
+    os.environ.pop(_name, None)
+os.environ["LANG"] = "C.UTF-8"
+
 _SETUP = ("from tripeaks_solver.model.dealing import Deal\n"
           "from tripeaks_solver.model.rules import EASY\n"
           "deal = Deal.from_number(0)\n")

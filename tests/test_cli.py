@@ -489,12 +489,14 @@ def test_replay_messages_by_language(capsys, monkeypatch, lang, env, message):
     extra = [] if lang is None else ["--lang", lang]
     status, _, err = run(capsys, "replay", "TP1-E-AAAAAAB", "Js", "2c", *extra)
     assert status == 1
-    assert err == f"move 2 (2c): {message}\n"
+    move = {"Phải cao hơn hoặc thấp hơn một bậc": "nước đi",  # the whole line speaks it
+            "Musí mať hodnotu o jeden stupeň vyššiu alebo nižšiu": "ťah"}.get(message, "move")
+    assert err == f"{move} 2 (2c): {message}\n"
 
 
 def test_replay_blocked_in_slovak(capsys):
     status, _, err = run(capsys, "replay", "TP1-E-AAAAAAB", "Js", "7d", "--lang", "sk")
-    assert status == 1 and err == "move 2 (7d): Táto karta je zablokovaná\n"
+    assert status == 1 and err == "ťah 2 (7d): Táto karta je zablokovaná\n"
 
 
 @pytest.mark.parametrize("bad", ["Zz", "1c", "drawx", "K", "10", "♣K"])

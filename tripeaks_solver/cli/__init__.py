@@ -19,6 +19,7 @@ import sys
 import click
 
 from ..errors import InputError, interrupted
+from ..model.i18n import set_language
 from . import analyze, batch, coach, hint, peek, play, record, report, serve, solve  # noqa: F401  (each registers commands)
 from .common import EXIT_INPUT
 from .group import cli
@@ -43,26 +44,32 @@ def main(argv: list[str] | None = None) -> None:
         sys.exit(EXIT_INPUT)
 
     fit_streams()
+    # English until a command's --lang (or the environment) chooses; the caller's
+    # language again afterwards (a command run in a Python process, as the tests do).
+    set_language("en")
     try:
-        code = cli.main(args=argv, prog_name="tripeaks-solve", standalone_mode=False)
-        sys.stdout.flush()  # here, not at exit, where a closed pipe could not be caught
-    except BrokenPipeError:
-        # The reader went away (`| head`) after click's handling of it (the final
-        # flush): stop as quietly, leaving Python nothing to flush into the closed pipe.
-        _drop_output()
-        sys.exit(EXIT_PIPE)
-    except OSError as exc:
-        # The output could not be written (a full disk behind `> file`): one line.
-        _drop_output()
-        where = f"{exc.filename}: " if exc.filename else "the output: "
-        fail(f"cannot write {where}{exc.strerror or exc}")
-    except click.exceptions.Abort:
-        interrupted()
-    except click.exceptions.NoArgsIsHelpError as exc:  # no arguments: the help, as click does
-        exc.show()
-        sys.exit(EXIT_INPUT)
-    except click.ClickException as exc:
-        fail(exc.format_message())
-    except InputError as exc:
-        fail(str(exc))
-    sys.exit(code if isinstance(code, int) else 0)
+        try:
+            code = cli.main(args=argv, prog_name="tripeaks-solve", standalone_mode=False)
+            sys.stdout.flush()  # here, not at exit, where a closed pipe could not be caught
+        except BrokenPipeError:
+            # The reader went away (`| head`) after click's handling of it (the final
+            # flush): stop as quietly, leaving Python nothing to flush into the closed pipe.
+            _drop_output()
+            sys.exit(EXIT_PIPE)
+        except OSError as exc:
+            # The output could not be written (a full disk behind `> file`): one line.
+            _drop_output()
+            where = f"{exc.filename}: " if exc.filename else "the output: "
+            fail(f"cannot write {where}{exc.strerror or exc}")
+        except click.exceptions.Abort:
+            interrupted()
+        except click.exceptions.NoArgsIsHelpError as exc:  # no arguments: the help, as click does
+            exc.show()
+            sys.exit(EXIT_INPUT)
+        except click.ClickException as exc:
+            fail(exc.format_message())
+        except InputError as exc:
+            fail(str(exc))
+        sys.exit(code if isinstance(code, int) else 0)
+    finally:
+        set_language(None)

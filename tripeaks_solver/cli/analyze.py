@@ -15,13 +15,14 @@ from ..analysis.reports import AnalysisReport
 from ..batch.errors import BatchError
 from ..batch.files import LockedFile, open_output
 from ..errors import InputError
+from ..games.turns import n_moves, score_label, scoring_name
 from ..model.game import Status
+from ..model.i18n import _, ngettext, percent, pgettext
 from ..model.observed import ObservedGame
 from .common import (
     SEED,
     STDIN,
     check_distinct_outputs,
-    plural,
     progress_bar,
     refuse_unused,
     require_matplotlib,
@@ -29,7 +30,7 @@ from .common import (
 )
 from .games import game_options, play_game, read_game
 from .group import cli
-from .hint import SCORE_LABEL, new_seed
+from .hint import new_seed
 
 if TYPE_CHECKING:
     from ..analysis.hints import Review
@@ -56,7 +57,7 @@ def _open_outputs(csv_path: Path | None, plot_path: Path | None, force: bool
 
 def _best(best: int | None, moves: int | None) -> str:
     # Under cards-left the best result is its cards left and its moves: "0 in 43".
-    return str(best) if moves is None else f"{best} in {moves}"
+    return str(best) if moves is None else _("{best} in {moves}", best=best, moves=moves)
 
 
 def _percent(share: float | None) -> str:
@@ -70,10 +71,10 @@ def _taken_back_line(run: list) -> str:
     first, last = min(numbers), max(numbers)
     span = f"{first:3d}." if first == last else f"{first:3d}–{last}."
     if len(run) <= 6:
-        return f"  {span} {' '.join(r.move.pretty for r in run)}  (taken back)"
+        return f"  {span} {' '.join(r.move.pretty for r in run)}  " + _("(taken back)")
     undos = len(run) - len(numbers)
-    return (f"  {span} {plural(len(numbers), 'move')} and {plural(undos, 'undo')} "
-            "(taken back)")
+    return f"  {span} " + _("{moves} and {undos} (taken back)", moves=n_moves(len(numbers)),
+                            undos=ngettext("{n} undo", "{n} undos", undos))
 
 
 PROSE_WIDTH = 100  # the review's sentences, broken between words: no terminal of 120
@@ -92,24 +93,52 @@ def review_lines(title: str, review: Review, samples: int, seed: int | None) -> 
     """The review as text: a row a move (a run of moves taken back by undos on one line),
     then a summary; the sentences broken between words to fit PROSE_WIDTH columns."""
     scheme = review.scheme
-    label = "cards left" if scheme == "cards-left" else SCORE_LABEL[scheme]
+    label = score_label(scheme)
     if not review.moves:  # nothing to judge: no empty table
-        best = f", best from the start {review.best_start}" if review.exact else ""
-        return [*_prose(f"{title}: no move to judge ({scheme} scoring)"), "",
-                *_prose(f"Summary: {label} {review.final_score} at the start{best}.")]
-    fairly = f"fairly over {plural(samples, 'completion')} a move, seed {seed}"
-    judged = ("exactly" + (f", and {fairly}" if review.fair else "") if review.exact
-              else f"{fairly}; some cards were never seen: no exact values")
+        summary = (_("Summary: {label} {score} at the start, best from the start {best}.",
+                     label=label, score=review.final_score, best=review.best_start)
+                   if review.exact else
+                   _("Summary: {label} {score} at the start.", label=label,
+                     score=review.final_score))
+        return [*_prose(_("{title}: no move to judge ({scoring})", title=title,
+                          scoring=scoring_name(scheme))), "", *_prose(summary)]
+    fairly = ngettext("fairly over {n} completion a move, seed {seed}",
+                      "fairly over {n} completions a move, seed {seed}", samples, seed=seed)
+    if review.exact:
+        judged = _("exactly, and {fairly}", fairly=fairly) if review.fair else _("exactly")
+    else:
+        judged = _("{fairly}; some cards were never seen: no exact values", fairly=fairly)
     back = review.moves_played - review.standing  # moves an undo took back
-    head = f"{title}: {plural(review.standing, 'move')} judged"
+    head = ngettext("{title}: {n} move judged", "{title}: {n} moves judged", review.standing,
+                    title=title)
     if back:
-        head = (f"{title}: {plural(review.moves_played, 'move')}, {review.standing} judged "
-                f"and {back} taken back by {plural(len(review.moves) - review.moves_played, 'undo')}")
-    lines = _prose(f"{head} ({scheme} scoring, {judged})")
-    exact_head = f"{'best before':>11} {'best after':>10} {'lost':>5}  mark" if review.exact \
-        else ""
-    fair_head = f"{'share before':>13} {'after':>7} {'best':>7}  verdict" if review.fair else ""
-    lines.append(f"  {'#':>3}  {'move':<6} {exact_head}{fair_head}".rstrip())
+        head = ngettext("{title}: {moves}, {standing} judged and {back} taken back by {n} undo",
+                        "{title}: {moves}, {standing} judged and {back} taken back by {n} "
+                        "undos", len(review.moves) - review.moves_played, title=title,
+                        moves=n_moves(review.moves_played), standing=review.standing,
+                        back=back)
+    lines = _prose(_("{head} ({scoring}, {judged})", head=head, scoring=scoring_name(scheme),
+                     judged=judged))
+    # The columns: at least as wide as their headings, in any language.
+    exact = [(pgettext("review column", "best before"), 11),
+             (pgettext("review column", "best after"), 10), (pgettext("review column", "lost"), 5)]
+    fair = [(pgettext("review column", "share before"), 13), (pgettext("review column", "after"), 7),
+            (pgettext("review column", "best"), 7)]
+    exact = [(h, max(w, len(h))) for h, w in exact]
+    fair = [(h, max(w, len(h))) for h, w in fair]
+    heads = ""
+    if review.exact:
+        heads += " ".join(f"{h:>{w}}" for h, w in exact) + "  " + pgettext("review column",
+                                                                        "mark")
+    if review.fair:
+        heads += " ".join(f"{h:>{w}}" for h, w in fair) + "  " + pgettext("review column",
+                                                                       "verdict")
+    move_head = pgettext("review column", "move")
+    width = max(6, len(move_head),
+                *(len(r.move.pretty) for r in review.moves if not r.taken_back))
+    lines.append(f"  {'#':>3}  {move_head:<{width}} {heads}".rstrip())
+    mark_width = max(4, len(pgettext("review column", "mark")))
+    verdicts = {"mistake": _("mistake"), "bad luck": _("bad luck")}
     run: list = []  # moves taken back, shown together
     for r in (*review.moves, None):
         if r is not None and r.taken_back:
@@ -120,36 +149,44 @@ def review_lines(title: str, review: Review, samples: int, seed: int | None) -> 
             run = []
         if r is None:
             break
-        line = f"  {r.number:3d}. {r.move.pretty:<6} "
+        line = f"  {r.number:3d}. {r.move.pretty:<{width}} "
         if review.exact:
             before = _best(r.best_before, r.best_moves_before)
             after = _best(r.best_after, r.best_moves_after)
-            line += f"{before:>11} {after:>10} {r.lost:>5}  {r.mark:<4}"
+            line += (f"{before:>{exact[0][1]}} {after:>{exact[1][1]}} {r.lost:>{exact[2][1]}}  "
+                     f"{r.mark:<{mark_width}}")
         if review.fair and r.share_before is not None:
-            line += "".join(f"{_percent(x):>{w}} " for x, w in (
-                (r.share_before, 13), (r.share_after, 7), (r.share_best, 7)))
-            line += f" {r.verdict or ''}"
+            line += "".join(f"{'' if x is None else percent(x, 1):>{w}} " for x, (_h, w) in zip(
+                (r.share_before, r.share_after, r.share_best), fair, strict=True))
+            line += f" {verdicts.get(r.verdict or '', r.verdict or '')}"
         lines.append(line.rstrip())
-    now = "final" if review.status is not Status.IN_PLAY else "so far (game in play)"
+    done = review.status is not Status.IN_PLAY
     if not review.exact:
-        return lines + ["", *_prose(f"Summary: {label} {review.final_score} {now}.",
-                                    "Shares: of the completions of the cards not yet seen, "
-                                    "those still winnable before the move, after it, and "
-                                    "after the move that kept the most.")]
-    lost_at = "never lost" if review.lost_at is None else f"lost after move {review.lost_at}"
-    final = f"{label} {review.final_score} {now}, best from the start {review.best_start}"
+        return lines + ["", *_prose(
+            _("Summary: {label} {score} final.", label=label, score=review.final_score) if done
+            else _("Summary: {label} {score} so far (game in play).", label=label,
+                   score=review.final_score),
+            _("Shares: of the completions of the cards not yet seen, those still winnable "
+              "before the move, after it, and after the move that kept the most."))]
+    final = (_("{label} {score} final", label=label, score=review.final_score) if done else
+             _("{label} {score} so far (game in play)", label=label, score=review.final_score))
+    lost_at = _("never lost") if review.lost_at is None else _("lost after move {number}",
+                                                               number=review.lost_at)
+    total = review.lost_total or 0  # known when the review is exact
+    lost = (ngettext("{n} more card left in all", "{n} more cards left in all", total)
+            if scheme == "cards-left" else
+            ngettext("{n} point lost in all", "{n} points lost in all", total))
     marks = ", ".join(f"{review.count(m)} {m}" for m in ("??", "?", "!"))
     lines += ["", *_prose(
-        f"Summary: {final}; {lost_at}; {review.lost_total} "
-        f"{'more cards left' if scheme == 'cards-left' else 'points lost'} in all; "
-        f"marks {marks}.",
-        "Marks: ?? threw the win away, ? "
-        + ("left more cards, or as many in more moves" if scheme == "cards-left"
-           else "lost points") + ", ! the only move that kept the win.")]
+        _("Summary: {final}, best from the start {best}; {lost_at}; {lost}; marks {marks}.",
+          final=final, best=review.best_start, lost_at=lost_at, lost=lost, marks=marks),
+        _("Marks: ?? threw the win away, ? left more cards, or as many in more moves, ! the "
+          "only move that kept the win.") if scheme == "cards-left" else
+        _("Marks: ?? threw the win away, ? lost points, ! the only move that kept the win."))]
     if review.fair:
-        lines += _prose("Verdict of a ?? move, from the fair shares (what the player could "
-                        "see): mistake when another move kept a higher share, bad luck when "
-                        "it was rated best.")
+        lines += _prose(_("Verdict of a ?? move, from the fair shares (what the player could "
+                          "see): mistake when another move kept a higher share, bad luck when "
+                          "it was rated best."))
     return lines
 
 
@@ -218,7 +255,7 @@ def analyze_command(words: tuple[str, ...], rule_choice: str, layouts: tuple[str
     written = False
     try:
         warm_up(scoring)
-        with progress_bar(len(typed.moves), "move") as advance:
+        with progress_bar(len(typed.moves), pgettext("progress bar", "move")) as advance:
             review = analyze_game(typed.start, typed.moves, scoring, fair=fair,
                                   samples=samples, seed=seed, progress=advance)
         if "csv" in outputs:

@@ -16,13 +16,23 @@ from ..errors import InputError
 from ..games.record_file import RecordFile, games_dir, saved_games
 from ..games.records import replay_record
 from ..games.session import CoachSession, RecordWriteError
-from ..games.turns import ADVICE, HELP, TURN_KEYS, Advice, score_of
+from ..games.turns import (
+    ADVICE,
+    HELP,
+    TURN_KEYS,
+    Advice,
+    n_moves,
+    rules_name,
+    score_label,
+    score_of,
+    scoring_name,
+)
 from ..model.game import Status
-from ..model.messages import language_from_env
-from .common import SEED, STDIN, plural, refuse_unused, rule_options
+from ..model.i18n import _, current, fill, ngettext, pgettext
+from .common import SEED, STDIN, refuse_unused, rule_options
 from .games import RULE_PARAMS, ask_start, game_options, read_game, read_line
 from .group import cli
-from .hint import SCORE_LABEL, position_lines
+from .hint import position_lines
 from .peek import undo_limit_option
 
 COMMANDS = {"q": "quit", "quit": "quit", "exit": "quit", "?": "help", "h": "help",
@@ -48,7 +58,7 @@ class Terminal:
 
     def board(self) -> None:
         s = self.session
-        title = "Your game" if s.game.start.kind != "code" else s.game.start.text
+        title = _("Your game") if s.game.start.kind != "code" else s.game.start.text
         self.say("", *position_lines(title, s.game.position(), s.scoring, reveal=False),
                  s.known_line())
 
@@ -128,9 +138,9 @@ def coach_command(words: tuple[str, ...], rule_choice: str, layouts: tuple[str, 
     if path is not None and given and path.exists() and path.stat().st_size > 0:
         raise click.UsageError(f"{path} holds a game already: give no start to "
                                "continue it, or another --record file for a new game")
-    lang = lang or language_from_env()
     settings: dict[str, Any] = {"samples": samples, "seed": seed, "fair": fair,
-                                "undo_limit": undo_limit, "lang": lang}
+                                "undo_limit": undo_limit,
+                                "lang": current()}  # --lang, else the environment's
     # The file is taken (locked, made if missing) before the start is asked for: no other
     # session can write a game into it meanwhile.
     record = RecordFile(path) if path is not None else None
@@ -167,12 +177,14 @@ def coach_command(words: tuple[str, ...], rule_choice: str, layouts: tuple[str, 
 
 def _run(term: Terminal, continued: bool, analysis: bool, peek: bool) -> None:
     session = term.session
-    where = "Continuing" if continued else "Recording to"
-    term.say(f"{where} {session.path}  (coach --record FILE continues it)",
-             f"{session.rules} rules, {session.scoring} scoring")
+    term.say(_("Continuing {file}  (coach --record FILE continues it)", file=session.path)
+             if continued else
+             _("Recording to {file}  (coach --record FILE continues it)", file=session.path),
+             _("{rules}, {scoring}", rules=rules_name(session.rules),
+               scoring=scoring_name(session.scoring)))
     if not session.exact:
-        term.say(f"Advice: the fair:{session.samples} player, seed {session.seed} "
-                 "(? for help, q to stop)", ADVICE)
+        term.say(_("Advice: the fair:{samples} player, seed {seed} (? for help, q to stop)",
+                   samples=session.samples, seed=session.seed), _(ADVICE))
     show, undid = True, False  # undid: the last line was an undo
     error = _toggle_peek(term, "  --peek: ") if peek else None
     advised: tuple[tuple, Advice] | None = None  # the advice of the position keyed
@@ -196,11 +208,11 @@ def _run(term: Terminal, continued: bool, analysis: bool, peek: bool) -> None:
                     advised = (session.state_key(), session.advise())
                 advice = advised[1]
                 if show:
-                    term.say(*advice.lines(SCORE_LABEL[session.scoring]))
+                    term.say(*advice.lines(score_label(session.scoring)))
             except KeyboardInterrupt:
                 if not term.interactive:
                     raise
-                term.say("(advice interrupted)")
+                term.say(_("(advice interrupted)"))
         elif session.pending is None:
             break  # won or stuck
         term.turn(advice, error=error, peek=turn)
@@ -209,8 +221,8 @@ def _run(term: Terminal, continued: bool, analysis: bool, peek: bool) -> None:
         except KeyboardInterrupt:
             if not term.interactive:
                 raise
-            click.echo("\n(Ctrl-C: the move is dropped; q or Ctrl-D stops, the record is "
-                       "saved)")
+            click.echo("\n" + _("(Ctrl-C: the move is dropped; q or Ctrl-D stops, the record "
+                              "is saved)"))
             session.cancel()
             show, error = False, None
             continue
@@ -218,8 +230,8 @@ def _run(term: Terminal, continued: bool, analysis: bool, peek: bool) -> None:
         error = None
         if command == "quit" or line is None:
             if session.pending is not None:  # the move is not in the record: say so
-                error = (f"{session.pending.pretty} was not recorded: the card it turned up "
-                         "was not said")
+                error = _("{move} was not recorded: the card it turned up was not said",
+                          move=session.pending.name)
                 term.say(f"  {error}")
                 session.cancel()
             break
@@ -227,11 +239,12 @@ def _run(term: Terminal, continued: bool, analysis: bool, peek: bool) -> None:
         show = command not in ("help", "record")
         words = line.split()
         if command == "help":
-            term.say(HELP)
+            term.say(_(HELP))
         elif command == "peek":
             error = _toggle_peek(term, "  ")
         elif command == "record":
-            term.say("Record: " + (" ".join(session.game.tokens) or "(no move yet)"))
+            term.say(_("Record: {moves}", moves=" ".join(session.game.tokens)
+                       or _("(no move yet)")))
         elif command == "board" and session.pending is not None:
             term.board()
         elif words and words[0].lower() == "fix":
@@ -260,10 +273,18 @@ def _list(as_json: bool) -> None:
         click.echo(json.dumps({"folder": str(games_dir()), "games": [g.data() for g in games]},
                               ensure_ascii=False))
         return
-    click.echo(f"{plural(len(games), 'saved game')} in {games_dir()}, newest first"
-               + (" (coach --continue continues the first):" if games else ""))
+    if games:
+        click.echo(ngettext("{n} saved game in {folder}, newest first (coach --continue "
+                            "continues the first):",
+                            "{n} saved games in {folder}, newest first (coach --continue "
+                            "continues the first):", len(games), folder=games_dir()))
+    else:
+        click.echo(ngettext("{n} saved game in {folder}, newest first",
+                            "{n} saved games in {folder}, newest first", 0, folder=games_dir()))
     for g in games:
-        click.echo(g.text(SCORE_LABEL.get(g.scoring, "score")))
+        click.echo(g.text(score_label(g.scoring) if g.scoring in ("app", "original",
+                                                                   "cards-left")
+                          else _("score")))
 
 
 def _toggle_peek(term: Terminal, lead: str) -> str | None:
@@ -283,23 +304,27 @@ def _finish(term: Terminal, analysis: bool, error: str | None) -> None:
     game = session.game
     if session.result != "stopped":  # a stopped game's board was the last thing shown
         term.board()
-    term.say(f"Game {session.result}: {SCORE_LABEL[session.scoring]} "
-             f"{score_of(game.position(), session.scoring)}, {plural(game.game.moves, 'move')}")
+    result = {"won": _("Game won: {label} {score}, {moves}"),
+              "stuck": _("Game stuck: {label} {score}, {moves}")}.get(
+        session.result, _("Game stopped: {label} {score}, {moves}"))
+    term.say(fill(result, {"label": score_label(session.scoring),
+                           "score": score_of(game.position(), session.scoring),
+                           "moves": n_moves(game.game.moves)}))
     review = None
     if analysis and game.record:
         from .analyze import review_lines
         from .common import progress_bar
 
         try:
-            with progress_bar(len(game.record), "move") as advance:
+            with progress_bar(len(game.record), pgettext("progress bar", "move")) as advance:
                 review = session.review(progress=advance)
         except KeyboardInterrupt:
             if not term.interactive:
                 raise
-            term.say("(analysis interrupted)")
+            term.say(_("(analysis interrupted)"))
         if review is not None:
             title = game.start.title if game.start.kind != "code" else game.start.text
             term.say("", *review_lines(title, review, session.review_samples, session.seed))
-    term.say("", "Record: " + (" ".join(game.tokens) or "(no move)"),
-             f"Saved in {session.path}: tripeaks-solve analyze --record {session.path}")
+    term.say("", _("Record: {moves}", moves=" ".join(game.tokens) or _("(no move)")),
+             _("Saved in {file}: tripeaks-solve analyze --record {file}", file=session.path))
     term.turn(error=error, final=session.final(review))

@@ -17,6 +17,7 @@ from ..analysis.player_spec import DEFAULT_SAMPLES, MAX_SEED, PLAYER_NAMES, SAMP
 from ..batch.files import file_kind
 from ..errors import InputError, did_you_mean
 from ..model.codes import GameCode, game_code
+from ..model.i18n import LANGUAGES, _, language_from_env, set_language
 from ..model.layout import Layout, parse_layout_file
 from ..model.render import peak_name
 from ..model.rules import Rules, select_rules
@@ -75,7 +76,7 @@ class PlayerType(click.ParamType):
     def shell_complete(self, ctx, param, incomplete):
         from click.shell_completion import CompletionItem
 
-        name, colon, _ = incomplete.lower().partition(":")
+        name, colon, _rest = incomplete.lower().partition(":")
         if colon:  # a sampling player's count: offer the default
             words = [f"{name}:{DEFAULT_SAMPLES}"] if name in SAMPLED else []
         else:
@@ -100,6 +101,19 @@ def progress_bar(total: int, unit: str) -> Iterator[Callable[[int], None]]:
         yield advance
     finally:
         bar.close()
+
+
+def _choose_language(ctx: click.Context, param: click.Parameter, value: str | None) -> str:
+    # Chosen first (the option is eager), so that every text after it is in the language.
+    return set_language(value or language_from_env())
+
+
+lang_option = click.option(
+    "--lang", type=Choice(LANGUAGES), default=None, is_eager=True, callback=_choose_language,
+    help="Language of what people read: en, vi (Vietnamese) or sk (Slovak), in the app's "
+         "own words (default: from LC_ALL, LC_MESSAGES or LANG, else English). JSON, CSV, "
+         "card tokens and commands stay as they are.")
+"""``--lang`` (into the parameter ``lang``: the language chosen, never None)."""
 
 
 def plural(n: int, word: str, words: str | None = None) -> str:
@@ -249,7 +263,7 @@ def expand_stdin(words: tuple[str, ...], stdin_taken: bool = False) -> tuple[str
         return words
     if stdin_taken or words.count(STDIN) > 1:
         raise click.UsageError("standard input (-) can be read only once")
-    _, text = read_input(STDIN)
+    _name, text = read_input(STDIN)
     read = tuple(" ".join(words_of(line)) for line in text.splitlines())
     at = words.index(STDIN)
     return words[:at] + read + words[at + 1:]
@@ -335,7 +349,10 @@ def pick_rules(choice: str, code_rules: str | None, opts: dict,
 
 
 def peak_mark(cleared: int, position: int) -> str:
-    return f"  peak cleared ({peak_name(position)})" if cleared else ""
+    if not cleared:
+        return ""
+    return "  " + {"left": _("peak cleared (left)"), "middle": _("peak cleared (middle)"),
+                   "right": _("peak cleared (right)")}[peak_name(position)]
 
 
 def read_layouts(layouts: tuple[str, ...], layout_file: Path | None) -> list[tuple[str, Layout]]:
@@ -363,4 +380,4 @@ def complete_layouts(path: Path) -> tuple[tuple[int, ...], ...]:
         if lay.unknown_places:
             raise click.UsageError(f"{name}: batch needs every card known; for layouts with "
                                    "?? use tripeaks-solve --layout-file (win probability)")
-    return tuple(tuple(int(c) for c in lay.deal().cards) for _, lay in layouts)
+    return tuple(tuple(int(c) for c in lay.deal().cards) for _where, lay in layouts)

@@ -12,18 +12,24 @@ import click
 
 from ..errors import IllegalMoveError, InputError
 from ..games.records import make_start, parse_record_file, torn_note
-from ..model.messages import LANGUAGES, language_from_env
-from ..model.observed import Observed, ObservedGame, Start, parse_observed, seen_help
+from ..model.i18n import _, ngettext
+from ..model.observed import (
+    Observed,
+    ObservedGame,
+    Start,
+    move_error,
+    parse_observed,
+    seen_help,
+)
 from ..model.rules import Rules
 from .common import (
     EXIT_ILLEGAL,
     STDIN,
-    Choice,
     InputPath,
     expand_stdin,
+    lang_option,
     parse_code,
     pick_rules,
-    plural,
     read_input,
     read_layouts,
     refuse_unused,
@@ -49,13 +55,19 @@ class Typed:
     def title(self, game: ObservedGame | None = None) -> str:
         """``TP1-E-AAAAAAD  (deal 3, Easy rules)``, ``game seen in an app  (Easy rules,
         41 cards unknown)``."""
-        rules = self.start.rules
+        from ..games.turns import rules_name
+
+        rules = rules_name(self.start.rules)
         if self.number is not None:
-            return f"{self.start.text}  (deal {self.number}, {rules} rules)"
+            return _("{code}  (deal {number}, {rules})", code=self.start.text,
+                     number=self.number, rules=rules)
         knowledge = game.knowledge if game is not None else self.start.knowledge
         unknown = len(knowledge.unknown_places)
-        hidden = f", {plural(unknown, 'card')} unknown" if unknown else ""
-        return f"{self.start.title}  ({rules} rules{hidden})"
+        if not unknown:
+            return _("{title}  ({rules})", title=self.start.title, rules=rules)
+        return ngettext("{title}  ({rules}, {n} card unknown)",
+                        "{title}  ({rules}, {n} cards unknown)", unknown,
+                        title=self.start.title, rules=rules)
 
 
 def game_options(f):
@@ -75,9 +87,7 @@ def game_options(f):
         click.option("--record", "record_path", type=InputPath(), default=None,
                      help="A game record file (as `coach` writes): its start, rules, "
                           "scoring and moves; MOVES typed after it are played on."),
-        click.option("--lang", type=Choice(LANGUAGES), default=None,
-                     help="Language of the app's messages (default: from LANG, else "
-                          "English)."),
+        lang_option,
     ]
     for opt in reversed(opts):
         f = opt(f)
@@ -150,16 +160,16 @@ def play_game(typed: Typed, lang: str | None, on_error=None) -> ObservedGame:
     cards it showed, is malformed input (exit 2); an illegal move exits 1 with the
     game's message, after ``on_error(game, message, number)`` (the JSON of the command
     under --json)."""
-    game = ObservedGame(typed.start, lang or language_from_env())
+    game = ObservedGame(typed.start, lang)
     for number, step in enumerate(typed.moves, 1):
         try:
             game.play(step)
         except InputError as exc:
-            raise InputError(f"move {number} ({step.said}): {exc}") from None
+            raise InputError(move_error(number, step.said, exc)) from None
         except IllegalMoveError as exc:
             if on_error is not None:
                 on_error(game, str(exc), number)
-            click.echo(f"move {number} ({step.said}): {exc}", err=True)
+            click.echo(move_error(number, step.said, exc), err=True)
             sys.exit(EXIT_ILLEGAL)
     return game
 
@@ -183,15 +193,20 @@ def ask_start(rule_choice: str, scoring: str, opts: dict, interactive: bool) -> 
     """The start of a game played along (``coach``), asked for on standard input: the
     cards seen, or a game code; None when the player stops (q, end of input)."""
     from ..games.records import start_from_text
+    from ..games.turns import rules_name
 
     rules = _rules(rule_choice, None, opts)
-    other = "Classic" if rules.name == "easy" else "Easy"
     if interactive:
-        click.echo(f"What do you see? Type {seen_help(rules)} (e.g. Jd 4s Ac 8h 4c 2h 8c 6h 8d "
-                   f"8s 9c), or a game code; q stops. Cards as seen play under {rules} "
-                   f"rules (for {other}: coach --rules {other.lower()}).")
+        example = "Jd 4s Ac 8h 4c 2h 8c 6h 8d 8s 9c"
+        click.echo(
+            _("What do you see? Type {what} (e.g. {example}), or a game code; q stops. Cards "
+              "as seen play under {rules} (for Classic: coach --rules classic).",
+              what=seen_help(rules), example=example, rules=rules_name(rules)) if rules.wrap
+            else _("What do you see? Type {what} (e.g. {example}), or a game code; q stops. "
+                   "Cards as seen play under {rules} (for Easy: coach --rules easy).",
+                   what=seen_help(rules), example=example, rules=rules_name(rules)))
     while True:
-        text = read_line("Start: ", interactive, echo=False)
+        text = read_line(_("Start: "), interactive, echo=False)
         if text is None and not interactive:
             raise click.UsageError("no start given: the first line of standard input (or "
                                    "--seen, a code, --layout) names it")
@@ -208,7 +223,6 @@ def ask_start(rule_choice: str, scoring: str, opts: dict, interactive: bool) -> 
             return Typed(start, scoring, ())
         except (InputError, click.UsageError) as exc:
             message = exc.format_message() if isinstance(exc, click.UsageError) else str(exc)
-            message = message.replace("--seen ", "the start ", 1)  # not typed as an option
             if not interactive:
                 raise click.UsageError(message) from None
             click.echo(f"  {message}")

@@ -10,40 +10,48 @@ from typing import TYPE_CHECKING
 import click
 
 from ..analysis.reports import HintReport, new_seed
+from ..games.turns import n_moves, score_label
 from ..model.game import Status
+from ..model.i18n import _, ngettext, number, percent, pgettext
 from ..model.observed import ObservedGame
 from ..model.position import Position
 from ..model.render import board_lines
-from .common import SEED, must_clear_option, plural, refuse_unused, rule_options
+from .common import SEED, must_clear_option, refuse_unused, rule_options
 from .games import game_options, play_game, read_game
 from .group import cli
 
 if TYPE_CHECKING:
     from ..analysis.hints import FairAdvice, Hint
 
-SCORE_LABEL = {"app": "score", "original": "original score", "cards-left": "cards left"}
 
 
 def _score_text(position: Position, scheme: str) -> str:
     if scheme == "cards-left":
-        return (f"{plural(position.cards_left, 'card')} left in "
-                f"{plural(position.moves_played, 'move')}")
-    return f"{SCORE_LABEL[scheme].capitalize()}: {position.shown_score(scheme)}"
+        return ngettext("{n} card left in {moves}", "{n} cards left in {moves}",
+                        position.cards_left, moves=n_moves(position.moves_played))
+    label = score_label(scheme)
+    return _("{label}: {score}", label=label[:1].upper() + label[1:],
+             score=position.shown_score(scheme))
 
 
 def _best_text(best: int | None, scheme: str, moves: int | None = None) -> str:
     if best is None:  # must_clear, and no win is left
-        return "none (no win left)"
+        return _("none (no win left)")
     if scheme == "cards-left":
-        return f"{best} left" + (f" in {plural(moves, 'move')}" if moves is not None else "")
+        return _("{best} left", best=best) if moves is None else _(
+            "{best} left in {moves}", best=best, moves=n_moves(moves))
     return f"{best}"
 
 
 def position_lines(title: str, position: Position, scheme: str, reveal: bool) -> list[str]:
     """The heading, the peaks (face-down cards ``##``, or in brackets with ``reveal``),
     the waste, the stock and the score."""
-    lines = [(f"{title}, after {plural(position.moves_played, 'move')}"
-             f"{'' if position.status is Status.IN_PLAY else ': ' + position.status.value}")]
+    moves = n_moves(position.moves_played)
+    status = position.status
+    lines = [_("{title}, after {moves}", title=title, moves=moves) if status is Status.IN_PLAY
+             else _("{title}, after {moves}: won", title=title, moves=moves)
+             if status is Status.WON else
+             _("{title}, after {moves}: stuck", title=title, moves=moves)]
     lines += board_lines(position, reveal)
     lines[-1] += f"    {_score_text(position, scheme)}"
     return lines
@@ -53,62 +61,90 @@ def position_lines(title: str, position: Position, scheme: str, reveal: bool) ->
 def _exact_lines(h: Hint) -> list[str]:
     scheme = h.scheme
     sol = h.solution
-    word = "winnable" if h.winnable else "not winnable"
     best = _best_text(h.best_score, scheme, sol.best_moves)
-    label = "best" if scheme == "cards-left" else f"best {SCORE_LABEL[scheme]}"
-    draws = ""
-    if scheme == "app" and sol.min_draws is not None:
-        draws = f" ({plural(sol.min_draws, 'draw')} in all)"
-    verdict = f"{word}, {label} {best}{draws}"
+    label = pgettext("hint", "best") if scheme == "cards-left" else _(
+        "best {label}", label=score_label(scheme))
+    word = _("winnable") if h.winnable else _("not winnable")
     if h.must_clear:  # every best below is that of a line clearing the board
-        verdict = (f"{word}, {label} {best} with the board cleared" if h.winnable
-                   else f"{word}: no line clears the board")
-    lines = ["", f"Exact (every card known): {verdict}"]
+        verdict = (_("{word}, {label} {best} with the board cleared", word=word, label=label,
+                     best=best) if h.winnable else
+                   _("{word}: no line clears the board", word=word))
+    elif scheme == "app" and sol.min_draws is not None:
+        verdict = ngettext("{word}, {label} {best} ({n} draw in all)",
+                           "{word}, {label} {best} ({n} draws in all)", sol.min_draws,
+                           word=word, label=label, best=best)
+    else:
+        verdict = _("{word}, {label} {best}", word=word, label=label, best=best)
+    lines = ["", _("Exact (every card known): {verdict}", verdict=verdict)]
     if not h.moves:
-        return lines + ["No move left: the game is over."]
-    worse = "leaves more cards, or as many in more moves" if scheme == "cards-left" else "loses points"
-    lines.append(f"Moves, best first (?? throws the win away, ? {worse}):")
-    for m in h.moves:
-        state = "winnable" if m.winnable else "not winnable"
+        return lines + [_("No move left: the game is over.")]
+    lines.append(_("Moves, best first (?? throws the win away, ? leaves more cards, or as "
+                   "many in more moves):") if scheme == "cards-left" else
+                 _("Moves, best first (?? throws the win away, ? loses points):"))
+    states = [_("winnable") if m.winnable else _("not winnable") for m in h.moves]
+    width = max(13, *(len(w) + 1 for w in states))
+    moves = max(6, *(len(m.move.pretty) for m in h.moves))  # "draw", or its translation
+    for m, state in zip(h.moves, states, strict=True):
         best = _best_text(m.best_score, scheme, m.best_moves)
-        lines.append(f"  {m.move.pretty:<6} {state:<13} best {best:<16} {m.mark}".rstrip())
+        lines.append(f"  {m.move.pretty:<{moves}} {state:<{width}} "
+                     f"{pgettext('hint', 'best')} {best:<16} {m.mark}".rstrip())
     steps = sol.steps()
     if steps:
-        goal = "win" if sol.winnable and (scheme != "original" or h.must_clear) else "best end"
-        lines += ["", f"Best line from here to the {goal}, {plural(len(steps), 'move')}:"]
-        label = SCORE_LABEL[scheme]
-        for step in steps:
-            what = f"draw {step.card.pretty}" if step.is_draw else step.card.pretty
-            peak = "  peak cleared" if step.peaks_cleared else ""
-            lines.append(f"  {step.number:3d}. {what:<10} {label} {step.score}{peak}")
+        win = sol.winnable and (scheme != "original" or h.must_clear)
+        lines += ["", ngettext("Best line from here to the win, {n} move:",
+                               "Best line from here to the win, {n} moves:", len(steps))
+                  if win else
+                  ngettext("Best line from here to the best end, {n} move:",
+                           "Best line from here to the best end, {n} moves:", len(steps))]
+        label = score_label(scheme)
+        draw = pgettext("move", "draw")
+        whats = [f"{draw} {step.card.pretty}" if step.is_draw else step.card.pretty
+                 for step in steps]
+        width = max(10, *(len(w) for w in whats))
+        for step, what in zip(steps, whats, strict=True):
+            peak = "  " + _("peak cleared") if step.peaks_cleared else ""
+            lines.append(f"  {step.number:3d}. {what:<{width}} {label} {step.score}{peak}")
     return lines
 
 
 def _fair_lines(advice: FairAdvice, scheme: str, seed_given: bool) -> list[str]:
     rating = advice.rating
     if not rating.moves or advice.recommended is None:
-        return ["", "No move left: the game is over."]
+        return ["", _("No move left: the game is over.")]
     hidden = len(rating.view.unseen)
-    seed = f"seed {advice.seed}" + ("" if seed_given else f" (--seed {advice.seed} repeats "
-                                                           "this run)")
+    seed = (_("seed {seed}", seed=advice.seed) if seed_given else
+            _("seed {seed} (--seed {seed} repeats this run)", seed=advice.seed))
     if rating.exact:
-        how = f"all {rating.samples:,} distinct fillings (exact), {seed}"
+        how = _("all {count} distinct fillings (exact), {seed}", count=number(rating.samples),
+                seed=seed)
     else:
-        how = plural(rating.samples, "sampled completion") + f", {seed}"
-    lines = ["", f"Fair (only what the player has seen, {plural(hidden, 'card')} unseen): {how}"]
-    what = "fewest cards left" if scheme == "cards-left" else f"best {SCORE_LABEL[scheme]}"
-    mean = f"mean {what} ({plural(rating.scored, 'completion')})"
-    head = f"  {'move':<6} {'still winnable in':<28} {mean if rating.scored else ''}"
+        how = ngettext("{n} sampled completion, {seed}", "{n} sampled completions, {seed}",
+                       rating.samples, seed=seed)
+    lines = ["", ngettext("Fair (only what the player has seen, {n} card unseen): {how}",
+                          "Fair (only what the player has seen, {n} cards unseen): {how}",
+                          hidden, how=how)]
+    mean = (ngettext("mean fewest cards left ({n} completion)",
+                     "mean fewest cards left ({n} completions)", rating.scored)
+            if scheme == "cards-left" else
+            ngettext("mean best {label} ({n} completion)", "mean best {label} ({n} completions)",
+                     rating.scored, label=score_label(scheme)))
+    column = _("still winnable in")
+    width = max(28, len(column) + 1)
+    move = pgettext("hint column", "move")
+    moves = max(6, len(move), *(len(m.move.pretty) for m in rating.moves))
+    head = f"  {move:<{moves}} {column:<{width}} {mean if rating.scored else ''}"
     lines.append(head.rstrip())
     for m in rating.moves:
         lo, hi = m.share_95
-        spread = "exact" if rating.exact else f"95% {100 * lo:.1f}–{100 * hi:.1f}%"
-        share = f"{100 * m.share:5.1f}% ({spread})"
-        score = "" if m.mean_score is None else f"{m.mean_score:.1f}"
-        lines.append(f"  {m.move.pretty:<6} {share:<28} {score}".rstrip())
-    lines.append(f"Recommended: {advice.recommended.pretty}  (the {advice.player} player: "
-                 f"the careful player's move unless rollouts over random completions "
-                 f"show a better one)")
+        spread = _("exact") if rating.exact else _("95% {low}–{high}",
+                                                   low=number(100 * lo, 1),
+                                                   high=percent(hi, 1))
+        share = f"{percent(m.share, 1):>6} ({spread})"
+        score = "" if m.mean_score is None else number(m.mean_score, 1)
+        lines.append(f"  {m.move.pretty:<{moves}} {share:<{width}} {score}".rstrip())
+    lines.append(_("Recommended: {move}  (the {player} player: the careful player's move "
+                   "unless rollouts over random completions show a better one)",
+                   move=advice.recommended.pretty, player=advice.player))
     return lines
 
 

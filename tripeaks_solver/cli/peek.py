@@ -11,16 +11,16 @@ import click
 
 from ..analysis.reports import PeekReport
 from ..errors import InputError
-from ..games.turns import NO_MOVES_NOTE
+from ..games.turns import NO_MOVES_NOTE, n_moves, score_label
 from ..model.game import PEEK_SEED, UNDO_LIMIT, Status
 from ..model.geometry import TABLEAU_SIZE
+from ..model.i18n import _, ngettext, pgettext
 from ..model.layout import Layout
 from ..model.moves import Move
 from ..model.observed import ObservedGame, name_place
-from .common import SEED, plural, rule_options
+from .common import SEED, rule_options
 from .games import game_options, play_game, read_game
 from .group import cli
-from .hint import SCORE_LABEL
 
 if TYPE_CHECKING:
     from ..analysis.peek import Excursion, PeekPlan
@@ -37,35 +37,46 @@ def undo_limit_option(f):
 def excursion_text(excursion: Excursion, undos_before: int, knowledge: Layout,
                    rules: Rules) -> str:
     """``undo 3, then 8♥ 7♣: shows Q♦ (row 3 from the top, 4th card from the left)``."""
-    parts = []
-    if undos_before:
-        parts.append(f"undo {undos_before}")
-    parts.append(" ".join(m.pretty for m in excursion.moves))
+    moves = " ".join(m.pretty for m in excursion.moves)
     said = ", ".join(f"{knowledge.card(p).pretty} ({name_place(p, rules)})"
                      for p in excursion.shows)
-    text = f"{', then '.join(parts)}: shows {said}"
+    text = (_("undo {undos}, then {moves}: shows {cards}", undos=undos_before, moves=moves,
+              cards=said) if undos_before else
+            _("{moves}: shows {cards}", moves=moves, cards=said))
     if excursion.no_moves_message:
-        text += f" ({NO_MOVES_NOTE})"
+        text += f" ({_(NO_MOVES_NOTE)})"
     return text
 
 
-def plan_lines(plan: PeekPlan, rules: Rules, where: str) -> list[str]:
+def plan_lines(plan: PeekPlan, rules: Rules, here: bool) -> list[str]:
     """The plan as a player reads it: a summary, then one numbered line an excursion;
-    ``where`` it begins (``the start``, ``here``)."""
+    ``here``: it begins after moves played (else at the start)."""
     moves = sum(len(e.moves) for e in plan.excursions)
     undos = plan.actions - moves
-    lines = [(f"Peek plan from {where}: {plural(plan.actions, 'tap')} ({plural(moves, 'move')}, "
-             f"{plural(undos, 'undo')}) show {plural(len(plan.revealed), 'card')}")]
+    taps = ngettext("{n} tap", "{n} taps", plan.actions)
+    counts = {"taps": taps, "moves": n_moves(moves),
+              "undos": ngettext("{n} undo", "{n} undos", undos)}
+    lines = [ngettext("Peek plan from here: {taps} ({moves}, {undos}) show {n} card",
+                      "Peek plan from here: {taps} ({moves}, {undos}) show {n} cards",
+                      len(plan.revealed), **counts) if here else
+             ngettext("Peek plan from the start: {taps} ({moves}, {undos}) show {n} card",
+                      "Peek plan from the start: {taps} ({moves}, {undos}) show {n} cards",
+                      len(plan.revealed), **counts)]
     if plan.by_elimination is not None:
         p = plan.by_elimination
-        lines.append(f"  and the last unknown card follows by elimination: "
-                     f"{plan.knowledge.card(p).pretty} ({name_place(p, rules)})")
+        lines.append("  " + _("and the last unknown card follows by elimination: {card} "
+                              "({place})", card=plan.knowledge.card(p).pretty,
+                              place=name_place(p, rules)))
     if plan.unreachable:
         peaks = sum(p < TABLEAU_SIZE for p in plan.unreachable)
-        parts = " and ".join(f"{n} in the {part}" for n, part in (
-            (peaks, "peaks"), (len(plan.unreachable) - peaks, "stock")) if n)
-        lines.append(f"  {plural(len(plan.unreachable), 'card')} stay unknown ({parts}): no line "
-                     "within the undo limit shows them with the cards known")
+        stock = len(plan.unreachable) - peaks
+        parts = ([_("{count} in the peaks", count=peaks)] if peaks else []) + (
+            [_("{count} in the stock", count=stock)] if stock else [])
+        lines.append("  " + ngettext(
+            "{n} card stays unknown ({parts}): no line within the undo limit shows it with "
+            "the cards known",
+            "{n} cards stay unknown ({parts}): no line within the undo limit shows them with "
+            "the cards known", len(plan.unreachable), parts=_(" and ").join(parts)))
     lines.append("")
     width = len(str(len(plan.excursions))) * 2 + 1
     undos_before = 0
@@ -80,10 +91,11 @@ def plan_lines(plan: PeekPlan, rules: Rules, where: str) -> list[str]:
             j += 1
         if j - i > 1:
             cards = " ".join(plan.knowledge.card(e.shows[0]).pretty for e in excursions[i:j])
-            first, last = (name_place(excursions[k].shows[0], rules).split()[-1]
+            first, last = (excursions[k].shows[0] - TABLEAU_SIZE + rules.empty_waste
                            for k in (i, j - 1))
-            lines.append(f"  {f'{i + 1}-{j}':>{width}}  draw {j - i} times: shows {cards} "
-                         f"(stock cards {first} to {last})")
+            lines.append(f"  {f'{i + 1}-{j}':>{width}}  " + _(
+                "draw {times} times: shows {cards} (stock cards {first} to {last})",
+                times=j - i, cards=cards, first=first, last=last))
             undos_before = excursions[j - 1].undos
             i = j
             continue
@@ -92,7 +104,9 @@ def plan_lines(plan: PeekPlan, rules: Rules, where: str) -> list[str]:
         undos_before = excursions[i].undos
         i += 1
     if excursions:
-        lines.append(f"  {'':>{width}}  undo {undos_before}: back to {where}")
+        lines.append(f"  {'':>{width}}  " + (
+            _("undo {undos}: back to here", undos=undos_before) if here else
+            _("undo {undos}: back to the start", undos=undos_before)))
     return lines
 
 
@@ -130,13 +144,15 @@ def peek_command(words: tuple[str, ...], rule_choice: str, layouts: tuple[str, .
     game = play_game(typed, lang)
     deal = game.deal
     if deal is None:
-        raise InputError("peek simulates the plan on a deal whose cards are all known (a code, "
-                         "a full --layout, or a record that has shown every card); in a game "
-                         "you are playing, coach --peek guides you as you go")
+        raise InputError(_("peek simulates the plan on a deal whose cards are all known (a "
+                           "code, a full --layout, or a record that has shown every card); in "
+                           "a game you are playing, coach --peek guides you as you go"))
     status = game.position().status
     if status is not Status.IN_PLAY:
-        raise InputError(f"the game is over ({status.value}) after move {len(game.record)}: "
-                         "nothing to peek")
+        raise InputError(_("the game is over (won) after move {number}: nothing to peek",
+                           number=len(game.record)) if status is Status.WON else
+                         _("the game is over (stuck) after move {number}: nothing to peek",
+                           number=len(game.record)))
     from ..analysis.peek import plan_peek
     from ..solver.solve import solve
 
@@ -149,24 +165,28 @@ def peek_command(words: tuple[str, ...], rule_choice: str, layouts: tuple[str, .
         click.echo(json.dumps(report.to_dict(), ensure_ascii=False))
         return
     played = game.game.moves  # as the app counts them: undone moves too
-    click.echo(typed.title(game) + (f", after {plural(played, 'move')}" if game.record else ""))
+    click.echo(_("{title}, after {moves}", title=typed.title(game), moves=n_moves(played))
+               if game.record else typed.title(game))
     if not undo_limit:
-        click.echo("No undo (--undo-limit 0): nothing to plan; the cards show as you play.")
+        click.echo(_("No undo (--undo-limit 0): nothing to plan; the cards show as you play."))
         return
     _print_plan(game, plan, rules, typed.scoring, best)
 
 
 def _print_plan(game: ObservedGame, plan: PeekPlan, rules: Rules, scoring: str, best) -> None:
     if plan.excursions or plan.by_elimination is not None or plan.unreachable:
-        for line in plan_lines(plan, rules, "here" if game.record else "the start"):
+        for line in plan_lines(plan, rules, here=bool(game.record)):
             click.echo(line)
     else:
-        click.echo("Every card is known already: nothing to peek.")
+        click.echo(_("Every card is known already: nothing to peek."))
     if best is None:
-        click.echo("\nSome cards stay unknown: play on with the fair advice of hint or coach.")
+        click.echo("\n" + _("Some cards stay unknown: play on with the fair advice of hint or "
+                            "coach."))
         return
-    label = "best" if scoring == "cards-left" else f"best {SCORE_LABEL[scoring]}"
-    click.echo(f"\nThen every card is known: {label} {best.best_score}, "
-               f"{'winnable' if best.winnable else 'no win'}:")
-    click.echo("  " + (" ".join(m.pretty for m in best.moves)
-                       or "(no move left)"))
+    label = pgettext("hint", "best") if scoring == "cards-left" else _(
+        "best {label}", label=score_label(scoring))
+    click.echo("\n" + (_("Then every card is known: {label} {best}, winnable:", label=label,
+                         best=best.best_score) if best.winnable else
+                       _("Then every card is known: {label} {best}, no win:", label=label,
+                         best=best.best_score)))
+    click.echo("  " + (" ".join(m.pretty for m in best.moves) or _("(no move left)")))

@@ -10,12 +10,13 @@ import click
 from click.core import ParameterSource
 
 from ..errors import IllegalMoveError, InputError
+from ..games.turns import n_moves, score_label
 from ..model.codes import GameCode
 from ..model.dealing import Deal
-from ..model.game import Game
-from ..model.messages import language_from_env
+from ..model.game import Game, Status
+from ..model.i18n import _, ngettext, pgettext
 from ..model.moves import move_numbers
-from ..model.observed import ObservedGame
+from ..model.observed import ObservedGame, move_error
 from ..model.render import board_lines, deal_picture
 from ..model.rules import Rules
 from .common import (
@@ -24,7 +25,6 @@ from .common import (
     parse_code,
     peak_mark,
     pick_rules,
-    plural,
     rule_options,
 )
 from .games import game_options, read_game
@@ -94,7 +94,6 @@ def replay_command(words: tuple[str, ...], rule_choice: str, layouts: tuple[str,
     turned up 7♠), d:9h (the draw showed 9♥). An illegal move stops the replay (exit
     code 1). At the end: the board, then the score.
     """
-    lang = lang or language_from_env()
     typed = read_game(words, layouts, layout_file, seen, record_path, rule_choice, scoring,
                       opts)
     scoring = typed.scoring
@@ -122,17 +121,19 @@ def replay_command(words: tuple[str, ...], rule_choice: str, layouts: tuple[str,
 
     if not as_json:
         click.echo(typed.title())
+    draw, undo = pgettext("move", "draw"), pgettext("move", "undo")
+    width = max(10, len(draw) + 4, len(undo) + 4)  # "draw 10♦", in any language
     # Moves numbered as the app counts them (an undo: the number of the move it takes back).
     numbers = move_numbers(step.move for step in typed.moves)
     for i, step in enumerate(typed.moves, 1):
         try:
             action = observed.play(step)
         except InputError as exc:
-            raise click.UsageError(f"move {i} ({step.said}): {exc}") from None
+            raise click.UsageError(move_error(i, step.said, exc)) from None
         except IllegalMoveError as exc:
             if as_json:
                 click.echo(json.dumps(result(str(exc), i), ensure_ascii=False))
-            click.echo(f"move {i} ({step.said}): {exc}", err=True)
+            click.echo(move_error(i, step.said, exc), err=True)
             sys.exit(EXIT_ILLEGAL)
         kind = step.move.kind
         number = numbers[i - 1]
@@ -141,27 +142,29 @@ def replay_command(words: tuple[str, ...], rule_choice: str, layouts: tuple[str,
                       "score": scored(),
                       "peaks_cleared": action.peaks_cleared if kind == "remove" else 0})
         if not as_json:
-            what = {"remove": action.card.pretty, "draw": f"draw {action.card.pretty}",
-                    "undo": f"undo {action.card.pretty}"}[kind]
+            what = {"remove": action.card.pretty, "draw": f"{draw} {action.card.pretty}",
+                    "undo": f"{undo} {action.card.pretty}"}[kind]
             mark = peak_mark(action.peaks_cleared, action.position) if kind == "remove" else ""
             if kind == "undo":  # no number of its own: it names the move it takes back
-                mark = f"  (move {number} taken back)"
+                mark = "  " + _("(move {number} taken back)", number=number)
             head = "     " if kind == "undo" else f"{number:3d}. "
-            click.echo(f"{head}{what:<10} {_score_text(scoring, observed.game)}{mark}")
+            click.echo(f"{head}{what:<{width}} {_score_text(scoring, observed.game)}{mark}")
     if as_json:
         click.echo(json.dumps(result(), ensure_ascii=False))
         return
     game = observed.game
     click.echo("\n" + "\n".join(board_lines(observed.position())) + "\n")
-    scored_text = "" if scoring == "cards-left" else f"{_score_text(scoring, game)}, "
-    click.echo(f"{game.status.value.capitalize()}: {scored_text}"
-               f"{plural(game.moves, 'move')}, "
-               f"{plural(game.cards_left, 'card')} left in the peaks, "
-               f"{game.stock_left} in the stock")
+    left = ngettext("{n} card left in the peaks, {stock} in the stock",
+                    "{n} cards left in the peaks, {stock} in the stock", game.cards_left,
+                    stock=game.stock_left)
+    status = {Status.WON: _("Won"), Status.STUCK: _("Stuck")}.get(game.status, _("In play"))
+    if scoring == "cards-left":
+        click.echo(_("{status}: {moves}, {left}", status=status, moves=n_moves(game.moves),
+                     left=left))
+    else:
+        click.echo(_("{status}: {score}, {moves}, {left}", status=status,
+                     score=_score_text(scoring, game), moves=n_moves(game.moves), left=left))
 
 
 def _score_text(scoring: str, game: Game) -> str:
-    if scoring == "cards-left":
-        return f"cards left {game.cards_left}"
-    prefix = "original score" if scoring == "original" else "score"
-    return f"{prefix} {game.shown_score(scoring)}"
+    return f"{score_label(scoring)} {game.shown_score(scoring)}"

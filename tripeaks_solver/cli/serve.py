@@ -16,6 +16,8 @@ from typing import Any
 import click
 
 from ..errors import EXIT_INTERRUPTED, InputError
+from ..model.i18n import language_from_env
+from .common import lang_option
 from .group import cli
 
 LOOPBACK = "127.0.0.1"
@@ -88,21 +90,26 @@ def _more_files() -> None:
               help="The folder of the game records (default: the one coach uses).")
 @click.option("--open/--no-open", "open_browser", default=True, show_default=True,
               help="Open the page in the browser.")
-def serve_command(port: int, host: str, data_dir: Path | None, open_browser: bool) -> None:
+@lang_option
+def serve_command(port: int, host: str, data_dir: Path | None, open_browser: bool,
+                  lang: str) -> None:
     """Serve a local web page to play a game along with advice (the coach's page),
     peek at the cards, and step through a deal's best line.
 
     The page lists the game records of the data directory (those the terminal coach
     writes, newest first) and continues any of them; every move is written to the
-    record at once, as coach does. Ctrl-C stops the server.
+    record at once, as coach does. It speaks the language chosen on it (its switch),
+    else --lang, else the browser's, else LC_ALL, LC_MESSAGES or LANG. Ctrl-C stops
+    the server.
     """
     try:
-        _serve(port, host, data_dir, open_browser)
+        _serve(port, host, data_dir, open_browser, lang)
     except KeyboardInterrupt:  # at any moment, even while the server starts
         _interrupted()
 
 
-def _serve(port: int, host: str, data_dir: Path | None, open_browser: bool) -> None:
+def _serve(port: int, host: str, data_dir: Path | None, open_browser: bool,
+           lang: str) -> None:
     import logging
 
     import uvicorn
@@ -134,8 +141,10 @@ def _serve(port: int, host: str, data_dir: Path | None, open_browser: bool) -> N
     url = f"http://{LOOPBACK if bound == ipaddress.ip_address(LOOPBACK) else shown}:{port}/"
     if token is not None:
         url += f"?token={token}"
+    given = click.get_current_context().get_parameter_source("lang")
     app = make_app(folder, (lambda: hosts) if not bound.is_unspecified else None, token,
-                   warm=True, cookie=f"{TOKEN_COOKIE}_{port}")
+                   warm=True, cookie=f"{TOKEN_COOKIE}_{port}", fallback=language_from_env(),
+                   lang=lang if given is click.core.ParameterSource.COMMANDLINE else None)
     click.echo(f"Serving {folder} on {url}  (Ctrl-C stops)")
     sys.stdout.flush()
     _more_files()

@@ -7,9 +7,14 @@ from __future__ import annotations
 
 from ..errors import IllegalMoveError, InputError
 from ..model.cards import Card
+from ..model.i18n import _, ngettext
 from ..model.moves import Move
 from ..model.observed import Observed, ObservedGame, name_place
 from .records import make_start, replay_record
+
+
+def _by_elimination() -> str:
+    return _("by elimination (the one card not seen)")
 
 
 def app_refusal(game: ObservedGame, step: Observed, undo_limit: int) -> str | None:
@@ -18,12 +23,13 @@ def app_refusal(game: ObservedGame, step: Observed, undo_limit: int) -> str | No
     card = step.move.card  # None: a draw or an undo
     cards = step.shown + (() if card is None else (card,))
     if not game.rules.joker and any(c.is_joker for c in cards):
-        return "this game has no joker (a 52-card deal)"
+        return _("this game has no joker (a 52-card deal)")
     if step.move.is_undo and undo_depth(game.moves, undo_limit) == 0 < undo_depth(game.moves):
         if not undo_limit:
-            return "the app cannot undo (undo limit 0)"
-        return (f"the app takes back at most {undo_limit} move{'s' * (undo_limit != 1)} in "
-                f"a row (the undo limit {undo_limit})")
+            return _("the app cannot undo (undo limit 0)")
+        return ngettext("the app takes back at most {n} move in a row (the undo limit {n})",
+                        "the app takes back at most {n} moves in a row (the undo limit {n})",
+                        undo_limit)
     return None
 
 
@@ -41,11 +47,11 @@ def said_where(game: ObservedGame, card: Card) -> str:
     """Where the player said ``card``: ``at the start``, ``with move 7 (Q♠:5♦)``, or how
     it became known (``by elimination …``)."""
     if game.start.knowledge.where(card) is not None:
-        return "at the start"
+        return _("at the start")
     for number, step in enumerate(game.record, 1):
         if card in step.shown:
-            return f"with move {number} ({step.pretty})"
-    return "by elimination (the one card not seen)"
+            return _("with move {number} ({move})", number=number, move=step.pretty)
+    return _by_elimination()
 
 
 def known_already(game: ObservedGame, step: Observed) -> str | None:
@@ -58,9 +64,10 @@ def known_already(game: ObservedGame, step: Observed) -> str | None:
     for card in step.shown:
         place = game.knowledge.where(card)
         if place is not None and place not in here:
-            return (f"{card.pretty} is known already ({name_place(place, game.rules)}, said "
-                    f"{said_where(game, card)}): if that was another card, fix "
-                    f"{card.token} CARD corrects it")
+            return _("{card} is known already ({place}, said {where}): if that was another "
+                     "card, fix {token} CARD corrects it", card=card.name,
+                     place=name_place(place, game.rules), where=said_where(game, card),
+                     token=card.token)
     return None
 
 
@@ -70,19 +77,21 @@ def corrected(game: ObservedGame, wrong: Card, right: Card) -> tuple[ObservedGam
     an InputError when that cannot be."""
     start, rules = game.start, game.rules
     if start.deal is not None:
-        raise InputError("every card of this deal is known from its start: nothing to fix")
+        raise InputError(_("every card of this deal is known from its start: nothing to fix"))
     if right.is_joker and not rules.joker:
-        raise InputError("this game has no joker (a 52-card deal)")
+        raise InputError(_("this game has no joker (a 52-card deal)"))
     place = game.knowledge.where(wrong)
     said = "" if place is None else said_where(game, wrong)
-    if place is None or said.startswith("by elimination"):
-        raise InputError(f"{wrong.pretty} was not said: nothing to fix")
+    if place is None or said == _by_elimination():
+        raise InputError(_("{card} was not said: nothing to fix", card=wrong.name))
     if wrong == right:
-        raise InputError(f"{wrong.pretty} is {right.pretty}: nothing to fix")
+        raise InputError(_("{card} is {other}: nothing to fix", card=wrong.name,
+                           other=right.name))
     there = game.knowledge.where(right)
     if there is not None:
-        raise InputError(f"{right.pretty} is known already ({name_place(there, rules)}, said "
-                         f"{said_where(game, right)}): fix that card first")
+        raise InputError(_("{card} is known already ({place}, said {where}): fix that card "
+                           "first", card=right.name, place=name_place(there, rules),
+                           where=said_where(game, right)))
 
     def swap(card: Card) -> Card:
         return right if card == wrong else card
@@ -94,7 +103,8 @@ def corrected(game: ObservedGame, wrong: Card, right: Card) -> tuple[ObservedGam
     try:
         return replay_record(new_start, moves, game.lang), said
     except InputError as exc:
-        raise InputError(f"with {right.pretty} for {wrong.pretty}, {exc}") from None
+        raise InputError(_("with {card} for {other}, {error}", card=right.name,
+                           other=wrong.name, error=exc)) from None
 
 
 __all__ = ["app_refusal", "corrected", "known_already", "said_where", "undo_depth"]

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from ..errors import InputError
+from ..model.i18n import _
 from ..model.moves import Move
 from ..model.observed import Observed
 from .turns import PeekTurn
@@ -46,7 +47,7 @@ def follow_peek(session: CoachSession) -> Followed | PeekTurn | None:
     if turn is None or turn.step is None:
         return turn
     step = turn.step
-    for _ in range(step.undos):
+    for _undo in range(step.undos):
         session.undo()
     for move in step.moves[:-1]:
         session.play(Observed(move))
@@ -62,10 +63,10 @@ def peek_back(session: CoachSession) -> None:
     it). InputError when no peek is going on, or it has a card to show first."""
     turn = session.peek_turn()
     if turn is None or session.pending is not None:
-        raise InputError("no peek is going on")
+        raise InputError(_("no peek is going on"))
     if turn.step is not None:
-        raise InputError("the peek has a card to show first")
-    for _ in range(turn.back):
+        raise InputError(_("the peek has a card to show first"))
+    for _undo in range(turn.back):
         session.play(Observed(Move.UNDO))
 
 

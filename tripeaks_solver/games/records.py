@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from ..errors import IllegalMoveError, InputError
 from ..model.codes import GameCode, game_code, is_deal_number
 from ..model.dealing import Deal
+from ..model.i18n import _
 from ..model.layout import Layout
 from ..model.observed import START_KINDS, Observed, ObservedGame, Start
 from ..model.rules import VARIANT_OPTIONS, Rules
@@ -118,7 +119,7 @@ def parse_record_file(text: str, name: str) -> GameRecord:
     if scoring not in SCHEMES:
         raise InputError(f"{name}: unknown scoring {scoring!r} (expected one of "
                          f"{', '.join(SCHEMES)})")
-    kind, _, start_text = fields["start"].partition(" ")
+    kind, _sep, start_text = fields["start"].partition(" ")
     try:
         start = make_start(kind, start_text.strip(), rules)
     except InputError as exc:
@@ -138,7 +139,7 @@ def start_from_text(text: str, rules: Rules, code_rules: Callable[[GameCode], Ru
         return make_start("code", str(code), code_rules(code))
     if "-" in text and len(text.split()) == 1:
         return make_start("code", text, code_rules(GameCode.parse(text)))
-    return Start.of_seen(text, rules)
+    return Start.of_seen(text, rules, option=False)  # typed at a prompt: no --seen
 
 
 def replay_record(start: Start, moves: Iterable[Observed], lang: str | None = None
@@ -150,15 +151,16 @@ def replay_record(start: Start, moves: Iterable[Observed], lang: str | None = No
         try:
             game.play(step)
         except (InputError, IllegalMoveError) as exc:
-            raise InputError(f"move {number} ({step.said}) of the record: {exc}") from None
+            raise InputError(_("move {number} ({move}) of the record: {error}",
+                               number=number, move=step.said, error=exc)) from None
     return game
 
 
 def torn_note(name: str, torn: str) -> str:
     """What is said of a last line cut short and left out."""
     shown = torn if len(torn) <= 40 else torn[:40] + "…"
-    return (f"note: the last line of {name}, {shown!r}, has no line end: left out (a move "
-            "cut short as it was written)")
+    return _("note: the last line of {file}, {line}, has no line end: left out (a move cut "
+             "short as it was written)", file=name, line=repr(shown))
 
 
 def _moves(text: str, where: str) -> list[Observed]:

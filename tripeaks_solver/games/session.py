@@ -45,12 +45,13 @@ from ..analysis.stats import fraction
 from ..errors import IllegalMoveError, InputError
 from ..model.cards import Card
 from ..model.game import UNDO_LIMIT, Status
+from ..model.i18n import _, ngettext
 from ..model.moves import Move
 from ..model.observed import NeedsObservation, Observed, ObservedGame, Start, name_place
 from .corrections import app_refusal, corrected, known_already
 from .record_file import RecordFile
 from .records import header, looks_like_record, parse_record_file, replay_record, torn_note
-from .turns import TURN_KEYS, Advice, PeekTurn, plural, score_of
+from .turns import TURN_KEYS, Advice, PeekTurn, score_of
 
 if TYPE_CHECKING:
     from ..analysis.hints import Review
@@ -103,8 +104,8 @@ class CoachSession:
             if not record.is_open:
                 record.open()
             if record.size:
-                raise InputError(f"{record.path} holds a game already: continue it, or "
-                                 "give another file for a new game")
+                raise InputError(_("{file} holds a game already: continue it, or give another "
+                                   "file for a new game", file=record.path))
             record.write(header(start, scoring) + "".join(o.token + "\n" for o in game.record))
         except BaseException:
             record.close()
@@ -124,8 +125,8 @@ class CoachSession:
         try:
             text = record.text if record.is_open else record.open()
             if not looks_like_record(text):
-                raise InputError(f"{record.path} is not a game record: give a new file "
-                                 "name, or a record coach wrote")
+                raise InputError(_("{file} is not a game record: give a new file name, or a "
+                                   "record coach wrote", file=record.path))
             stored = parse_record_file(text, str(record.path))
             game = replay_record(stored.start, stored.moves, lang)
             record.end_torn_tail(text, stored.torn)
@@ -177,17 +178,19 @@ class CoachSession:
     def question(self) -> str:
         """What the player is asked: their move, or a card the move turned up."""
         if self.pending is None:
-            return "Your move (a card, d, u; ? for help): "
+            return _("Your move (a card, d, u; ? for help): ")
         if self.pending.is_draw:
-            return "The card you drew: which is it? "
+            return _("The card you drew: which is it? ")
         place = name_place(self.need[len(self.said)], self.rules)
-        return f"{place.capitalize()} turned up: which card? "
+        return _("{place} turned up: which card? ", place=place[:1].upper() + place[1:])
 
     def known_line(self) -> str:
         """``Known: 12 of 52 cards (40 not seen yet)``."""
         total = len(self.game.knowledge.places)
-        return (f"Known: {self.known} of {total} cards"
-                + (f" ({self.unknown} not seen yet)" if self.unknown else " (every card)"))
+        if self.unknown:
+            return _("Known: {known} of {total} cards ({unknown} not seen yet)",
+                     known=self.known, total=total, unknown=self.unknown)
+        return _("Known: {known} of {total} cards (every card)", known=self.known, total=total)
 
     def state_key(self) -> tuple:
         """Equal for two calls exactly when the advice would be the same."""
@@ -218,7 +221,7 @@ class CoachSession:
         """The cards the move waiting for them turned up, one or more at a time, left to
         right (or the move again with them: ``d:9h``)."""
         if self.pending is None:
-            raise InputError("no move is waiting for a card")
+            raise InputError(_("no move is waiting for a card"))
         try:
             step = Observed.parse(text)
             if step.move == self.pending and step.shown and not self.said:
@@ -228,14 +231,14 @@ class CoachSession:
         try:
             cards = [Card.parse(w) for w in text.replace(",", " ").split()]
         except InputError as exc:
-            raise InputError(f"{exc}; say the card that turned up (e.g. 7s), or q to "
-                             "stop") from None
+            raise InputError(_("{error}; say the card that turned up (e.g. 7s), or q to stop",
+                               error=exc)) from None
         if len(self.said) + len(cards) > len(self.need):
             self.said = []
-            them = "it" if len(self.need) == 1 else "them"
-            raise InputError(f"{self.pending.pretty} turned up "
-                             f"{plural(len(self.need), 'card')} you have not seen, not "
-                             f"{len(cards)}: say {them} again")
+            raise InputError(ngettext(
+                "{move} turned up {n} card you have not seen, not {count}: say it again",
+                "{move} turned up {n} cards you have not seen, not {count}: say them again",
+                len(self.need), move=self.pending.name, count=len(cards)))
         self.said += cards
         if len(self.said) < len(self.need):
             return None
@@ -255,8 +258,9 @@ class CoachSession:
             raise
         except InputError as exc:
             self.pending, self.need = pending, need
-            them = "it" if len(need) == 1 else "them"
-            raise InputError(f"{exc}: say {them} again (q to stop)") from None
+            raise InputError(ngettext("{error}: say it again (q to stop)",
+                                      "{error}: say them again (q to stop)", len(need),
+                                      error=exc)) from None
 
     def _play(self, step: Observed) -> None:
         game = self.game
@@ -287,14 +291,15 @@ class CoachSession:
         longer plays. A move waiting for its cards goes on waiting. Returns what was
         corrected, in words."""
         if len(cards) != 2:
-            raise InputError("fix OLD NEW: the card said wrong, then the card it was (e.g. "
-                             "fix 5d 6d)")
+            raise InputError(_("fix OLD NEW: the card said wrong, then the card it was (e.g. "
+                               "fix 5d 6d)"))
         wrong, right = Card.parse(cards[0]), Card.parse(cards[1])
         fixed, said = corrected(self.game, wrong, right)
         self.record.replace(header(fixed.start, self.scoring)
                             + "".join(o.token + "\n" for o in fixed.record))
         self.game = fixed
-        return f"{wrong.pretty} said {said} is now {right.pretty}; the record is rewritten."
+        return _("{card} said {where} is now {other}; the record is rewritten.",
+                 card=wrong.name, where=said, other=right.name)
 
     # --- advice -----------------------------------------------------------------------
     def advice_job(self) -> Callable[[], Advice]:
@@ -326,12 +331,14 @@ class CoachSession:
         if self.peek_base is not None:
             back = self._peek_stack()
             self.peek_base = None
-            return "Peek stopped." + (f" Undo {len(back)} to go back to where it began (or "
-                                      "play on from here)." if back else "")
+            if not back:
+                return _("Peek stopped.")
+            return _("Peek stopped. Undo {n} to go back to where it began (or play on from "
+                     "here).", n=len(back))
         if self.exact:
-            raise InputError("every card is known already: nothing to peek")
+            raise InputError(_("every card is known already: nothing to peek"))
         if not self.undo_limit:
-            raise InputError("the app cannot undo (--undo-limit 0): nothing to peek")
+            raise InputError(_("the app cannot undo (--undo-limit 0): nothing to peek"))
         self.peek_base = self.peek_began = len(self.game.record)
         return ""
 

@@ -10,20 +10,21 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from ..analysis.stats import fraction, fractions
+from ..model.i18n import N_, _, fill, ngettext, percent, pgettext
 from ..model.moves import Move
-from ..model.observed import name_place
+from ..model.observed import name_place, names
 from ..model.position import Position
 
 # What a peek says of a step whose card turns up under the app's "No more valid moves".
-NO_MOVES_NOTE = ('no move is left: close the app\'s "No more valid moves" to read it; '
-                 "undo still works")
+NO_MOVES_NOTE = N_('no move is left: close the app\'s "No more valid moves" to read it; '
+                   "undo still works")
 
 if TYPE_CHECKING:
     from ..analysis.hints import FairAdvice, Hint
     from ..analysis.peek import Step as PeekStep
     from ..model.rules import Rules
 
-HELP = """\
+HELP = N_("""\
 Type what you did in the app, one move a line:
   8h         you removed 8♥ (if it turned up a card, say it: 8h:Ks, or answer the question)
   d          you drew a card (d:9h says what it showed)
@@ -32,21 +33,51 @@ Type what you did in the app, one move a line:
 Commands: ? this help, b the board again, r the record so far, p peek (start or stop
 looking at the cards with moves and undos, in an app with undo), q stop (Ctrl-D too).
 The record is saved after every move; coach --record FILE continues it.
-Moves are counted as the app counts them: a move taken back still counts."""
-ADVICE = """\
+Moves are counted as the app counts them: a move taken back still counts.""")
+ADVICE = N_("""\
   It plays the careful move, unless playing on over guesses at the cards you have not
   seen shows a better one. "Chance" is the share of those guessed games that its move,
   then careful play, won: about your odds. "Still winnable" is the share of guesses that
-  a player who saw every card could still win: a ceiling, not your odds."""
-NUMBERS = {2: "two", 3: "three", 4: "four"}
+  a player who saw every card could still win: a ceiling, not your odds.""")
 TURN_KEYS = ("moves_played", "status", "score", "stock_left", "cards_left", "waste", "known",
              "unknown", "exact", "recommended", "chance", "player", "seed", "moves", "need",
              "peek", "error", "record_file", "final")
 
 
-def plural(n: int, word: str, words: str | None = None) -> str:
-    """``1 move``, ``2 moves``, ``1,000 guesses``."""
-    return f"{n:,} {word if n == 1 else words or word + 's'}"
+def score_label(scheme: str) -> str:
+    """What the score is called under ``scheme``: ``score``, ``original score``, ``cards
+    left``."""
+    return {"app": _("score"), "original": _("original score"),
+            "cards-left": _("cards left")}[scheme]
+
+
+def scoring_name(scheme: str) -> str:
+    """``app scoring``, ``original scoring``, ``cards-left scoring``, in words."""
+    return {"app": _("app scoring"), "original": _("original scoring"),
+            "cards-left": _("cards-left scoring")}[scheme]
+
+
+def rules_name(rules: Rules) -> str:
+    """``Easy rules``, ``Classic (open, joker) rules``, in words."""
+    names = {"empty-waste": pgettext("rule variant", "empty-waste"),
+             "joker": pgettext("rule variant", "joker"),
+             "draw-when-stuck": pgettext("rule variant", "draw-when-stuck"),
+             "open": pgettext("rule variant", "open")}
+    variants = ", ".join(names[v] for v in rules.variant.split("+") if v)
+    if not variants:
+        return _("Easy rules") if rules.wrap else _("Classic rules")
+    return (_("Easy ({variants}) rules", variants=variants) if rules.wrap else
+            _("Classic ({variants}) rules", variants=variants))
+
+
+def n_cards(n: int) -> str:
+    """``1 card``, ``12 cards``."""
+    return ngettext("{n} card", "{n} cards", n)
+
+
+def n_moves(n: int) -> str:
+    """``1 move``, ``12 moves``."""
+    return ngettext("{n} move", "{n} moves", n)
 
 
 def percents(shares: list[float], distinct: bool = False) -> list[str]:
@@ -58,7 +89,7 @@ def percents(shares: list[float], distinct: bool = False) -> list[str]:
         if all(0 < float(t) < 100 for v, t in zip(shares, texts, strict=True) if 0 < v < 1) \
                 and (not distinct or len(set(texts)) == len(set(shares))):
             break
-    return [t + "%" for t in texts]
+    return [percent(v, decimals) for v in shares]
 
 
 def score_of(position: Position, scoring: str) -> int:
@@ -95,18 +126,20 @@ class Advice:
                     for m in self.fair.rating.moves]
         return []
 
-    def lines(self, score_label: str) -> list[str]:
-        """The advice in words (``score_label``: what the score is called, ``score``)."""
+    def lines(self, label: str) -> list[str]:
+        """The advice in words (``label``: what the score is called, ``score_label``)."""
         h, fa = self.hint, self.fair
         if h is not None:
             if not h.moves:
                 return []
             best = h.moves[0]
-            state = "winnable" if best.winnable else "no win left"
-            return [(f"Best: {best.move.pretty}  (exact, every card known: {state}, best "
-                    f"{score_label} {best.best_score})"),
-                    "  " + "   ".join(f"{m.move.pretty} {m.best_score}{m.mark and ' ' + m.mark}"
-                                      for m in h.moves)]
+            head = (_("Best: {move}  (exact, every card known: winnable, best {label} {score})",
+                      move=best.move.pretty, label=label, score=best.best_score)
+                    if best.winnable else
+                    _("Best: {move}  (exact, every card known: no win left, best {label} "
+                      "{score})", move=best.move.pretty, label=label, score=best.best_score))
+            return [head, "  " + "   ".join(
+                f"{m.move.pretty} {m.best_score}{m.mark and ' ' + m.mark}" for m in h.moves)]
         if fa is None or fa.recommended is None:
             return []
         rec, chance = fa.recommended, self.chance
@@ -115,28 +148,41 @@ class Advice:
         moves = sorted(fa.rating.moves, key=lambda m: m.move != rec)
         shares = "   ".join(f"{m.move.pretty} {t}" for m, t in zip(
             moves, percents([m.share for m in moves]), strict=True))
-        lines = [f"Recommended: {rec.pretty}  ({fa.player} player, seed {fa.seed})",
-                 (f"  chance: {percents([chance])[0]} of the "
-                 f"{plural(fa.rollouts, 'guessed game')} won by "
-                 f"{'drawing' if rec.is_draw else 'playing ' + rec.pretty}, then playing "
-                 "carefully"),
-                 (f"  still winnable after: {shares}  (of "
-                 f"{plural(fa.rating.samples, 'guess', 'guesses')} at the unseen cards)")]
+        chance_text = percents([chance])[0]
+        if rec.is_draw:
+            won = ngettext("chance: {chance} of the {n} guessed game won by drawing, then "
+                           "playing carefully",
+                           "chance: {chance} of the {n} guessed games won by drawing, then "
+                           "playing carefully", fa.rollouts, chance=chance_text)
+        else:
+            won = ngettext("chance: {chance} of the {n} guessed game won by playing {card}, "
+                           "then playing carefully",
+                           "chance: {chance} of the {n} guessed games won by playing {card}, "
+                           "then playing carefully", fa.rollouts, chance=chance_text,
+                           card=rec.name)
+        lines = [_("Recommended: {move}  ({player} player, seed {seed})", move=rec.pretty,
+                   player=fa.player, seed=fa.seed), "  " + won,
+                 "  " + ngettext("still winnable after: {shares}  (of {n} guess at the unseen "
+                                 "cards)",
+                                 "still winnable after: {shares}  (of {n} guesses at the "
+                                 "unseen cards)", fa.rating.samples, shares=shares)]
         top = fa.rating.moves[0]
         if top.share > moves[0].share:  # a higher ceiling than the move recommended
             mine, other = fa.won(rec), fa.won(top.move)
-            won = percents([mine, other], distinct=True)
+            rates = percents([mine, other], distinct=True)
             if mine > other:
-                why = (f"careful play after it won more of the guessed games ({won[0]} "
-                       f"against {won[1]})")
+                text = _("{move} rather than {other}, whose ceiling is higher: careful play "
+                         "after it won more of the guessed games ({mine} against {theirs})")
             elif mine == other:
-                why = (f"it is the careful move, and {top.move.pretty} won no more of the "
-                       f"guessed games ({won[0]} each)")
+                text = _("{move} rather than {other}, whose ceiling is higher: it is the "
+                         "careful move, and {other} won no more of the guessed games ({mine} "
+                         "each)")
             else:
-                why = (f"it is the careful move, and {top.move.pretty} won too few more of "
-                       f"the guessed games ({won[1]} against {won[0]}) to leave it")
-            lines.append(f"  {rec.pretty} rather than {top.move.pretty}, whose ceiling is "
-                         f"higher: {why}")
+                text = _("{move} rather than {other}, whose ceiling is higher: it is the "
+                         "careful move, and {other} won too few more of the guessed games "
+                         "({theirs} against {mine}) to leave it")
+            lines.append("  " + fill(text, {"move": rec.pretty, "other": top.move.pretty,
+                                            "mine": rates[0], "theirs": rates[1]}))
         return lines
 
     @property
@@ -168,27 +214,39 @@ class PeekTurn:
     def text(self, rules: Rules) -> str:
         """What to do next, in words."""
         if self.step is None:
-            why = ("every card is known" if not self.unknown else
-                   f"no line shows the other {plural(self.unknown, 'card')} with the cards known")
-            return f"Peek: {why}; undo {self.back} to go back to where the peek began."
+            if not self.unknown:
+                return _("Peek: every card is known; undo {back} to go back to where the peek "
+                         "began.", back=self.back)
+            return ngettext("Peek: no line shows the other {n} card with the cards known; "
+                            "undo {back} to go back to where the peek began.",
+                            "Peek: no line shows the other {n} cards with the cards known; "
+                            "undo {back} to go back to where the peek began.", self.unknown,
+                            back=self.back)
         step = self.step
-        moves = " ".join(m.pretty for m in step.moves)
-        todo = f"undo {step.undos}, then {moves}" if step.undos else moves
         if step.moves == (Move.DRAW,) and not step.undos:
-            return "Peek: draw, and say the card."
-        shown = " and ".join(name_place(p, rules) for p in step.shows)
-        what = "the card that turns up" if len(step.shows) == 1 else (
-            f"the {NUMBERS.get(len(step.shows), len(step.shows))} cards that turn up, "
-            "left to right")
-        note = f" ({NO_MOVES_NOTE})" if step.no_moves_message else ""
-        return f"Peek: {todo}, and say {what} ({shown}){note}."
+            return _("Peek: draw, and say the card.")
+        moves = " ".join(m.pretty for m in step.moves)
+        todo = _("undo {undos}, then {moves}", undos=step.undos, moves=moves) if step.undos \
+            else moves
+        shown = names(step.shows, rules)
+        count = len(step.shows)
+        what = _("the card that turns up") if count == 1 else ngettext(
+            "the {count} card that turns up, left to right",
+            "the {count} cards that turn up, left to right", count,
+            count={2: _("two"), 3: _("three"), 4: _("four")}.get(count, count))
+        note = f" ({_(NO_MOVES_NOTE)})" if step.no_moves_message else ""
+        return _("Peek: {todo}, and say {what} ({places}){note}.", todo=todo, what=what,
+                 places=shown, note=note)
 
     def done_text(self) -> str:
-        taps = plural(self.taps, "tap")
         if not self.unknown:
-            return f"Peek done in {taps}: every card is known."
-        return (f"Peek done in {taps}: {plural(self.unknown, 'card')} stay unknown (no line "
-                "within the undo limit shows them with the cards known).")
+            return ngettext("Peek done in {n} tap: every card is known.",
+                            "Peek done in {n} taps: every card is known.", self.taps)
+        taps = ngettext("in {n} tap", "in {n} taps", self.taps)
+        return ngettext("Peek done {taps}: {n} card stays unknown (no line within the undo "
+                        "limit shows it with the cards known).",
+                        "Peek done {taps}: {n} cards stay unknown (no line within the undo "
+                        "limit shows them with the cards known).", self.unknown, taps=taps)
 
     def data(self, rules: Rules) -> dict:
         """The ``peek`` object of ``coach --json``."""
@@ -201,5 +259,5 @@ class PeekTurn:
                 "back": self.back, "taps": self.taps, "unknown": self.unknown}
 
 
-__all__ = ["ADVICE", "HELP", "NO_MOVES_NOTE", "TURN_KEYS", "Advice", "PeekTurn", "percents", "plural",
-           "score_of"]
+__all__ = ["ADVICE", "HELP", "NO_MOVES_NOTE", "TURN_KEYS", "Advice", "PeekTurn", "n_cards",
+           "n_moves", "percents", "rules_name", "score_label", "score_of", "scoring_name"]

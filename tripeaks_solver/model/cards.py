@@ -14,6 +14,7 @@ from typing import Self
 import numpy as np
 
 from ..errors import InputError, quoted
+from .i18n import _, pgettext
 
 RANKS = "A23456789TJQK"
 SUITS = "cdhs"
@@ -37,7 +38,8 @@ class Card(int):
 
     def __new__(cls, value: int) -> Self:
         if not 0 <= value <= JOKER:
-            raise InputError(f"card index out of range: {value} (expected 0 … 51, 52 = joker)")
+            raise InputError(_("card index out of range: {value} (expected 0 … 51, 52 = "
+                               "joker)", value=value))
         return super().__new__(cls, value)
 
     @classmethod
@@ -73,6 +75,15 @@ class Card(int):
         """People's notation: ``K♣``."""
         return "🃏" if self.is_joker else RANK_NAMES[self.rank] + SUIT_SYMBOLS[self.suit]
 
+    @property
+    def name(self) -> str:
+        """The card in a sentence, as the current language names it: ``K♣`` in English,
+        ``vua chuồn`` in Vietnamese, ``krížový kráľ`` in Slovak (the app's words)."""
+        if self.is_joker:
+            return pgettext("card name", "🃏")
+        return pgettext("card name in words", "{rank}{suit}", rank=_rank_word(self.rank),
+                        suit=_suit_word(self.rank, self.suit))
+
     def __str__(self) -> str:
         return self.pretty
 
@@ -98,21 +109,50 @@ def ranks(cards: Sequence[int]) -> np.ndarray:
     return _RANK_OF[np.fromiter(cards, dtype=np.intp, count=len(cards))]
 
 
+def _rank_word(rank: int) -> str:
+    # Each text written out, for pybabel to find it.
+    words = {0: pgettext("rank name", "A"), 10: pgettext("rank name", "J"),
+             11: pgettext("rank name", "Q"), 12: pgettext("rank name", "K")}
+    return words.get(rank, RANK_NAMES[rank])
+
+
+def _suit_word(rank: int, suit: int) -> str:
+    # Slovak's suit agrees with the rank's gender: krížové eso, krížový kráľ, krížová 7.
+    if rank == 0:
+        words = (pgettext("suit, with an ace", "♣"), pgettext("suit, with an ace", "♦"),
+                 pgettext("suit, with an ace", "♥"), pgettext("suit, with an ace", "♠"))
+    elif rank in (10, 12):
+        words = (pgettext("suit, with a jack or a king", "♣"),
+                 pgettext("suit, with a jack or a king", "♦"),
+                 pgettext("suit, with a jack or a king", "♥"),
+                 pgettext("suit, with a jack or a king", "♠"))
+    else:
+        words = (pgettext("suit, with a queen or a number", "♣"),
+                 pgettext("suit, with a queen or a number", "♦"),
+                 pgettext("suit, with a queen or a number", "♥"),
+                 pgettext("suit, with a queen or a number", "♠"))
+    return words[suit]
+
+
+def _not_a_card(text: str) -> str:
+    return _("not a card: {text} (expected rank and suit, e.g. Kc or K♣)", text=quoted(text))
+
+
 def parse_card(text: str) -> int:
     """Return the card index of ``text`` or raise InputError that names the token."""
     if not isinstance(text, str):
-        raise InputError(f"not a card: {quoted(text)}")
+        raise InputError(_("not a card: {text}", text=quoted(text)))
     token = text.strip().replace("\ufe0f", "")
     if token.lower() in _JOKER_WORDS:
         return JOKER
     if len(token) < 2:
-        raise InputError(f"not a card: {quoted(text)} (expected rank and suit, e.g. Kc or K♣)")
+        raise InputError(_not_a_card(text))
     rank_text, suit_char = token[:-1].upper(), token[-1]
     suit = _SUIT_BY_CHAR.get(suit_char.lower(), _SUIT_BY_CHAR.get(suit_char))
     if rank_text == "10":
         rank_text = "T"
     if len(rank_text) != 1 or rank_text not in RANKS or suit is None:
-        raise InputError(f"not a card: {quoted(text)} (expected rank and suit, e.g. Kc or K♣)")
+        raise InputError(_not_a_card(text))
     return suit * 13 + RANKS.index(rank_text)
 
 

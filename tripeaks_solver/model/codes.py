@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..errors import InputError
+from .i18n import _
 
 VERSION = "TP1"
 DEAL_LETTERS = 7
@@ -21,7 +22,8 @@ _PAIRS = tuple(a + b for a in _LETTERS for b in _LETTERS)  # two base-26 digits 
 def deal_id(number: int) -> str:
     """The seven letters of a deal number: 3 -> ``AAAAAAD``."""
     if not 0 <= number < DEAL_COUNT:
-        raise InputError(f"deal number {number} is outside 0 … {DEAL_COUNT - 1}")
+        raise InputError(_("deal number {number} is outside 0 … {last}", number=number,
+                           last=DEAL_COUNT - 1))
     # Letters in pairs (a batch CSV read back checks millions of codes): 1 + 2 + 2 + 2.
     rest, low = divmod(number, 676)
     rest, mid = divmod(rest, 676)
@@ -34,13 +36,13 @@ def parse_deal_id(text: str) -> int:
     # Check each character before upper-casing: "ß".upper() is "SS", "ſ".upper() is "S".
     letters = text.strip()
     if len(letters) != DEAL_LETTERS:
-        raise InputError(
-            f"deal id {text.strip()!r} must have {DEAL_LETTERS} letters A–Z, not {len(letters)}"
-        )
+        raise InputError(_("deal id {id} must have {count} letters A–Z, not {got}",
+                           id=repr(text.strip()), count=DEAL_LETTERS, got=len(letters)))
     number = 0
     for ch in letters:
         if not (ch.isascii() and ch.isalpha()):
-            raise InputError(f"deal id {text.strip()!r} has {ch!r}: only letters A–Z are allowed")
+            raise InputError(_("deal id {id} has {char}: only letters A–Z are allowed",
+                               id=repr(text.strip()), char=repr(ch)))
         number = number * 26 + (ord(ch.upper()) - ord("A"))
     return number
 
@@ -58,28 +60,28 @@ class GameCode:
     def parse(cls, text: str) -> GameCode:
         """Read ``TP1-E-AAAAAAB`` (any case, surrounding spaces allowed)."""
         if not isinstance(text, str):
-            raise InputError(f"not a game code: {text!r}")
+            raise InputError(_("not a game code: {text}", text=repr(text)))
         raw = text.strip()
         parts = raw.split("-")
         if len(parts) != 3:
-            raise InputError(
-                f"game code {raw!r} must look like TP1-E-AAAAAAB (version-rules-deal)"
-            )
+            raise InputError(_("game code {code} must look like TP1-E-AAAAAAB "
+                               "(version-rules-deal)", code=repr(raw)))
         version, letter, letters = parts[0].upper(), parts[1].upper(), parts[2]
         if version != VERSION:
-            raise InputError(f"game code {raw!r}: unknown version {version!r} (expected {VERSION})")
+            raise InputError(_("game code {code}: unknown version {version} (expected "
+                               "{expected})", code=repr(raw), version=repr(version),
+                               expected=VERSION))
         joker = len(letter) == 2 and letter.endswith("J")
         if joker:
             letter = letter[0]
         if letter not in RULES_LETTERS:
-            raise InputError(
-                f"game code {raw!r}: unknown rules letter {parts[1]!r} "
-                "(E = Easy, C = Classic, legacy N = Easy; a J after it marks a joker deal)"
-            )
+            raise InputError(_("game code {code}: unknown rules letter {letter} (E = Easy, "
+                               "C = Classic, legacy N = Easy; a J after it marks a joker deal)",
+                               code=repr(raw), letter=repr(parts[1])))
         try:
             number = parse_deal_id(letters)
         except InputError as exc:
-            raise InputError(f"game code {raw!r}: {exc}") from None
+            raise InputError(_("game code {code}: {error}", code=repr(raw), error=exc)) from None
         return cls(number, RULES_LETTERS[letter], joker)
 
     @property

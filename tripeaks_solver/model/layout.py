@@ -16,6 +16,7 @@ from ..errors import InputError
 from .cards import DECK_SIZE, Card
 from .dealing import Deal
 from .geometry import ROW_OF, ROWS, TABLEAU_SIZE
+from .i18n import _, pgettext
 
 UNKNOWN = "??"
 
@@ -37,8 +38,8 @@ class Layout:
         """Read 52 tokens separated by spaces or commas; every error names the token."""
         tokens = text.replace(",", " ").split()
         if len(tokens) != DECK_SIZE:
-            raise InputError(f"a layout has {DECK_SIZE} tokens (positions 0–27, waste, "
-                             f"23 stock cards), got {len(tokens)}")
+            raise InputError(_("a layout has {size} tokens (positions 0–27, waste, 23 stock "
+                               "cards), got {count}", size=DECK_SIZE, count=len(tokens)))
         places: list[Card | None] = []
         where: dict[int, int] = {}
         for i, tok in enumerate(tokens, 1):
@@ -48,13 +49,14 @@ class Layout:
             try:
                 card = Card.parse(tok)
             except InputError:
-                raise InputError(f"token {i} {tok!r} is not a card (e.g. Kc, K♣, 10d) "
-                                 f"nor {UNKNOWN}") from None
+                raise InputError(_("token {i} {token} is not a card (e.g. Kc, K♣, 10d) nor "
+                                   "{unknown}", i=i, token=repr(tok), unknown=UNKNOWN)) from None
             if card.is_joker:
-                raise InputError(f"token {i} {tok!r}: a layout holds the {DECK_SIZE} cards "
-                                 "without the joker")
+                raise InputError(_("token {i} {token}: a layout holds the {size} cards "
+                                   "without the joker", i=i, token=repr(tok), size=DECK_SIZE))
             if card in where:
-                raise InputError(f"token {i} {tok!r}: {card.token} is already token {where[card]}")
+                raise InputError(_("token {i} {token}: {card} is already token {other}", i=i,
+                                   token=repr(tok), card=card.token, other=where[card]))
             where[card] = i
             places.append(card)
         return cls(tuple(places))
@@ -104,10 +106,12 @@ class Layout:
         if there == card:
             return self
         if there is not None:
-            raise InputError(f"{name(place)} is {there.pretty}, not {card.pretty}")
+            raise InputError(_("{place} is {card}, not {other}", place=name(place),
+                               card=there.name, other=card.name))
         elsewhere = self.where(card)
         if elsewhere is not None:
-            raise InputError(f"{card.pretty} is known already ({name(elsewhere)})")
+            raise InputError(_("{card} is known already ({place})", card=card.name,
+                               place=name(elsewhere)))
         return Layout(self.places[:place] + (card,) + self.places[place + 1:])
 
     def filled(self) -> Deal:
@@ -127,7 +131,13 @@ class Layout:
         return " ".join(UNKNOWN if c is None else c.token for c in self.places)
 
 
-ORDINALS = ("1st", "2nd", "3rd") + tuple(f"{n}th" for n in range(4, 11))
+def _ordinal(n: int) -> str:
+    # 1st … 10th: the places of a row (each text written out, for pybabel to find it).
+    return (pgettext("place in a row", "1st"), pgettext("place in a row", "2nd"),
+            pgettext("place in a row", "3rd"), pgettext("place in a row", "4th"),
+            pgettext("place in a row", "5th"), pgettext("place in a row", "6th"),
+            pgettext("place in a row", "7th"), pgettext("place in a row", "8th"),
+            pgettext("place in a row", "9th"), pgettext("place in a row", "10th"))[n - 1]
 
 
 def place_name(place: int, empty_waste: bool = False) -> str:
@@ -137,9 +147,10 @@ def place_name(place: int, empty_waste: bool = False) -> str:
     place 28, the waste card's, heads the stock."""
     if place < TABLEAU_SIZE:
         row = ROW_OF[place]
-        return f"row {row + 1} from the top, {ORDINALS[place - ROWS[row][0]]} card from the left"
+        return _("row {row} from the top, {ordinal} card from the left", row=row + 1,
+                 ordinal=_ordinal(place - ROWS[row][0] + 1))
     drawn = place - TABLEAU_SIZE + (1 if empty_waste else 0)
-    return "the waste card" if drawn == 0 else f"stock card {drawn}"
+    return _("the waste card") if drawn == 0 else _("stock card {n}", n=drawn)
 
 
 def parse_layout_file(text: str) -> list[tuple[int, Layout]]:
@@ -153,5 +164,5 @@ def parse_layout_file(text: str) -> list[tuple[int, Layout]]:
         try:
             out.append((number, Layout.parse(body)))
         except InputError as exc:
-            raise InputError(f"line {number}: {exc}") from None
+            raise InputError(_("line {number}: {error}", number=number, error=exc)) from None
     return out

@@ -13,6 +13,7 @@ from typing import ClassVar, TypeVar
 
 from ..errors import InputError, quoted
 from .cards import JOKER, Card
+from .i18n import _, pgettext
 
 T = TypeVar("T")
 
@@ -48,9 +49,8 @@ class Move:
         try:
             return cls.remove(Card.parse(text))
         except InputError:
-            raise InputError(
-                f"not a move: {quoted(text)} (expected a card such as Kc or K♣, draw, undo)"
-            ) from None
+            raise InputError(_("not a move: {text} (expected a card such as Kc or K♣, draw, "
+                               "undo)", text=quoted(text))) from None
 
     @property
     def is_draw(self) -> bool:
@@ -71,8 +71,17 @@ class Move:
 
     @property
     def pretty(self) -> str:
-        """People's notation: ``K♣``, ``draw`` or ``undo``."""
-        return self.card.pretty if self.card is not None else self.kind
+        """People's notation: ``K♣``, ``draw`` or ``undo`` (the words in the current
+        language)."""
+        if self.card is not None:
+            return self.card.pretty
+        return pgettext("move", "draw") if self.is_draw else pgettext("move", "undo")
+
+    @property
+    def name(self) -> str:
+        """The move in a sentence: the card as the current language names it (``K♣``,
+        ``vua chuồn``), or the draw's or undo's word."""
+        return self.card.name if self.card is not None else self.pretty
 
     def __str__(self) -> str:
         return self.pretty
@@ -100,7 +109,7 @@ def parse_numbered(tokens: Iterable[str], parse: Callable[[str], T]) -> list[T]:
         try:
             out.append(parse(token))
         except InputError as exc:
-            raise InputError(f"move {i}: {exc}") from None
+            raise InputError(_("move {number}: {error}", number=i, error=exc)) from None
     return out
 
 

@@ -25,6 +25,7 @@ from .cards import DECK_SIZE, Card
 from .dealing import WASTE_INDEX, Deal
 from .game import Action, Game, Status
 from .geometry import ROWS, TABLEAU_SIZE
+from .i18n import _, ngettext
 from .layout import Layout, place_name
 from .messages import message
 from .moves import Move, parse_numbered
@@ -48,10 +49,11 @@ class Observed:
         if not colon:
             return cls(move, (), text.strip())
         if move.is_undo:
-            raise InputError(f"{quoted(text)}: an undo shows no card")
+            raise InputError(_("{text}: an undo shows no card", text=quoted(text)))
         words = [w for w in tail.replace(",", " ").split() if w]
         if not words:
-            raise InputError(f"{quoted(text)}: name the cards after the colon (e.g. {head}:7s)")
+            raise InputError(_("{text}: name the cards after the colon (e.g. {example})",
+                               text=quoted(text), example=head + ":7s"))
         try:
             shown = tuple(Card.parse(w) for w in words)
         except InputError as exc:
@@ -111,10 +113,11 @@ def seen_places(rules: Rules) -> tuple[int, ...]:
 
 def seen_help(rules: Rules) -> str:
     """What ``--seen`` lists under ``rules``, for messages and prompts."""
-    tableau = "the 28 peak cards" if rules.open else "the 10 face-up cards"
-    waste = "" if rules.empty_waste else ", then the waste card"
-    return f"{tableau} left to right, row by row{waste}" if rules.open else (
-        f"{tableau} left to right{waste}")
+    if rules.open:
+        return (_("the 28 peak cards left to right, row by row") if rules.empty_waste else
+                _("the 28 peak cards left to right, row by row, then the waste card"))
+    return (_("the 10 face-up cards left to right") if rules.empty_waste else
+            _("the 10 face-up cards left to right, then the waste card"))
 
 
 @dataclass(frozen=True)
@@ -144,41 +147,52 @@ class Start:
         """A start from a layout typed in: the player knows its cards, and must know
         those the opening shows."""
         if rules.joker:
-            raise InputError("a layout holds 52 cards without the joker: for the joker "
-                             "variant give a game code (TP1-EJ-…)")
+            raise InputError(_("a layout holds 52 cards without the joker: for the joker "
+                               "variant give a game code (TP1-EJ-…)"))
         if layout.complete:
             return cls.of_deal("layout", layout.line(), layout.deal(), rules)
         missing = [p for p in seen_places(rules) if layout.places[p] is None]
         if missing:
-            raise InputError(f"the player sees place {missing[0] + 1} of the layout "
-                             f"({name_place(missing[0], rules)}) at the start, which is "
-                             f"{'??'}: name that card")
+            raise InputError(_("the player sees place {number} of the layout ({place}) at "
+                               "the start, which is ??: name that card",
+                               number=missing[0] + 1, place=name_place(missing[0], rules)))
         return cls("layout", layout.line(), rules, layout, None)
 
     @classmethod
-    def of_seen(cls, text: str, rules: Rules, given: str = "--seen") -> Start:
-        """A start from the cards a player sees: ``seen_help(rules)`` says which.
-        ``given`` names, in the errors, where the cards were given (the option
-        ``--seen``; the page's field ``Start``)."""
+    def of_seen(cls, text: str, rules: Rules, option: bool = True) -> Start:
+        """A start from the cards a player sees: ``seen_help(rules)`` says which. Its
+        errors name ``--seen`` (``option``) or, for a start typed at a prompt or on the
+        page, the start itself."""
         if rules.joker:
-            raise InputError(f"{given} lists the 52-card deal's cards: for the joker variant "
-                             "give a game code (TP1-EJ-…)")
+            raise InputError(_("--seen lists the 52-card deal's cards: for the joker variant "
+                               "give a game code (TP1-EJ-…)") if option else
+                             _("the start is the 52-card deal's cards: for the joker variant "
+                               "give a game code (TP1-EJ-…)"))
         places = seen_places(rules)
         words = text.replace(",", " ").split()
         if len(words) != len(places):
-            raise InputError(f"{given} lists {len(places)} cards ({seen_help(rules)}), "
-                             f"got {len(words)}")
+            counts = {"count": len(places), "which": seen_help(rules), "got": len(words)}
+            raise InputError(_("--seen lists {count} cards ({which}), got {got}", **counts)
+                             if option else
+                             _("the start needs {count} cards ({which}), got {got}", **counts))
         known: list[Card | None] = [None] * DECK_SIZE
         where: dict[Card, int] = {}
         for i, (word, place) in enumerate(zip(words, places, strict=True), 1):
             try:
                 card = Card.parse(word)
             except InputError as exc:
-                raise InputError(f"{given} card {i}: {exc}") from None
+                raise InputError(_("--seen card {i}: {error}", i=i, error=exc) if option else
+                                 _("card {i}: {error}", i=i, error=exc)) from None
             if card.is_joker:
-                raise InputError(f"{given} card {i} {word!r}: no joker in a 52-card deal")
+                raise InputError(_("--seen card {i} {word}: no joker in a 52-card deal", i=i,
+                                   word=repr(word)) if option else
+                                 _("card {i} {word}: no joker in a 52-card deal", i=i,
+                                   word=repr(word)))
             if card in where:
-                raise InputError(f"{given} card {i}: {card.pretty} is card {where[card]} too")
+                counts = {"i": i, "card": card.name, "other": where[card]}
+                raise InputError(_("--seen card {i}: {card} is card {other} too", **counts)
+                                 if option else _("card {i}: {card} is card {other} too",
+                                                  **counts))
             where[card] = i
             known[place] = card
         line = " ".join(Card.parse(w).token for w in words)
@@ -192,8 +206,8 @@ class Start:
         if self.kind == "code":
             return self.text
         if self.kind == "seen":
-            return "game seen in an app"
-        return "layout typed in"
+            return _("game seen in an app")
+        return _("layout typed in")
 
 
 def name_place(place: int, rules: Rules) -> str:
@@ -205,7 +219,15 @@ def names(places: Iterable[int], rules: Rules) -> str:
     """``row 3 from the top, 4th card from the left and row 3 from the top, 5th card
     from the left``."""
     said = [name_place(p, rules) for p in places]
-    return said[0] if len(said) == 1 else ", ".join(said[:-1]) + " and " + said[-1]
+    if len(said) == 1:
+        return said[0]
+    return _("{places} and {last}", places=", ".join(said[:-1]), last=said[-1])
+
+
+def move_error(number: int, said: str, error: object) -> str:
+    """``move 3 (8h): …``: an error of a record's move, named by its number and as it
+    was typed."""
+    return _("move {number} ({move}): {error}", number=number, move=said, error=error)
 
 
 class NeedsObservation(InputError):
@@ -251,9 +273,9 @@ class ObservedGame:
             try:
                 observed.play(step)
             except InputError as exc:
-                raise InputError(f"move {number} ({step.said}): {exc}") from None
+                raise InputError(move_error(number, step.said, exc)) from None
             except IllegalMoveError as exc:
-                raise IllegalMoveError(exc.key, f"move {number} ({step.said}): {exc}") from None
+                raise IllegalMoveError(exc.key, move_error(number, step.said, exc)) from None
         return observed
 
     # --- what is known -------------------------------------------------------------
@@ -296,7 +318,7 @@ class ObservedGame:
     def shows(self, move: Move) -> tuple[int, ...]:
         """The places ``move`` would turn up now, in order (IllegalMoveError when the
         move is illegal): a removal's uncovered cards, a draw's stock card."""
-        trial, _ = self._trial(move)
+        trial, _action = self._trial(move)
         return tuple(sorted(trial.visible_places() - self.game.visible_places()))
 
     def needs(self, move: Move) -> tuple[int, ...]:
@@ -334,14 +356,17 @@ class ObservedGame:
         knowledge = self.knowledge
         if step.shown:
             if len(step.shown) != len(shown):
-                what = ("turns up no card" if not shown else
-                        f"turns up {len(shown)} card{'s' if len(shown) > 1 else ''} "
-                        f"({names(shown, rules)})")
-                raise InputError(f"{what}, not {len(step.shown)}")
+                if not shown:
+                    raise InputError(_("turns up no card, not {count}", count=len(step.shown)))
+                raise InputError(ngettext("turns up {n} card ({places}), not {count}",
+                                          "turns up {n} cards ({places}), not {count}",
+                                          len(shown), places=names(shown, rules),
+                                          count=len(step.shown)))
             for place, card in zip(shown, step.shown, strict=True):
                 if truth is not None and truth.cards[place] != card:
-                    raise InputError(f"{name(place)} holds {truth.cards[place].pretty} in "
-                                     f"this deal, not {card.pretty}: is it the right deal?")
+                    raise InputError(_("{place} holds {card} in this deal, not {other}: is it "
+                                       "the right deal?", place=name(place),
+                                       card=truth.cards[place].name, other=card.name))
                 knowledge = knowledge.learn(place, card, name)
         elif truth is not None:
             for place in shown:
@@ -352,10 +377,11 @@ class ObservedGame:
                 # The example names cards the player has not seen, so it reads as one.
                 spare = iter(knowledge.missing_cards)
                 head = "d" if move.is_draw else move.token
-                example = head + ":" + ",".join(next(spare).token for _ in shown)
-                raise NeedsObservation(
-                    f"say the card{'s' if len(shown) > 1 else ''} it turned up "
-                    f"({names(shown, rules)}), e.g. {example}", unknown)
+                example = head + ":" + ",".join(next(spare).token for _place in shown)
+                raise NeedsObservation(ngettext(
+                    "say the card it turned up ({places}), e.g. {example}",
+                    "say the cards it turned up ({places}), e.g. {example}", len(shown),
+                    places=names(shown, rules), example=example), unknown)
         knowledge = _eliminate(knowledge)
         if truth is None and knowledge is not self.knowledge:
             # A card learnt: the game again, on the deal that now agrees with it.

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 from .cards import Card
 from .dealing import Deal
 from .geometry import COVERED_BY, FULL_MASK, PEAK_OF, ROWS, TABLEAU_SIZE, column_of
+from .i18n import N_, _, ngettext
 from .layout import UNKNOWN, Layout
 from .rules import EASY, Rules
 
@@ -16,7 +17,7 @@ if TYPE_CHECKING:
 
 FACE_DOWN = "##"
 REVEAL_NOTE = "Cards in [brackets] are face down (shown by --reveal)."
-CLEARED = "The three peaks are cleared."  # a won board, rather than rows of nothing
+CLEARED = N_("The three peaks are cleared.")  # a won board, rather than rows of nothing
 PEAK_NAMES = ("left", "middle", "right")
 
 
@@ -71,12 +72,13 @@ def board_lines(position: Position, reveal: bool = False) -> list[str]:
     """A game in progress: the peaks (once every card is gone, a line saying the peaks
     are cleared), then the waste card and the stock left."""
     if position.removed == FULL_MASK:
-        lines = [CLEARED]
+        lines = [_(CLEARED)]
     else:
         lines = tableau_lines(position.deal, position.removed, reveal, position.rules.open)
-    top = "empty" if position.waste is None else position.waste.pretty
-    left = position.stock_left
-    return [*lines, "", f"Waste: {top}    Stock: {left} card{'s' * (left != 1)} left"]
+    top = _("empty") if position.waste is None else position.waste.pretty
+    return [*lines, "", ngettext("Waste: {top}    Stock: {n} card left",
+                                 "Waste: {top}    Stock: {n} cards left", position.stock_left,
+                                 top=top)]
 
 
 def layout_picture(layout: Layout) -> str:

@@ -16,14 +16,16 @@ from typing import Any
 import anyio
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
+from starlette.middleware import Middleware
 from starlette.requests import ClientDisconnect, Request
-from starlette.responses import FileResponse, Response
+from starlette.responses import HTMLResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from ..analysis.fair import Cancelled
 from ..errors import InputError
 from ..games.files import os_errno
+from ..model.i18n import _, current
 from .guard import (
     HEADERS,
     MAX_BODY,
@@ -41,6 +43,7 @@ from .guard import (
 )
 from .hub import Held, Hub, NotFound
 from .jobs import Jobs, Stopping
+from .lang import Speaking, catalog, page_html
 from .solving import solve_page
 from .table import Conflict, Table, check_samples
 
@@ -72,9 +75,9 @@ async def body(request: Request) -> dict:
     try:
         data = json.loads(raw or b"{}")
     except (ValueError, UnicodeDecodeError, RecursionError):
-        raise InputError("the request body is not JSON") from None
+        raise InputError(_("the request body is not JSON")) from None
     if not isinstance(data, dict):
-        raise InputError("expected a JSON object")
+        raise InputError(_("expected a JSON object"))
     return data
 
 
@@ -107,11 +110,14 @@ async def _gone(request: Request) -> None:
 
 def make_app(folder: Path, hosts: Callable[[], Iterable[str]] | None,
              token: str | None = None, warm: bool = False,
-             cookie: str = TOKEN_COOKIE) -> Guard:
+             cookie: str = TOKEN_COOKIE, lang: str | None = None,
+             fallback: str = "en") -> Guard:
     """The application serving the games of ``folder`` to requests whose Host header
     is one of ``hosts()`` (any, when None: a server on every address, with a token),
     with ``token``, only to those that give it (in the address, then in the cookie
-    ``cookie``). ``Guard.stop()`` ends every search (the server is stopping)."""
+    ``cookie``). ``Guard.stop()`` ends every search (the server is stopping). Each
+    request speaks its page's language (web/lang.py: ``lang`` the server's ``--lang``,
+    ``fallback`` its environment's)."""
     hub = Hub(folder)
     jobs = Jobs(caches={"advice": 256, "analysis": 32, "solve": 16, "review": 32,
                         "board": 64})
@@ -125,7 +131,7 @@ def make_app(folder: Path, hosts: Callable[[], Iterable[str]] | None,
         waiting = asyncio.ensure_future(jobs.get(key, compute, lane))
         gone = asyncio.ensure_future(_gone(request))
         try:
-            done, _ = await asyncio.wait({waiting, gone},
+            done, _pending = await asyncio.wait({waiting, gone},
                                          return_when=asyncio.FIRST_COMPLETED)
         finally:
             gone.cancel()
@@ -136,7 +142,11 @@ def make_app(folder: Path, hosts: Callable[[], Iterable[str]] | None,
         raise ClientGone
 
     async def page(request: Request) -> Response:
-        return FileResponse(STATIC / "index.html", headers=HEADERS)
+        html = (STATIC / "index.html").read_text(encoding="utf-8")
+        return HTMLResponse(page_html(html, current()), headers=HEADERS)
+
+    async def messages(request: Request) -> Response:
+        return Response(catalog(current()), media_type="application/json", headers=HEADERS)
 
     async def list_games(request: Request) -> Response:
         return ok({"folder": str(hub.folder), "games": await work(hub.games)})
@@ -269,6 +279,7 @@ def make_app(folder: Path, hosts: Callable[[], Iterable[str]] | None,
 
     routes = [
         Route("/", page), Route("/play/{name}", page), Route("/solve", page),
+        Route("/api/messages", messages),
         Route("/api/games", list_games), Route("/api/games", new_game, methods=["POST"]),
         Route("/api/games/{name}", state),
         Route("/api/games/{name}/move", move, methods=["POST"]),
@@ -284,8 +295,12 @@ def make_app(folder: Path, hosts: Callable[[], Iterable[str]] | None,
         Route("/api/solve", solve, methods=["POST"]),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
+    # Each request in its language (inside the guards, around the handlers and the
+    # error handlers: the errors are said in it too).
+    speaking = [Middleware(Speaking, forced=lang, fallback=fallback)]
     # Starlette's types want every handler to take any Exception; each takes its own.
-    app = Starlette(routes=routes, lifespan=lifespan, exception_handlers={
+    app = Starlette(routes=routes, lifespan=lifespan, middleware=speaking,
+                    exception_handlers={
         InputError: input_error, OSError: os_error, Stopping: stopping, Cancelled: stopping,
         ClientGone: client_gone, ClientDisconnect: client_gone,
         HTTPException: http_error, TooLarge: too_large,  # type: ignore[dict-item]

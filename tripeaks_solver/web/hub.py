@@ -26,6 +26,7 @@ from ..games.record_file import RecordFile, RecordIndex
 from ..games.records import make_start
 from ..games.session import CoachSession
 from ..model.codes import GameCode
+from ..model.i18n import _
 from ..model.layout import Layout
 from ..model.observed import Start
 from ..model.rules import VARIANT_OPTIONS, Rules
@@ -127,7 +128,7 @@ class Hub:
                 return table
             self.tables.pop(name, None)
             if not path.is_file():
-                raise NotFound(f"no record {name!r} in the data directory")
+                raise NotFound(_("no record {name} in the data directory", name=repr(name)))
             self._make_room(1)
             table = Table(name, self._roomy(lambda: _open(path)), _open)
             self.tables[name] = table
@@ -136,7 +137,7 @@ class Hub:
     def call(self, name: str, fn: Callable[[Table], T]) -> T:
         """``fn(table)`` on the game in record file ``name``: opened again when it was
         let go meanwhile."""
-        for _ in range(3):
+        for _try in range(3):
             try:
                 return fn(self.table(name))
             except Gone:
@@ -250,8 +251,8 @@ def _open(path: Path) -> CoachSession:
         return CoachSession.resume(RecordFile(path, single_link=True))
     except FileError as exc:
         if exc.problem == "in-use":
-            raise Held(f"{path.name} is open in another session (a terminal coach?): "
-                       "finish it there, then reload this page") from None
+            raise Held(_("{name} is open in another session (a terminal coach?): "
+                         "finish it there, then reload this page", name=path.name)) from None
         raise
 
 
@@ -261,7 +262,7 @@ def parse_start(spec: dict) -> tuple[Start, str]:
         raise InputError("expected a JSON object")
     text = spec.get("start")
     if not isinstance(text, str) or not text.strip():
-        raise InputError("start: the cards seen, a game code or a layout")
+        raise InputError(_("start: the cards seen, a game code or a layout"))
     text = " ".join(text.replace(",", " ").split())
     scoring = spec.get("scoring", "app")
     if not isinstance(scoring, str) or scoring not in SCHEMES:
@@ -282,7 +283,7 @@ def parse_start(spec: dict) -> tuple[Start, str]:
         return make_start("code", text, rules), scoring
     if len(words) == 52 or "??" in words:
         return Start.of_layout(Layout.parse(text), rules), scoring
-    return Start.of_seen(text, rules, given="Start"), scoring  # the page's field
+    return Start.of_seen(text, rules, option=False), scoring  # the page has no --seen
 
 
 __all__ = ["Held", "Hub", "NotFound", "parse_start"]

@@ -20,6 +20,7 @@ from ..errors import InputError
 from ..games.turns import score_of
 from ..model.game import Game, Status
 from ..model.geometry import TABLEAU_SIZE
+from ..model.i18n import _
 from ..model.moves import move_numbers
 from ..model.observed import ObservedGame, Start
 
@@ -86,7 +87,8 @@ def board_after(start: Start, record: list[Observed], ply: int, scoring: str) ->
     player knew them then; and, when the whole deal is known now, the best line from
     there (hindsight: ``analyze``'s exact values)."""
     if not 0 <= ply <= len(record):
-        raise InputError(f"no move {ply}: the record has {len(record)}")
+        raise InputError(_("no move {number}: the record has {count}", number=ply,
+                           count=len(record)))
     then = ObservedGame.replay(start, record[:ply])
     position = then.position()
     out = {"ply": ply, "board": board_cells(position, then.knowledge),

@@ -31,6 +31,7 @@ from ..games.session import CoachSession, RecordWriteError
 from ..games.turns import PeekTurn, score_of
 from ..model.cards import Card
 from ..model.game import Status
+from ..model.i18n import _
 from ..model.observed import Observed, name_place
 from .review import (
     REVIEW_SAMPLES,
@@ -46,7 +47,6 @@ MAX_SAMPLES = 5000  # the most a page may ask advice to look at (the coach's def
 ANALYSIS_SAMPLES = 200  # the most the end's analysis takes (as the coach's review)
 LIGHT_SAMPLES = 200  # advice with at most these samples (or exact) runs in the light lane
 CHANGED = "the record changed outside the page: reload"
-BEHIND = "the game moved on in another tab: reload the page"
 LEFT = "the game moved on: its moves are judged again"
 
 Job = tuple[tuple, Callable[[StopCheck], dict], str]  # (key, compute, lane): web.jobs
@@ -67,9 +67,7 @@ class Table:
 
     def __init__(self, name: str, session: CoachSession,
                  reopen: Callable[[Path], CoachSession] | None = None) -> None:
-        self.name = name
-        self.core = session
-        self.reopen = reopen
+        self.name, self.core, self.reopen = name, session, reopen
         self.lock = threading.Lock()
         self.seed = secrets.randbelow(2**31)
         self.used = time.monotonic()  # when a page last asked for it
@@ -222,7 +220,8 @@ class Table:
     # --- moves -----------------------------------------------------------------------
     def _check(self, at: int | None) -> None:
         if at is not None and at != self.version():
-            raise Conflict(CHANGED if self.outside else BEHIND)
+            raise Conflict(CHANGED if self.outside else
+                           _("the game moved on in another tab: reload the page"))
 
     def move(self, token: str, at: int | None) -> dict:
         """Play a move (a card, draw, undo) as the player did in the app."""
@@ -231,11 +230,13 @@ class Table:
         def change() -> None:
             core = self.core
             if core.pending is not None:
-                raise InputError("say first which card turned up (or cancel)")
-            if core.game.game.status is not Status.IN_PLAY and not step.move.is_undo:
-                raise InputError(f"the game is over ({core.game.game.status.value})")
-            if core.game.game.status is Status.WON:
-                raise InputError("the game is won: the app ends it there, with no undo")
+                raise InputError(_("say first which card turned up (or cancel)"))
+            status = core.game.game.status
+            if status is not Status.IN_PLAY and not step.move.is_undo:
+                raise InputError(_("the game is over (won)") if status is Status.WON
+                                 else _("the game is over (stuck)"))
+            if status is Status.WON:
+                raise InputError(_("the game is won: the app ends it there, with no undo"))
             core.play(step)
             self._follow()
 
@@ -247,13 +248,15 @@ class Table:
 
         def change() -> None:
             if card.is_joker:
-                raise InputError("the joker is known from the start")
+                raise InputError(_("the joker is known from the start"))
             if self.core.game.knowledge.where(card) is not None:
-                raise InputError(f"{card.pretty} is known already: pick a card not seen yet")
+                raise InputError(_("{card} is known already: pick a card not seen yet",
+                                   card=card.name))
             if self.core.pending is None:
-                raise InputError("no card was asked for")
+                raise InputError(_("no card was asked for"))
             if card in self.core.said:
-                raise InputError(f"{card.pretty} is said already: pick the next card")
+                raise InputError(_("{card} is said already: pick the next card",
+                                   card=card.name))
             self.core.answer(card.token)
             self._follow()
 
@@ -264,15 +267,16 @@ class Table:
         return self._change(at, lambda: self.core.cancel())
 
     def peek(self, at: int | None) -> dict:
-        """Start a peek here (its first step followed: its card asked), or stop the one
-        going on."""
+        """Start a peek here (its first step followed: its card asked), or stop it."""
 
         def change() -> None:
             core = self.core
             if core.pending is not None and not (self.followed and self.followed.waiting(core)):
-                raise InputError("say first which card turned up")
-            if core.game.game.status is not Status.IN_PLAY and not core.peeking:
-                raise InputError(f"the game is over ({core.game.game.status.value})")
+                raise InputError(_("say first which card turned up"))
+            status = core.game.game.status
+            if status is not Status.IN_PLAY and not core.peeking:
+                raise InputError(_("the game is over (won)") if status is Status.WON
+                                 else _("the game is over (stuck)"))
             core.cancel()  # the card a followed step asks for: the peek stops
             core.toggle_peek()
             self._follow()
@@ -285,17 +289,15 @@ class Table:
 
     def correct(self, told: str, right: str, at: int | None) -> dict:
         """The card told as ``told`` was ``right`` (``coach``'s ``fix``): the record
-        rewritten in one step, the game and its knowledge with it (a new version: the
-        answers kept for the old one are not this game's)."""
+        rewritten in one step (a new version: answers kept for the old one are not its)."""
         return self._change(at, lambda: self.core.fix(told, right))
 
     # --- the move list: judged, and the board after a move -------------------------------
     def review_job(self, at: int | None, samples: int, seed: int | None
                    ) -> tuple[Job, dict]:
-        """The record judged (web/review.py's ``judge``) as a job of the background lane
-        (web.jobs: it gives way to every other search), keyed by the record; the job
-        ends with a Conflict (409) once the game has left that record. With the job,
-        what the answer adds for this request: its version, the samples asked for."""
+        """The record judged (review.judge) as a job of web.jobs' background lane, which
+        gives way to every other search; a Conflict (409) once the game has left that
+        record. With it, what the answer adds: its version, the samples asked for."""
         seed = self.seed if seed is None else seed
         used = min(samples, REVIEW_SAMPLES)
         with self.lock:
@@ -308,13 +310,12 @@ class Table:
             head = {"at": self.version(), "samples_asked": samples}
 
         def compute(should_stop: StopCheck) -> dict:
-            def stop() -> bool:  # asked between short searches, after any wait for advice
+            def stop() -> bool:  # between short searches, after any wait for advice
                 stopping = should_stop()
-                with self.lock:  # a move, or a correction (of a card told at the start too)
+                with self.lock:  # moved on, or corrected (a card told at the start too)
                     game = self.core.game
-                    left = (game.start.text, tuple(game.tokens)) != (start.text, tokens)
-                if left:  # nobody wants it: the page asks for the record as it is now
-                    raise Conflict(LEFT)
+                    if (game.start.text, tuple(game.tokens)) != (start.text, tokens):
+                        raise Conflict(LEFT)  # the page asks for the record as it is now
                 return stopping
 
             stop()  # a record left while it waited for its turn: not judged at all
@@ -323,15 +324,15 @@ class Table:
         return (key, compute, "background"), head
 
     def board_job(self, ply: int) -> Job:
-        """The board after line ``ply`` of the record, with the best line from there
-        when the deal is known, as a job."""
+        """The board after line ``ply`` of the record (review.board_after), as a job."""
         with self.lock:
             self._live()
             game, scoring = self.core.game, self.core.scoring
             start, record, version = game.start, list(game.record), self.version()
             key = ("board", self.name, version, tuple(game.tokens), scoring, ply)
-        if not 0 <= ply <= len(record):
-            raise InputError(f"no move {ply}: the record has {len(record)}")
+        if not 0 <= ply <= len(record):  # said here, in the request's language
+            raise InputError(_("no move {number}: the record has {count}", number=ply,
+                               count=len(record)))
 
         def compute(should_stop: StopCheck) -> dict:
             return {"at": version, **board_after(start, record, ply, scoring)}
@@ -442,7 +443,7 @@ def _advice(position, known: frozenset[int], exact: bool, scoring: str, samples:
 
 def check_samples(samples: int) -> int:
     if not 1 <= samples <= MAX_SAMPLES:
-        raise InputError(f"samples must be 1 to {MAX_SAMPLES}")
+        raise InputError(_("samples must be 1 to {most}", most=MAX_SAMPLES))
     return samples
 
 

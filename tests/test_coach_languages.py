@@ -1,0 +1,75 @@
+"""``coach`` in Vietnamese and Slovak: a whole session (the board, the advice, a question,
+errors at the prompt, the help, the record, a peek, a correction, an undo, the review at
+the end) holds no English word but what a player types, and the app's own words."""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+SEEN = "Jd 4s Ac 8h 4c 2h 8c 6h 8d 8s 9c"
+# A draw whose card is first mistyped, the help, the record, a peek started and stopped,
+# a card corrected, an undo, a move that is none, then q: the review follows.
+LINES = "8h\nd\nzz\n3s\n?\nr\np\np\nfix 3s 3h\nu\nxx\nq\n"
+# What stays as typed: commands and options, tokens, the prompt's echo of the line read.
+TYPED = re.compile(r"tripeaks-solve [^)\n]*|coach --[a-z-]+( [A-Z]+)?|--[a-z-]+|fair:\d+|"
+                   r"\b(fix|draw|undo|OLD|NEW|CARD|FILE)\b|'[a-z]+'|: (8h|d|zz|3s|\?|r|p|u|xx|q|"
+                   r"fix 3s 3h)$")
+ENGLISH = re.compile(r"\b(the|and|of|with|card|cards|move|moves|score|peek|rules|waste|"
+                     r"stock|left|known|game|saved|player|seed|advice|recommended|chance|"
+                     r"winnable|record|summary|undo|draw)\b", re.IGNORECASE)
+
+
+def session(tmp: Path, env: dict[str, str], *args: str) -> list[str]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("LC_", "LANG"))} | env
+    env |= {"PYTHONPATH": str(ROOT), "XDG_DATA_HOME": str(tmp / "data"),
+            "PYTHONIOENCODING": "utf-8"}
+    r = subprocess.run([sys.executable, "-m", "tripeaks_solver", "coach", "--seen", SEEN,
+                        "--seed", "1", "--samples", "30", "--record", str(tmp / "g.txt"),
+                        *args], input=LINES, capture_output=True, text=True, cwd=tmp,
+                       env=env, timeout=120, encoding="utf-8", check=False)
+    assert r.returncode == 0 and r.stderr == "", r.stderr
+    return r.stdout.replace(str(tmp), "DIR").splitlines()  # its name is English
+
+
+def english_in(lines: list[str]) -> list[str]:
+    return [line for line in lines if ENGLISH.search(TYPED.sub(" ", line))]
+
+
+def test_the_check_finds_english():
+    assert english_in(["Waste: 9♣    Stock: 23 cards left    Score: 500",
+                       "Your move (a card, d, u; ? for help): 8h"]) == [
+        "Waste: 9♣    Stock: 23 cards left    Score: 500",
+        "Your move (a card, d, u; ? for help): 8h"]
+    assert english_in(["Váš ťah (karta, d, u; ? pomoc): fix 3s 3h",
+                       "  nie je ťah: 'xx' (očakáva sa karta ako Kc alebo K♣, draw, undo)"]) == []
+
+
+@pytest.mark.parametrize(("how", "words"), [
+    (["--lang", "vi"], ["Chồng bài bỏ: 9♣    Chồng bài rút: còn 23 lá    Điểm: 500",
+                        "Lá bạn vừa rút: là lá nào? zz", "Xem trước: ", "Bản ghi: 8h draw:3s",
+                        "Lá 3 bích (đã nói ở nước đi 2 (rút bài:3♠)) giờ là 3 cơ; bản ghi",
+                        "  không phải nước đi: 'xx'", "Ván dừng: điểm 499, 2 nước đi",
+                        "Tổng kết: điểm 499 cho đến giờ (ván đang chơi)."]),
+    ({"LANG": "en_US.UTF-8", "LC_ALL": "sk_SK.UTF-8"},  # LC_ALL first, as POSIX says
+     ["Odkladací balíček: 9♣    Doberací balíček: zostáva 23 kariet    Skóre: 500",
+      "Vaša hra, doteraz 1 ťah", "Vaša hra, doteraz 2 ťahy",
+      "Karta, ktorú ste dobrali: ktorá je to? zz", "Nakuknutie: ",
+      "Záznam: 8h draw:3s", "Karta piková 3 (povedaná pri ťahu 2 (dobratie:3♠)) je teraz",
+      "  nie je ťah: 'xx'", "Hra zastavená: skóre 499, 2 ťahy", "šanca: ", "\xa0%"]),
+])
+def test_a_session_speaks_the_language_chosen(tmp_path, how, words):
+    if isinstance(how, dict):
+        lines = session(tmp_path, how)
+    else:
+        lines = session(tmp_path, {"LANG": "sk_SK.UTF-8"}, *how)  # --lang beats LANG
+    text = "\n".join(lines)
+    assert [w for w in words if w not in text] == []
+    assert english_in(lines) == []
+    assert len(lines) > 80

@@ -1,0 +1,132 @@
+"""The page in Vietnamese and Slovak, in a real browser (headless Chromium): a browser
+whose language is Vietnamese gets the page in Vietnamese; the page's switch turns it to
+Slovak and the choice holds across reloads. The visible text of the start page, a game,
+a question, the end and /solve holds no English text of the catalog."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from babel.messages.pofile import read_po
+from selenium import webdriver
+from selenium.webdriver.common.by import By
+from selenium.webdriver.support.ui import WebDriverWait
+from test_web_browser import (
+    WAIT,
+    Player,
+    Server,
+    chromium,
+    click,
+    start_game,
+    status,
+    wait_settled,
+)
+
+from tripeaks_solver.model.dealing import Deal
+from tripeaks_solver.model.i18n import LOCALE_DIR
+
+pytestmark = pytest.mark.slow  # a browser and whole games: CI's slow step
+PLACEHOLDER = re.compile(r"\{\w+\}")
+# Words every language writes the same (names, codes).
+SAME = {"TriPeaks", "TP1"}
+
+
+def english(lang: str) -> list[re.Pattern]:
+    """A pattern for each English text of the catalog that ``lang`` translates: the text
+    between its placeholders (a word alone as a whole word)."""
+    with open(LOCALE_DIR / lang / "LC_MESSAGES" / "messages.po", "rb") as po:
+        catalog = read_po(po, locale=lang)
+    found = set()
+    for m in catalog:
+        ids = m.id if isinstance(m.id, tuple) else (m.id,)
+        forms = m.string if isinstance(m.id, tuple) else (m.string,)
+        if not m.id or set(ids) & set(forms):  # the same in both: nothing to find
+            continue
+        for text in ids:
+            for part in PLACEHOLDER.split(text):
+                part = part.strip(" .,:;()·–-")
+                words = re.findall(r"[A-Za-z]+", part)
+                if len("".join(words)) >= 3 and not set(words) <= SAME:
+                    found.add(part)
+    return [re.compile(rf"(?<![\w-]){re.escape(p)}(?![\w-])") for p in sorted(found)]
+
+
+def left_in_english(driver, patterns: list[re.Pattern]) -> list[str]:
+    text = driver.execute_script("return document.body.innerText")
+    return sorted({p.pattern for p in patterns if p.search(text)})
+
+
+def browser_speaking(lang: str) -> webdriver.Chrome:
+    """The tests' Chromium, its languages (Accept-Language) ``lang``'s."""
+    driver = chromium()
+    agent = driver.execute_script("return navigator.userAgent")
+    driver.execute_cdp_cmd("Network.setUserAgentOverride",
+                           {"userAgent": agent, "acceptLanguage": f"{lang},en;q=0.5"})
+    return driver
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    srv = Server(tmp_path_factory.mktemp("records"))
+    yield srv
+    assert srv.stop() == 130
+
+
+def check_pages(driver, server: Server, lang: str) -> None:
+    """/, a game with its advice, a question, the end, /solve: in ``lang``, no English."""
+    patterns = english(lang)
+    assert len(patterns) > 150
+    seen: dict[str, list[str]] = {}
+
+    def look(where: str) -> None:
+        assert driver.find_element(By.TAG_NAME, "html").get_attribute("lang") == lang
+        seen[where] = left_in_english(driver, patterns)
+
+    driver.get(server.url)
+    WebDriverWait(driver, WAIT).until(lambda d: d.find_elements(By.CSS_SELECTOR, "[data-pick]"))
+    look("/")
+    deal = Deal.from_number(5)
+    player = Player(driver, deal)
+    start_game(driver, server, player.seen_line())
+    assert wait_settled(driver) == "move"
+    look("a game")
+    driver.find_element(By.CSS_SELECTOR, "[data-action=draw]").click()
+    assert wait_settled(driver) == "question"
+    look("a question")
+    # The end: a code (every card known), draws until no win is left, then the best moves.
+    code = "TP1-E-AAAAAAD"
+    player = Player(driver, Deal.from_code(code))
+    player.seen = set(player.deal.cards)
+    start_game(driver, server, code)
+    for _ in range(6):
+        assert wait_settled(driver) == "move"
+        player.move("draw")
+    assert player.follow() == "over" and status(driver)[0] == "stuck"
+    WebDriverWait(driver, WAIT).until(lambda d: d.find_elements(By.CSS_SELECTOR, "[data-summary]"))
+    look("the end")
+    driver.get(f"{server.url}solve?text={code}")
+    WebDriverWait(driver, WAIT).until(
+        lambda d: d.find_elements(By.CSS_SELECTOR, "[data-solve-rules]"))
+    look("/solve")
+    assert {where: left for where, left in seen.items() if left} == {}
+
+
+def test_the_page_speaks_the_browser_s_language_then_the_switch_s(server):
+    driver = browser_speaking("vi")
+    try:
+        check_pages(driver, server, "vi")
+        driver.get(server.url)
+        click(driver, '[data-lang="sk"]')
+        WebDriverWait(driver, WAIT).until(
+            lambda d: d.find_element(By.TAG_NAME, "html").get_attribute("lang") == "sk")
+        assert driver.find_element(By.CSS_SELECTOR, '[data-lang="sk"]').get_attribute(
+            "aria-pressed") == "true"
+        check_pages(driver, server, "sk")  # the choice holds, page after page
+        driver.get(server.url)
+        click(driver, '[data-lang="en"]')
+        WebDriverWait(driver, WAIT).until(
+            lambda d: d.find_element(By.TAG_NAME, "html").get_attribute("lang") == "en")
+        assert left_in_english(driver, english("sk"))  # the check finds English
+    finally:
+        driver.quit()

@@ -1,0 +1,74 @@
+"""The texts of the page's HTML (static/index.html) that the page translates, read as
+i18n.js reads them: an element marked ``data-i18n`` is keyed by its whole text, and
+``data-i18n-attrs="title aria-label"`` names attributes whose values are keys; white
+space runs count as one space. ``pybabel extract`` calls :func:`extract_html` (babel.cfg
+maps index.html to it), and the tests read the same texts.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from html.parser import HTMLParser
+from typing import IO
+
+
+def squeeze(text: str) -> str:
+    """``text`` with its runs of white space one space, and none at the ends (as i18n.js
+    keys a text)."""
+    return re.sub(r"\s+", " ", text).strip()
+
+
+class _Texts(HTMLParser):
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.found: list[tuple[int, str]] = []
+        self.open: tuple[str, int, list[str]] | None = None  # the data-i18n element read
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        line = self.getpos()[0]
+        if self.open is not None:
+            raise ValueError(f"line {line}: <{tag}> inside <{self.open[0]} data-i18n> "
+                             f"(line {self.open[1]}): a translated element holds only text")
+        values = dict(attrs)
+        for name in (values.get("data-i18n-attrs") or "").split():
+            text = squeeze(values.get(name) or "")
+            if text:
+                self.found.append((line, text))
+        if "data-i18n" in values:
+            self.open = (tag, line, [])
+
+    def handle_startendtag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        self.handle_starttag(tag, attrs)
+        if self.open is not None and self.open[0] == tag:
+            self.handle_endtag(tag)
+
+    def handle_data(self, data: str) -> None:
+        if self.open is not None:
+            self.open[2].append(data)
+
+    def handle_endtag(self, tag: str) -> None:
+        if self.open is not None and tag == self.open[0]:
+            text = squeeze("".join(self.open[2]))
+            if text:
+                self.found.append((self.open[1], text))
+            self.open = None
+
+
+def html_texts(html: str) -> list[tuple[int, str]]:
+    """(line, key) of every text of ``html`` the page translates, in order."""
+    parser = _Texts()
+    parser.feed(html)
+    parser.close()
+    return parser.found
+
+
+def extract_html(fileobj: IO[bytes], keywords: object, comment_tags: object,
+                 options: dict) -> Iterator[tuple[int, str | None, str, list[str]]]:
+    """Babel's extractor for the page's HTML (``pybabel extract``, babel.cfg)."""
+    html = fileobj.read().decode(options.get("encoding", "utf-8"))
+    for line, text in html_texts(html):
+        yield line, None, text, []
+
+
+__all__ = ["extract_html", "html_texts", "squeeze"]
