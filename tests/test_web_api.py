@@ -85,7 +85,7 @@ def test_a_whole_game_on_a_deal_only_the_test_knows(tmp_path):
     c = client(tmp_path)
     state = start(c, seen_line(deal), rules="easy", scoring="app")
     name = state["name"]
-    assert state["known"] == 11 and state["at"] == 0 and state["need"] is None
+    assert state["known"] == 11 and state["record"] == [] and state["need"] is None
     # The board as the player sees it: the bottom row face up, the rest as backs.
     assert [b["card"] for b in state["board"][18:]] == [deal.cards[p].token
                                                         for p in range(18, 28)]
@@ -118,26 +118,28 @@ def test_a_code_is_advised_exactly_and_undo_counts(tmp_path):
     state = start(c, "TP1-C-AAAAAAD")
     assert state["rules"] == "classic" and state["exact"]
     name = state["name"]
-    advice = c.get(f"/api/games/{name}/advice", params={"at": 0}).json()
+    advice = c.get(f"/api/games/{name}/advice", params={"at": state["at"]}).json()
     best = solve(Deal.from_code("TP1-C-AAAAAAD"), CLASSIC)
     assert advice["player"] == "exact" and advice["best_score"] == best.best_score
     rec = advice["recommended"]
     after = solve(Position.after(Deal.from_code("TP1-C-AAAAAAD"), CLASSIC, [rec]))
     assert after.best_score == best.best_score and advice["line"][0] == rec
-    state = c.post(f"/api/games/{name}/move", json={"move": rec, "at": 0}).json()
-    state = c.post(f"/api/games/{name}/move", json={"move": "u", "at": 1}).json()
+    state = c.post(f"/api/games/{name}/move", json={"move": rec, "at": state["at"]}).json()
+    state = c.post(f"/api/games/{name}/move", json={"move": "u", "at": state["at"]}).json()
     # the move taken back still counts, as the app counts it
-    assert state["moves_played"] == 1 and state["at"] == 2 and state["can_undo"] is False
+    assert state["moves_played"] == 1 and state["can_undo"] is False
+    assert state["record"] == [rec, "undo"]
     text = (tmp_path / name).read_text()
     assert text.endswith("moves:\n" + rec + "\nundo\n")
 
 
 def test_a_tab_behind_the_game_is_refused(tmp_path):
     c = client(tmp_path)
-    name = start(c, "TP1-E-AAAAAAD")["name"]
-    first = c.post(f"/api/games/{name}/move", json={"move": "draw", "at": 0})
-    assert first.status_code == 200
-    again = c.post(f"/api/games/{name}/move", json={"move": "draw", "at": 0})
+    state = start(c, "TP1-E-AAAAAAD")
+    name, at = state["name"], state["at"]
+    first = c.post(f"/api/games/{name}/move", json={"move": "draw", "at": at})
+    assert first.status_code == 200 and first.json()["at"] != at
+    again = c.post(f"/api/games/{name}/move", json={"move": "draw", "at": at})
     assert again.status_code == 409 and "another tab" in again.json()["error"]
     assert (tmp_path / name).read_text().endswith("moves:\ndraw:3s\n")
 
@@ -168,18 +170,21 @@ def test_moves_from_many_threads_keep_the_record_whole(tmp_path):
 def test_the_question_of_the_card_that_turned_up(tmp_path):
     deal = Deal.from_number(4)
     c = client(tmp_path)
-    name = start(c, seen_line(deal))["name"]
-    state = c.post(f"/api/games/{name}/move", json={"move": "draw", "at": 0}).json()
+    begun = start(c, seen_line(deal))
+    name = begun["name"]
+    state = c.post(f"/api/games/{name}/move", json={"move": "draw", "at": begun["at"]}).json()
     need = state["need"]
     assert need == {"move": "draw", "place": 29, "name": "stock card 1", "of": 1, "asked": 1}
     assert state["legal"] == [] and (tmp_path / name).read_text().endswith("moves:\n")
+    at = state["at"]  # names the question: not the version before it
+    assert at != begun["at"]
     known = state["known_cards"][0]
-    r = c.post(f"/api/games/{name}/reveal", json={"card": known, "at": 0})
+    r = c.post(f"/api/games/{name}/reveal", json={"card": known, "at": at})
     assert r.status_code == 400 and "known already" in r.json()["error"]
-    r = c.post(f"/api/games/{name}/move", json={"move": "draw", "at": 0})
+    r = c.post(f"/api/games/{name}/move", json={"move": "draw", "at": at})
     assert r.status_code == 400
     card = deal.cards[29].token
-    state = c.post(f"/api/games/{name}/reveal", json={"card": card, "at": 0}).json()
+    state = c.post(f"/api/games/{name}/reveal", json={"card": card, "at": at}).json()
     assert state["need"] is None and state["waste"] == card
     assert (tmp_path / name).read_text().endswith(f"moves:\ndraw:{card}\n")
 
@@ -195,7 +200,8 @@ def test_peek_walks_through_the_cards(tmp_path):
     deal = Deal.from_number(2)
     c = client(tmp_path)
     name = start(c, seen_line(deal))["name"]
-    state = c.post(f"/api/games/{name}/peek", json={"at": 0}).json()
+    state = c.post(f"/api/games/{name}/peek", json={"at": c.get(f"/api/games/{name}")
+                                                    .json()["at"]}).json()
     clicks, picked = 1, 0
     peek = state["peek"]
     assert peek["of"] == 41 and peek["seen"] == 0 and peek["following"]
@@ -228,8 +234,9 @@ def test_peek_walks_through_the_cards(tmp_path):
 def test_a_peek_stops_at_its_question(tmp_path):
     deal = Deal.from_number(2)
     c = client(tmp_path)
-    name = start(c, seen_line(deal))["name"]
-    state = c.post(f"/api/games/{name}/peek", json={"at": 0}).json()
+    begun = start(c, seen_line(deal))
+    name = begun["name"]
+    state = c.post(f"/api/games/{name}/peek", json={"at": begun["at"]}).json()
     assert state["need"] is not None
     state = c.post(f"/api/games/{name}/peek", json={"at": state["at"]}).json()
     assert state["peek"] is None and state["need"] is None
@@ -243,25 +250,39 @@ def test_a_card_told_wrongly_is_corrected(tmp_path):
     turns up, can be said."""
     deal = Deal.from_number(4)
     c = client(tmp_path)
-    name = start(c, seen_line(deal))["name"]
-    state = c.post(f"/api/games/{name}/move", json={"move": "draw", "at": 0}).json()
+    begun = start(c, seen_line(deal))
+    name = begun["name"]
+    state = c.post(f"/api/games/{name}/move", json={"move": "draw", "at": begun["at"]}).json()
     truth = deal.cards[29]
     wrong = next(card for card in deal.cards[30:] if card.rank != truth.rank)
-    state = c.post(f"/api/games/{name}/reveal", json={"card": wrong.token, "at": 0}).json()
+    state = c.post(f"/api/games/{name}/reveal",
+                   json={"card": wrong.token, "at": state["at"]}).json()
     told = {t["card"]: t for t in state["told"]}
     assert len(told) == 12 and told[wrong.token] == {"card": wrong.token, "place": 29, "ply": 1}
     assert told[deal.cards[18].token]["ply"] == 0
     assert state["moves"] == [{"ply": 1, "number": 1, "move": "draw",
                                "shown": [wrong.token], "taken_back": False}]
     r = c.post(f"/api/games/{name}/correct", json={"told": wrong.token,
-                                                   "to": deal.cards[18].token, "at": 1})
+                                                   "to": deal.cards[18].token,
+                                                   "at": state["at"]})
     assert r.status_code == 400 and "known already" in r.json()["error"]
     r = c.post(f"/api/games/{name}/correct", json={"told": wrong.token, "to": truth.token,
-                                                   "at": 0})
+                                                   "at": begun["at"]})
     assert r.status_code == 409
+    told = state
     state = c.post(f"/api/games/{name}/correct", json={"told": wrong.token,
-                                                       "to": truth.token, "at": 1}).json()
+                                                       "to": truth.token,
+                                                       "at": told["at"]}).json()
     assert state["waste"] == truth.token and state["record"] == [f"draw:{truth.token}"]
+    # The record rewritten is a new version: a tab that showed the card told is behind.
+    assert state["at"] != told["at"]
+    for path, body in (("move", {"move": "draw"}), ("correct", {"told": truth.token,
+                                                                  "to": wrong.token})):
+        r = c.post(f"/api/games/{name}/{path}", json={**body, "at": told["at"]})
+        assert r.status_code == 409 and "another tab" in r.json()["error"], path
+    advice = c.get(f"/api/games/{name}/advice", params={"at": state["at"], "samples": 10})
+    assert advice.json()["at"] == state["at"]
+    assert c.get(f"/api/games/{name}/advice", params={"at": told["at"]}).status_code == 409
     assert wrong.token not in state["known_cards"]
     assert (tmp_path / name).read_text().endswith(f"moves:\ndraw:{truth.token}\n")
     for bad in ({"told": 5, "to": "Ks"}, {"told": "Ks"}, {"told": "Zz", "to": "Ks"}):
@@ -284,11 +305,14 @@ def test_the_move_list_judged_and_the_board_after_a_move(tmp_path):
     code = "TP1-E-AAAAAAD"
     deal = Deal.from_code(code)
     c = client(tmp_path)
-    name = start(c, code)["name"]
-    game, at = Game(deal, EASY), 0
+    begun = start(c, code)
+    name = begun["name"]
+    game, ats = Game(deal, EASY), [begun["at"]]
     for move in ("draw", "draw", "draw", "undo", "draw", "draw"):  # a move taken back
         game.play(move)
-        at = c.post(f"/api/games/{name}/move", json={"move": move, "at": at}).json()["at"]
+        ats.append(c.post(f"/api/games/{name}/move",
+                          json={"move": move, "at": ats[-1]}).json()["at"])
+    at = ats[-1]
     state = c.get(f"/api/games/{name}").json()
     assert [(r["number"], r["taken_back"]) for r in state["moves"]] == [
         (1, False), (2, False), (3, True), (3, True), (4, False), (5, False)]
@@ -307,7 +331,7 @@ def test_the_move_list_judged_and_the_board_after_a_move(tmp_path):
         assert board["stock_left"] == replay.stock_left
         assert board["line"] == solve(Position.of(replay)).tokens
     assert c.get(f"/api/games/{name}/review/99").status_code == 400
-    assert c.get(f"/api/games/{name}/review", params={"at": 2}).status_code == 409
+    assert c.get(f"/api/games/{name}/review", params={"at": ats[2]}).status_code == 409
 
 
 def test_fair_marks_while_cards_are_unseen(tmp_path):
@@ -339,8 +363,8 @@ def test_a_won_game_takes_no_undo_and_no_peek(tmp_path):
     best = solve(Deal.from_code(code), EASY)
     assert best.winnable
     c = client(tmp_path)
-    name = start(c, code)["name"]
-    at = 0
+    begun = start(c, code)
+    name, at = begun["name"], begun["at"]
     for move in best.tokens:
         state = c.post(f"/api/games/{name}/move", json={"move": move, "at": at}).json()
         at = state["at"]
@@ -373,9 +397,9 @@ def test_the_advice_says_why_not_the_top_bar(tmp_path):
             continue
         assert note == {"top": top.move.token, "won": round(fa.won(fa.recommended), 6),
                         "won_top": round(fa.won(top.move), 6)}
-        name = start(c, seen_line(deal))["name"]
-        advice = c.get(f"/api/games/{name}/advice",
-                       params={"at": 0, "samples": 50, "seed": 3}).json()
+        begun = start(c, seen_line(deal))
+        advice = c.get(f"/api/games/{begun['name']}/advice",
+                       params={"at": begun["at"], "samples": 50, "seed": 3}).json()
         assert advice["rather"] == note
         seen += 1
         if seen == 2:
@@ -514,17 +538,23 @@ def test_a_record_held_by_a_terminal_coach_is_refused(tmp_path):
     path = tmp_path / "held.txt"
     path.write_text("# tripeaks-solver game record\nstart: code TP1-E-AAAAAAD\nrules: easy\n"
                     "variant: none\nscoring: app\nmoves:\ndraw\n")
-    held = RecordFile(path)  # as coach holds it while it runs
-    held.open()
+    # Another process holds it as coach does while it runs (the server's own locks are
+    # its games': held_elsewhere looks at other processes').
+    hold = ("import sys\nfrom tripeaks_solver.games.record_file import RecordFile\n"
+            "RecordFile(sys.argv[1]).open()\nprint('held', flush=True)\nsys.stdin.read()\n")
+    held = subprocess.Popen([sys.executable, "-c", hold, str(path)], stdin=subprocess.PIPE,
+                            stdout=subprocess.PIPE, text=True,
+                            env={**os.environ, "PYTHONPATH": str(REPO)})
     try:
+        assert held.stdout.readline() == "held\n"
         c = client(tmp_path)
-        assert [g["held"] for g in c.get("/api/games").json()["games"]] == [True]
+        assert [g["held_elsewhere"] for g in c.get("/api/games").json()["games"]] == [True]
         r = c.get("/api/games/held.txt")
-        assert r.status_code == 400 and "another session" in r.json()["error"]
+        assert r.status_code == 409 and "another session" in r.json()["error"]
     finally:
-        held.close()
+        held.communicate("")
     c = client(tmp_path)
-    assert [g["held"] for g in c.get("/api/games").json()["games"]] == [False]
+    assert [g["held_elsewhere"] for g in c.get("/api/games").json()["games"]] == [False]
     r = c.get("/api/games/held.txt")
     assert r.status_code == 200 and r.json()["record"] == ["draw:3s"]
 
@@ -533,9 +563,13 @@ def test_the_token_of_a_server_on_another_address(tmp_path):
     c = client(tmp_path, token="s3cret")
     assert c.get("/").status_code == 403
     assert c.get("/api/games", params={"token": "wrong"}).status_code == 403
-    r = c.get("/", params={"token": "s3cret"})
-    assert r.status_code == 200 and "tripeaks_token=s3cret" in r.headers["set-cookie"]
-    assert c.get("/api/games").status_code == 200  # the cookie carries it now
+    # The first visit sets the cookie and takes the token out of the address.
+    r = c.get("/play/x.txt", params={"token": "s3cret", "seed": "4"}, follow_redirects=False)
+    assert r.status_code == 303 and r.headers["location"] == "/play/x.txt?seed=4"
+    assert "tripeaks_token=s3cret" in r.headers["set-cookie"]
+    assert "HttpOnly" in r.headers["set-cookie"]
+    assert c.get(r.headers["location"]).status_code == 200  # the cookie carries it now
+    assert c.get("/api/games").status_code == 200
 
 
 def test_games_are_listed_newest_first(tmp_path):
@@ -638,37 +672,90 @@ def test_a_game_left_alone_is_let_go_for_the_terminal(tmp_path, monkeypatch):
     from tripeaks_solver.web import hub
 
     c = client(tmp_path)
-    name = start(c, "TP1-E-AAAAAAD")["name"]
-    c.post(f"/api/games/{name}/move", json={"move": "draw", "at": 0})
+    begun = start(c, "TP1-E-AAAAAAD")
+    name = begun["name"]
+    c.post(f"/api/games/{name}/move", json={"move": "draw", "at": begun["at"]})
     taken = RecordFile(tmp_path / name)
     with pytest.raises(InputError, match="in use"):
         taken.open()
     monkeypatch.setattr(hub, "IDLE_SECONDS", -1)
-    c.get("/api/games")  # the list lets idle games go
+    c.app.app.state.hub.sweep()  # the server's timer lets idle games go
     text = taken.open()  # a terminal coach may take it now
     assert text.endswith("moves:\ndraw:3s\n")
     r = c.get(f"/api/games/{name}")
-    assert r.status_code == 400 and "another session" in r.json()["error"]
+    assert r.status_code == 409 and "another session" in r.json()["error"]
     taken.close()
     assert c.get(f"/api/games/{name}").json()["record"] == ["draw:3s"]
 
 
-def test_serve_on_another_host_warns_and_needs_the_token(tmp_path):
+def get_raw(host: str, port: int, path: str, header_host: str, headers: str = "") -> bytes:
+    with socket.create_connection((host, port), timeout=10) as s:
+        s.sendall(f"GET {path} HTTP/1.1\r\nHost: {header_host}\r\n{headers}"
+                  "Connection: close\r\n\r\n".encode())
+        return s.recv(4096)
+
+
+def test_serve_on_another_loopback_address_is_not_warned_about(tmp_path):
+    # 127.0.0.0/8 is the loopback: no other machine reaches it, no token needed.
     proc = serve("--host", "127.0.0.2", "--port", "0", "--data-dir", str(tmp_path))
     try:
         url = address(proc)
-        found = re.match(r"http://127\.0\.0\.2:(\d+)/\?token=([\w-]+)$", url)
+        found = re.match(r"http://127\.0\.0\.2:(\d+)/$", url)
         assert found, url
-        port, token = found.groups()
-        for path, want in (("/api/games", b"403"), (f"/api/games?token={token}", b"200")):
-            with socket.create_connection(("127.0.0.2", int(port)), timeout=5) as s:
-                s.sendall(f"GET {path} HTTP/1.1\r\nHost: 127.0.0.2:{port}\r\n"
-                          "Connection: close\r\n\r\n".encode())
-                assert s.recv(100).startswith(b"HTTP/1.1 " + want)
+        port = int(found.group(1))
+        assert get_raw("127.0.0.2", port, "/api/games", f"127.0.0.2:{port}").startswith(
+            b"HTTP/1.1 200")
+        assert get_raw("127.0.0.2", port, "/api/games", f"evil.example:{port}").startswith(
+            b"HTTP/1.1 421")
     finally:
         proc.send_signal(signal.SIGINT)
         _, err = proc.communicate(timeout=10)
-    assert err.startswith("warning: --host 127.0.0.2 lets other machines reach the server")
+    assert err == "tripeaks-solve: interrupted\n"
+
+
+@pytest.mark.slow
+def test_serve_on_ipv6_loopback_is_bracketed(tmp_path):
+    if not socket.has_ipv6:
+        pytest.skip("no IPv6 on this machine")
+    proc = serve("--host", "::1", "--port", "0", "--data-dir", str(tmp_path))
+    try:
+        url = address(proc)
+        found = re.match(r"http://\[::1\]:(\d+)/$", url)
+        assert found, url
+        port = int(found.group(1))
+        assert get_raw("::1", port, "/api/games", f"[::1]:{port}").startswith(b"HTTP/1.1 200")
+    finally:
+        proc.send_signal(signal.SIGINT)
+        _, err = proc.communicate(timeout=10)
+    assert err == "tripeaks-solve: interrupted\n"
+
+
+@pytest.mark.slow
+def test_serve_on_every_address_warns_shows_the_name_and_needs_the_token(tmp_path):
+    # --host 0 is 0.0.0.0: every address. The address printed is the machine's name.
+    proc = serve("--host", "0", "--port", "0", "--data-dir", str(tmp_path))
+    try:
+        url = address(proc)
+        found = re.match(r"http://([^:/]+):(\d+)/\?token=([\w-]+)$", url)
+        assert found, url
+        name, port, token = found.group(1), int(found.group(2)), found.group(3)
+        assert name == socket.gethostname()
+        host = f"{name}:{port}"
+        assert get_raw("127.0.0.1", port, "/api/games", host).startswith(b"HTTP/1.1 403")
+        answer = get_raw("127.0.0.1", port, f"/?token={token}", host)
+        assert answer.startswith(b"HTTP/1.1 303")  # the token out of the address bar
+        cookie = f"tripeaks_token_{port}={token}"
+        assert f"set-cookie: {cookie};".lower() in answer.decode().lower()
+        assert get_raw("127.0.0.1", port, "/api/games", host,
+                       f"Cookie: {cookie}\r\n").startswith(b"HTTP/1.1 200")
+        # another port's cookie is not this server's
+        assert get_raw("127.0.0.1", port, "/api/games", host,
+                       f"Cookie: tripeaks_token_1={token}\r\n").startswith(b"HTTP/1.1 403")
+    finally:
+        proc.send_signal(signal.SIGINT)
+        _, err = proc.communicate(timeout=10)
+    assert err.startswith("warning: --host 0 (0.0.0.0: every address of this machine) lets "
+                          "other machines reach the server")
 
 
 def test_a_start_is_refused_in_the_page_words(tmp_path):
@@ -680,35 +767,120 @@ def test_a_start_is_refused_in_the_page_words(tmp_path):
 
 
 def test_the_judging_waits_while_an_advice_is_computed():
-    """The move list's judging pauses between two moves while any advice runs, and a
-    judgement of a record the game has left is dropped (409 to the page)."""
-    from tripeaks_solver.web.review import PRIORITY, Judging, Superseded
+    """The move list's judging (web.jobs' background lane) pauses between two short
+    searches while any advice runs, and begins only once no advice waits or runs; the
+    judgement is kept, shared by the requests that ask for it."""
+    import asyncio
 
-    judging, steps = Judging(), []
-    started = threading.Event()
+    from tripeaks_solver.web.jobs import Jobs
 
-    def compute(progress):
+    jobs = Jobs(caches={"advice": 4, "review": 4})
+    steps: list[int] = []
+    judging, go_on = threading.Event(), threading.Event()
+    began = {k: threading.Event() for k in ("a", "b", "c")}
+    release = {k: threading.Event() for k in ("a", "b", "c")}
+
+    def judge(should_stop):
         for n in range(5):
+            if should_stop():
+                raise AssertionError("stopped")
             steps.append(n)
-            started.set()
-            progress(n)
+            judging.set()
+            if n == 0:
+                go_on.wait(10)  # an advice comes while the first search runs
         return {"done": True}
 
-    out: list = []
-    with PRIORITY.urgent():
-        worker = threading.Thread(target=lambda: out.append(judging.get(("a",), compute)))
-        worker.start()
-        assert started.wait(5)
-        time.sleep(0.2)
-        assert steps == [0]  # paused after its first move: the advice goes first
-    worker.join(5)
-    assert steps == [0, 1, 2, 3, 4] and out == [{"done": True}]
-    assert judging.get(("a",), compute) == {"done": True} and len(steps) == 5  # kept
+    def advice(name):
+        def compute(should_stop):
+            began[name].set()
+            release[name].wait(10)
+            return name
+        return compute
 
-    def superseded(progress):
-        judging.wanted = ("c",)  # a newer record asked for meanwhile
-        progress(0)
+    async def wait_for(event):
+        assert await asyncio.to_thread(event.wait, 10)
+
+    async def scenario():
+        judged = asyncio.ensure_future(jobs.get(("review", 1), judge, "background"))
+        await wait_for(judging)
+        a = asyncio.ensure_future(jobs.get(("advice", "a"), advice("a"), "heavy"))
+        await wait_for(began["a"])
+        go_on.set()
+        await asyncio.sleep(0.3)
+        assert steps == [0]  # paused after its first search: the advice goes first
+        b = asyncio.ensure_future(jobs.get(("advice", "b"), advice("b"), "heavy"))
+        release["a"].set()  # b, waiting for its turn behind a, runs next
+        assert await a == "a"
+        await wait_for(began["b"])
+        await asyncio.sleep(0.3)
+        assert steps == [0]  # still paused
+        release["b"].set()
+        assert await b == "b"
+        out = await judged
+        assert steps == [0, 1, 2, 3, 4]
+        # A judgement asked for while an advice runs does not begin before it ends.
+        c = asyncio.ensure_future(jobs.get(("advice", "c"), advice("c"), "light"))
+        await wait_for(began["c"])
+        again = asyncio.ensure_future(jobs.get(("review", 2), judge, "background"))
+        await asyncio.sleep(0.3)
+        assert steps == [0, 1, 2, 3, 4]
+        release["c"].set()
+        await c
+        assert await again == {"done": True} and len(steps) == 10
+        # kept: asked again, not judged again
+        assert await jobs.get(("review", 1), judge, "background") is out
+        return out
+
+    assert asyncio.run(scenario()) == {"done": True}
+    assert len(steps) == 10
+    jobs.close()
+
+
+def test_a_judgement_the_game_has_left_is_dropped(tmp_path):
+    """A judgement of a record the game has left (a move played while it waited behind
+    an advice) ends with 409, the page asks for the record as it is; that one is
+    judged."""
+    import asyncio
+
+    deal = Deal.from_number(4)
+    c = client(tmp_path)
+    begun = start(c, seen_line(deal))
+    name = begun["name"]
+    state = c.post(f"/api/games/{name}/move", json={"move": "draw", "at": begun["at"]}).json()
+    state = c.post(f"/api/games/{name}/reveal",
+                   json={"card": deal.cards[29].token, "at": state["at"]}).json()
+    jobs = c.app.jobs
+    held = threading.Event()
+
+    def hold(should_stop):  # an advice running: the judging waits for it
+        held.wait(30)
         return {}
 
-    with pytest.raises(Superseded):
-        judging.get(("b",), superseded)
+    holder = threading.Thread(target=lambda: asyncio.run(
+        jobs.get(("advice", "hold"), hold, "heavy")))
+    holder.start()
+    answers: list = []
+    asking = threading.Thread(target=lambda: answers.append(c.get(
+        f"/api/games/{name}/review", params={"at": state["at"], "samples": 10, "seed": 3})))
+    asking.start()
+    for _ in range(1000):  # until the judgement waits (10 s at most)
+        if any(key[0] == "review" for key in jobs.running):
+            break
+        time.sleep(0.01)
+    assert any(key[0] == "review" for key in jobs.running)
+    drawn = deal.cards[30].token
+    moved = c.post(f"/api/games/{name}/move", json={"move": f"draw:{drawn}",
+                                                    "at": state["at"]})
+    assert moved.status_code == 200 and moved.json()["record"][-1] == f"draw:{drawn}"
+    held.set()
+    holder.join(30)
+    asking.join(30)
+    (r,) = answers
+    assert r.status_code == 409 and "moved on" in r.json()["error"]
+    state = moved.json()
+    review = c.get(f"/api/games/{name}/review",
+                   params={"at": state["at"], "samples": 10, "seed": 3})
+    assert review.status_code == 200
+    judged = review.json()
+    assert judged["at"] == state["at"] and len(judged["rows"]) == len(state["record"]) == 2
+    assert (judged["samples"], judged["samples_asked"]) == (10, 10)

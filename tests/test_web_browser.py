@@ -806,3 +806,51 @@ def test_the_keys_play_draw_and_undo(server, browser):
         assert wait_settled(browser) in ("move", "over")
         assert status(browser)[1] == player.game.moves
     player.check_end(server.folder)
+
+
+HOLD = ("import sys\nfrom tripeaks_solver.games.record_file import RecordFile\n"
+        "RecordFile(sys.argv[1]).open()\nprint('held', flush=True)\nsys.stdin.read()\n")
+
+
+@pytest.mark.slow  # CI's slow step; the fast set keeps the keys (the quickest browser game)
+def test_a_held_record_is_not_linked_and_the_end_says_its_samples(server, browser):
+    """A record a terminal coach holds is listed without a link, said so; a game begun
+    with cards unseen, ended, and opened asking 1,000 samples: the end says the
+    judgement took 200 a move."""
+    from tripeaks_solver.games.record_file import RecordFile
+    from tripeaks_solver.games.session import CoachSession
+    from tripeaks_solver.model.observed import Observed, Start
+    from tripeaks_solver.solver.solve import solve
+
+    deal = Deal.from_number(3)
+    seen = " ".join(deal.cards[p].token for p in seen_places(EASY))
+    ended = server.folder / "ended-fair.txt"
+    session = CoachSession.new(Start.of_seen(seen, EASY), record=RecordFile(ended))
+    for move in solve(deal, EASY).tokens:  # to its end, each card that turns up said
+        session.play(Observed.parse(move))
+        while session.pending is not None:
+            session.answer(deal.cards[session.need[len(session.said)]].token)
+    assert session.game.position().status.value in ("won", "stuck")
+    session.close()
+    held = server.folder / "held-by-coach.txt"
+    held.write_text(record_text("code TP1-E-AAAAAAD", ["draw"]))
+    holder = subprocess.Popen([sys.executable, "-c", HOLD, str(held)], stdin=subprocess.PIPE,
+                              stdout=subprocess.PIPE, text=True,
+                              env={**os.environ, "PYTHONPATH": str(REPO)})
+    try:
+        assert holder.stdout.readline() == "held\n"
+        browser.get(server.url)
+        WebDriverWait(browser, WAIT).until(
+            lambda d: d.find_elements(By.CSS_SELECTOR, '[data-record="ended-fair.txt"]'))
+        assert not browser.find_elements(By.CSS_SELECTOR, '[data-record="held-by-coach.txt"]')
+        item = next(li for li in browser.find_elements(By.CSS_SELECTOR, "#games li")
+                    if "held-by-coach.txt" in li.text)
+        assert "open in a terminal coach" in item.text and not item.find_elements(
+            By.TAG_NAME, "a")
+    finally:
+        holder.communicate("")
+    browser.get(f"{server.url}play/ended-fair.txt?samples=1000&seed=1")
+    WebDriverWait(browser, WAIT).until(
+        lambda d: d.find_elements(By.CSS_SELECTOR, "[data-summary]"))
+    end = browser.find_element(By.ID, "end").text
+    assert "Each move judged over 200 samples (1,000 asked for)." in end

@@ -32,6 +32,25 @@ from ..solver.solve import board, cards_at, rule_masks, scratch
 from .stats import wilson_interval
 
 MAX_SAMPLES = 1_000_000
+STOP_SECONDS = 0.04  # with should_stop: a kernel call aims at this, and takes at most ~0.1 s
+
+StopCheck = Callable[[], bool]  # should_stop(): True once the caller no longer wants it
+
+
+class Cancelled(Exception):
+    """Raised by a search when its ``should_stop()`` said stop (between two kernel calls)."""
+
+
+def stop_points(n: int, should_stop: StopCheck | None) -> Iterator[tuple[int, int]]:
+    """:func:`kernels.jit.chunks` of 0 … n; with ``should_stop``, short ones, each asked
+    before it begins (Cancelled when it says stop)."""
+    if should_stop is None:
+        yield from chunks(n)
+        return
+    for a, b in chunks(n, STOP_SECONDS):
+        if should_stop():
+            raise Cancelled
+        yield a, b
 
 
 def seen_at(position: Position) -> frozenset[int]:
@@ -208,13 +227,14 @@ def _move_codes(view: View, position: Position, moves: list[Move]) -> np.ndarray
 
 def fair_hint(view: View, samples: int = 1000, seed: int | None = None,
               score_samples: int = 100, with_now: bool = False,
-              scheme: str = "app") -> FairHint:
+              scheme: str = "app", should_stop: StopCheck | None = None) -> FairHint:
     """Rate every legal move by the share of completions of the unseen cards in which a
     win is still left after it (95% Wilson interval), and by the mean best final score
     under ``scheme`` over the first ``score_samples`` completions (an optimum costs
     about ten winnability searches; under ``original`` far more). When the distinct
     rank fillings are no more than ``samples`` they are all solved and the shares are
-    exact. ``with_now`` also rates the position itself (``share_now``)."""
+    exact. ``with_now`` also rates the position itself (``share_now``). ``should_stop``
+    is asked about every 0.05 s (at most 0.1 s apart); True stops the work (Cancelled)."""
     check_scheme(scheme)
     if not 1 <= samples <= MAX_SAMPLES:
         raise InputError(f"samples must be 1 … {MAX_SAMPLES:,}, not {samples}")
@@ -235,7 +255,7 @@ def fair_hint(view: View, samples: int = 1000, seed: int | None = None,
     scheme_code = completion_kernels.SCHEME_CODES[scheme]
     # A chunk of completions a call, so that Ctrl-C stops the work; each completion is
     # solved on its own, so the answers are those of one call over all.
-    for a, b in chunks(n):
+    for a, b in stop_points(n, should_stop):
         completion_kernels._solve_completions(
             board(), start, masks,
             completion_kernels.Completions(places, fill_rows(a, b), wins[a:b], scores[a:b]),

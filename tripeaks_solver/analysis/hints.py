@@ -22,7 +22,7 @@ from ..model.position import Position
 from ..model.rules import Rules
 from ..model.scoring import check_scheme, objective
 from ..solver.solve import Solution, solve
-from .fair import FairHint, View, fair_hint
+from .fair import Cancelled, FairHint, StopCheck, View, fair_hint
 from .players import fair_player
 from .stats import fraction
 
@@ -99,14 +99,17 @@ def _position(start: Game | Position) -> Position:
     return start if isinstance(start, Position) else Position.of(start)
 
 
-def hint(start: Game | Position, scheme: str = "app", must_clear: bool = False) -> Hint:
+def hint(start: Game | Position, scheme: str = "app", must_clear: bool = False,
+         should_stop: StopCheck | None = None) -> Hint:
     """Every legal move of the position with what is still reachable after it (with
-    ``must_clear``, by the lines that clear the board only)."""
+    ``must_clear``, by the lines that clear the board only). ``should_stop`` is asked
+    between two searches (Cancelled when it says stop)."""
     check_scheme(scheme)
     position = _position(start)
     here = solve(position, scheme=scheme, must_clear=must_clear)
     rated = []
     for move in position.legal_moves():
+        _stop_here(should_stop)
         after = solve(position.play(move), scheme=scheme, must_clear=must_clear)
         rated.append(MoveValue(move, after.winnable, after.best_score, after.best_moves,
                                here.winnable and not after.winnable, _loses(here, after)))
@@ -118,6 +121,11 @@ def hint(start: Game | Position, scheme: str = "app", must_clear: bool = False) 
 
     order = sorted(range(len(rated)), key=key)
     return Hint(position, scheme, here, tuple(rated[j] for j in order))
+
+
+def _stop_here(should_stop: StopCheck | None) -> None:
+    if should_stop is not None and should_stop():
+        raise Cancelled
 
 
 MAX_PLAYER_SAMPLES = 100_000  # the most a fair:N player takes
@@ -269,14 +277,15 @@ def analyze(deal: Deal, rules: Rules, record: Iterable[Move | str], scheme: str 
 
 def analyze_game(start: Start, record: Iterable[Observed | Move | str], scheme: str = "app",
                  fair: bool = False, samples: int = 100, seed: int | None = None,
-                 progress: Callable[[int], None] | None = None) -> Review:
+                 progress: Callable[[int], None] | None = None,
+                 should_stop: StopCheck | None = None) -> Review:
     """Judge every move of an observed ``record`` (undos included) of a game that began
     as ``start``. Exactly when the whole deal is known by the end (from the start, or
     every card seen); fairly too with ``fair``, and only fairly otherwise: each move's
     shares come from what the player knew before it; rows numbered as the app counts
-    moves. ``progress(n)`` is called after the n-th move of the record. IllegalMoveError
-    at an illegal move, InputError for a bad token or an observation that contradicts
-    what is known."""
+    moves. ``progress(n)`` is called after the n-th move of the record; ``should_stop``
+    as :func:`fair.fair_hint` asks it (Cancelled). IllegalMoveError at an illegal move,
+    InputError for a bad token or an observation that contradicts what is known."""
     check_scheme(scheme)
     observed = ObservedGame(start)
     known = []  # what the player knew before each move
@@ -296,6 +305,7 @@ def analyze_game(start: Start, record: Iterable[Observed | Move | str], scheme: 
     numbers = move_numbers(observed.moves)
     rows = []
     for i, move in enumerate(observed.moves):
+        _stop_here(should_stop)
         number, back = numbers[i], taken_back[i]
         before, sol_before = position, here
         game.play(move)
@@ -320,7 +330,8 @@ def analyze_game(start: Start, record: Iterable[Observed | Move | str], scheme: 
         share_before = share_after = share_best = verdict = None
         if fair and not back:
             rating = fair_hint(View.of(before, known[i]), samples, seed,
-                               score_samples=0, with_now=True, scheme=scheme)
+                               score_samples=0, with_now=True, scheme=scheme,
+                               should_stop=should_stop)
             share_before = rating.share_now
             share_after = next(m.share for m in rating.moves if m.move == move)
             share_best = rating.moves[0].share
@@ -388,18 +399,19 @@ class FairAdvice:
 
 
 def fair_advice(view: View, samples: int = 1000, seed: int = 0, score_samples: int = 100,
-                scheme: str = "app") -> FairAdvice:
+                scheme: str = "app", should_stop: StopCheck | None = None) -> FairAdvice:
     """Every legal move's share of completions still winnable (:func:`fair.fair_hint`),
     and the recommendation of the strongest fair player, ``fair:N`` with N =
     ``samples`` (rollouts of the careful player: ``players.py``), with its rollouts'
-    wins. Both see only ``view``; ``seed`` fixes both."""
-    rating = fair_hint(view, samples, seed, score_samples, scheme=scheme)
+    wins. Both see only ``view``; ``seed`` fixes both. ``should_stop``: as fair_hint."""
+    rating = fair_hint(view, samples, seed, score_samples, scheme=scheme,
+                       should_stop=should_stop)
     player = fair_player(min(samples, MAX_PLAYER_SAMPLES))
     if not rating.moves:
         return FairAdvice(rating, player.name, seed, None)
     # The player's own order of the legal moves (its ties go to the first); with one
     # legal move its rollouts still say how often playing on wins.
     order = view.canonical().legal_moves()
-    move, sums = player.decide(view, order, np.random.default_rng(seed))
+    move, sums = player.decide(view, order, np.random.default_rng(seed), should_stop)
     wins = tuple((m, int(sums[j, 0])) for j, m in enumerate(order))
     return FairAdvice(rating, player.name, seed, move, player.samples, wins)

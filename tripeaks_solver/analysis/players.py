@@ -47,7 +47,7 @@ from ..model.moves import Move
 from ..model.position import Position
 from ..model.rules import EASY, Rules
 from ..solver.solve import rule_masks, solve
-from .fair import View, fair_hint
+from .fair import StopCheck, View, fair_hint, stop_points
 from .player_spec import parse_player
 
 
@@ -190,25 +190,29 @@ class RolloutPlayer(Player):
         self.keep_base = keep_base
         self.margin = margin
 
-    def values(self, seen: Seen, candidates: np.ndarray, rules: Rules, seed: int) -> np.ndarray:
-        """(wins, cards removed, app points, original points) of each candidate, summed."""
+    def values(self, seen: Seen, candidates: np.ndarray, rules: Rules, seed: int,
+               should_stop: StopCheck | None = None) -> np.ndarray:
+        """(wins, cards removed, app points, original points) of each candidate, summed
+        (``should_stop`` as :func:`fair.fair_hint` asks it)."""
         out = np.zeros((len(candidates), 4), dtype=np.int64)
         known, masks, rng = seen.known(), rule_masks(rules), policies.rollout_rng(seed)
         # A chunk of completions a call, so that Ctrl-C stops the work; the generator
         # goes on from call to call, so the sums are those of one call over all.
-        for a, b in chunks(self.samples):
+        split = chunks(self.samples) if should_stop is None else \
+            stop_points(self.samples, should_stop)
+        for a, b in split:
             playouts._rollouts(known, seen.unseen, masks, self.policy,
                                playouts.Trials(candidates, b - a, rng), out)
         return out
 
-    def decide(self, view: View, legal: list[Move], rng: np.random.Generator
-               ) -> tuple[Move, np.ndarray]:
+    def decide(self, view: View, legal: list[Move], rng: np.random.Generator,
+               should_stop: StopCheck | None = None) -> tuple[Move, np.ndarray]:
         """The move chosen, and every legal move's sums over its rollouts (rows as
         :meth:`values` gives them, in the order of ``legal``)."""
         seen = Seen.of(view)
         rules = view.rules
         candidates = np.array([seen.kernel_move(m) for m in legal], dtype=np.int64)
-        out = self.values(seen, candidates, rules, int(rng.integers(1 << 62)))
+        out = self.values(seen, candidates, rules, int(rng.integers(1 << 62)), should_stop)
         default = 0
         if self.keep_base:
             g = policies._policy_move(self.policy, rule_masks(rules), seen.sight())

@@ -6,9 +6,12 @@ import errno
 import ipaddress
 import os
 import secrets
+import signal
 import socket
 import sys
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import click
 
@@ -49,19 +52,39 @@ def _bind(host: str, port: int) -> socket.socket:
     return sock
 
 
-def _wildcard(host: str) -> bool:
+def _address(sock: socket.socket) -> ipaddress.IPv4Address | ipaddress.IPv6Address:
+    """The address the socket listens on, as the system bound it (``--host 0`` is
+    0.0.0.0, a name its address)."""
+    return ipaddress.ip_address(sock.getsockname()[0].split("%")[0])
+
+
+def _url_host(address: ipaddress.IPv4Address | ipaddress.IPv6Address | str) -> str:
+    """A host as a URL and a Host header write it: an IPv6 address in brackets."""
+    text = str(address)
+    return f"[{text}]" if ":" in text else text
+
+
+def _more_files() -> None:
+    """Raise the soft limit of open files to the hard one (macOS starts at 256): each
+    connection and each game held open takes one."""
     try:
-        return ipaddress.ip_address(host).is_unspecified
-    except ValueError:
-        return False
+        import resource
+
+        soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+        want = 4096 if hard == resource.RLIM_INFINITY else min(hard, 4096)
+        if soft != resource.RLIM_INFINITY and soft < want:
+            resource.setrlimit(resource.RLIMIT_NOFILE, (want, hard))
+    except (ImportError, ValueError, OSError):
+        pass
 
 
 @cli.command("serve", short_help="Play along, peek and see best lines on a local web page.")
 @click.option("--port", type=click.IntRange(0, 65535), default=8765, show_default=True,
               help="The port to listen on (0: a free one, printed).")
 @click.option("--host", default=LOOPBACK, show_default=True,
-              help="The address to listen on. Another than the loopback lets other machines "
-                   "in: the printed address then holds a token the page needs.")
+              help="The address to listen on. One that is not the loopback (127.0.0.0/8, "
+                   "::1) lets other machines in: the printed address then holds a token "
+                   "the page needs.")
 @click.option("--data-dir", "data_dir", type=click.Path(file_okay=False, path_type=Path),
               default=None,
               help="The folder of the game records (default: the one coach uses).")
@@ -79,53 +102,85 @@ def serve_command(port: int, host: str, data_dir: Path | None, open_browser: boo
     else --lang, else the browser's, else LC_ALL, LC_MESSAGES or LANG. Ctrl-C stops
     the server.
     """
+    try:
+        _serve(port, host, data_dir, open_browser, lang)
+    except KeyboardInterrupt:  # at any moment, even while the server starts
+        _interrupted()
+
+
+def _serve(port: int, host: str, data_dir: Path | None, open_browser: bool,
+           lang: str) -> None:
     import logging
 
     import uvicorn
 
     from ..web.app import make_app
+    from ..web.guard import TOKEN_COOKIE
 
     folder = data_dir if data_dir is not None else _records_folder()
     if folder.exists() and not folder.is_dir():
         raise InputError(f"--data-dir {folder}: not a folder")
     sock = _bind(host, port)
     port = sock.getsockname()[1]
+    bound = _address(sock)
     token = None
-    shown = host
-    if host != LOOPBACK and host != "localhost":
+    shown = _url_host(bound)
+    if not bound.is_loopback:
         token = secrets.token_urlsafe(24)
-        click.echo(f"warning: --host {host} lets other machines reach the server; the page "
-                   "needs the token in the address below", err=True)
-        if _wildcard(host):
+        if bound.is_unspecified:  # every interface: the machine's name reaches it
             shown = socket.gethostname()
-    hosts = {f"{LOOPBACK}:{port}", f"localhost:{port}", f"{shown}:{port}", f"{host}:{port}"}
-    if ":" in host:  # an IPv6 address is written in brackets in a Host header
-        hosts.add(f"[{host}]:{port}")
-    url = f"http://{LOOPBACK if token is None else shown}:{port}/"
+            where = f"--host {host} ({bound}: every address of this machine)"
+        else:
+            where = f"--host {host}" + (f" ({bound})" if host != str(bound) else "")
+        click.echo(f"warning: {where} lets other machines reach the server; the page "
+                   "needs the token in the address below", err=True)
+    hosts = {f"{LOOPBACK}:{port}", f"localhost:{port}", f"{shown}:{port}",
+             f"{_url_host(bound)}:{port}"}
+    if host != str(bound) and ":" not in host:  # the name given (--host localhost)
+        hosts.add(f"{host}:{port}")
+    url = f"http://{LOOPBACK if bound == ipaddress.ip_address(LOOPBACK) else shown}:{port}/"
     if token is not None:
         url += f"?token={token}"
     given = click.get_current_context().get_parameter_source("lang")
-    app = make_app(folder, (lambda: hosts) if not _wildcard(host) else None, token,
-                   warm=True, fallback=language_from_env(),
+    app = make_app(folder, (lambda: hosts) if not bound.is_unspecified else None, token,
+                   warm=True, cookie=f"{TOKEN_COOKIE}_{port}", fallback=language_from_env(),
                    lang=lang if given is click.core.ParameterSource.COMMANDLINE else None)
     click.echo(f"Serving {folder} on {url}  (Ctrl-C stops)")
     sys.stdout.flush()
+    _more_files()
     logging.basicConfig(format="tripeaks-solve serve: %(message)s", level=logging.WARNING)
     # uvicorn annotates the timeout as an int, but waits with asyncio.timeout: a float.
     config = uvicorn.Config(app, log_level="warning", access_log=False, lifespan="on",
                             timeout_graceful_shutdown=0.5,  # type: ignore[arg-type]
-                            log_config=None)
-    server = uvicorn.Server(config)
+                            log_config=None, backlog=128)
+    server = _stopping_server(config, app.stop)
     if open_browser:
         import webbrowser
 
         webbrowser.open(url)
-    try:
-        server.run(sockets=[sock])
-    except KeyboardInterrupt:
-        # Stopped by Ctrl-C: the records are synced after every move; a search still
-        # running in a worker thread must not hold the exit up.
-        sys.stderr.write("tripeaks-solve: interrupted\n")
-        sys.stderr.flush()
-        sys.stdout.flush()
-        os._exit(EXIT_INTERRUPTED)
+    server.run(sockets=[sock])
+
+
+def _interrupted(code: int = EXIT_INTERRUPTED) -> None:
+    # Stopped by Ctrl-C: the records are synced after every move; a search still
+    # running in a worker thread must not hold the exit up.
+    sys.stderr.write("tripeaks-solve: interrupted\n")
+    sys.stderr.flush()
+    sys.stdout.flush()
+    os._exit(code)
+
+
+def _stopping_server(config: Any, stop: Callable[[], None]) -> Any:
+    """uvicorn's server that, told to stop (Ctrl-C, SIGTERM), first stops every search,
+    so that the requests waiting for one are answered (503) at once and the server
+    exits within a second. (uvicorn is imported only when serve runs.)"""
+    import uvicorn
+
+    class Server(uvicorn.Server):
+        def handle_exit(self, sig: int, frame: Any) -> None:
+            if self.should_exit:  # told twice: at once (every record is synced)
+                _interrupted(EXIT_INTERRUPTED if sig == signal.SIGINT else 128 + sig)
+            stop()
+            super().handle_exit(sig, frame)
+
+    return Server(config)

@@ -12,6 +12,7 @@ import fcntl
 import os
 import stat
 import tempfile
+import time
 from pathlib import Path
 
 from ..errors import InputError
@@ -26,16 +27,20 @@ class FileError(InputError):
     with other settings; ``optimal`` then says how the file's rows were made),
     ``write`` (a write failed part way), ``file`` (a path that cannot be used),
     ``special`` (a device, pipe, socket or directory where a regular file is needed),
-    ``engine`` (workers or a scheduler). ``role`` is ``csv``, ``plot``, ``input`` or
-    ``record``.
+    ``engine`` (workers or a scheduler), ``changed`` (a file changed under the run that
+    holds it), ``links`` (a file with another hard link where one is refused). ``role`` is
+    ``csv``, ``plot``, ``input`` or ``record``. ``errno``: the system's error number when
+    the system refused (a full disk, too many open files: the machine's problem, not the
+    input's), else None.
     """
 
     def __init__(self, message: str, problem: str, role: str = "",
-                 optimal: bool | None = None) -> None:
+                 optimal: bool | None = None, errno: int | None = None) -> None:
         super().__init__(message)
         self.problem = problem
         self.role = role
         self.optimal = optimal
+        self.errno = errno
 
 
 def file_kind(mode: int) -> str:
@@ -55,6 +60,19 @@ def _why(exc: OSError) -> str:
     return exc.strerror or str(exc)
 
 
+def os_errno(exc: BaseException | None) -> int | None:
+    """The system error number behind ``exc`` (its own, or that of the error it was
+    raised from), or None."""
+    seen = 0
+    while exc is not None and seen < 5:
+        number = getattr(exc, "errno", None)
+        if isinstance(number, int):
+            return number
+        exc = exc.__cause__ or exc.__context__
+        seen += 1
+    return None
+
+
 def write_all(fd: int, data: bytes) -> None:
     """Write every byte (``os.write`` may write part of a buffer)."""
     view = memoryview(data)
@@ -70,21 +88,20 @@ class LockedFile:
     leaves nothing behind).
     """
 
-    def __init__(self, path: Path, what: str, role: str) -> None:
+    def __init__(self, path: Path, what: str, role: str, new: bool = False) -> None:
+        """``new``: only a file made now (FileError ``exists`` when there is one)."""
         self.path = path
         self.what = what
         self.role = role
         self.locked = False
-        self.fd, self.created = self._open()
+        self.fd, self.created = self._open(new)
         try:
             mode = os.fstat(self.fd).st_mode
             if not stat.S_ISREG(mode):
                 raise FileError(f"cannot write {what} {path}: it is {file_kind(mode)}, not a "
                                  "regular file", "special", role)
-            try:
-                fcntl.flock(self.fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-            except BlockingIOError:
-                raise FileError(f"{path} is in use by another run", "in-use", role) from None
+            if not _lock(self.fd):
+                raise FileError(f"{path} is in use by another run", "in-use", role)
             self.locked = True
             if not self._still_at_path():  # replaced between our open and our lock
                 raise FileError(f"{path} is in use by another run", "in-use", role)
@@ -92,13 +109,14 @@ class LockedFile:
             self.close(discard=True)
             raise
 
-    def _open(self) -> tuple[int, bool]:
+    def _open(self, new: bool) -> tuple[int, bool]:
         path, flags = self.path, os.O_RDWR | os.O_CLOEXEC
         for _ in range(10):  # the file may come and go between the two opens
             try:
                 return os.open(path, flags | os.O_CREAT | os.O_EXCL, 0o666), True
             except FileExistsError:
-                pass
+                if new:
+                    raise FileError(f"{path} exists", "exists", self.role) from None
             except OSError as exc:
                 raise self._cannot(exc) from None
             try:
@@ -124,7 +142,8 @@ class LockedFile:
             why = "permission denied"
         else:
             why = _why(exc)
-        return FileError(f"cannot write {self.what} {self.path}: {why}", "file", self.role)
+        return FileError(f"cannot write {self.what} {self.path}: {why}", "file", self.role,
+                         errno=exc.errno)
 
     def _still_at_path(self) -> bool:
         try:
@@ -137,6 +156,10 @@ class LockedFile:
     @property
     def size(self) -> int:
         return os.fstat(self.fd).st_size
+
+    def identity(self) -> os.stat_result:
+        """The file held, as the system sees it now (its device, inode, size, time)."""
+        return os.fstat(self.fd)
 
     def replace_with(self, data: bytes) -> None:
         """Replace the file's contents in one step: a temporary file beside it, renamed
@@ -163,7 +186,7 @@ class LockedFile:
                 except OSError:
                     pass
             raise FileError(f"cannot write {self.what} {self.path}: {_why(exc)}", "write",
-                             self.role) from None
+                             self.role, errno=exc.errno) from None
         self.created = False  # the new contents are there to stay
 
     def close(self, discard: bool = False) -> None:
@@ -183,5 +206,69 @@ class LockedFile:
             self.fd = -1
 
 
+def _lock(fd: int, tries: int = 4) -> bool:
+    """Take the exclusive lock of ``fd``; False when another holds it. Tried again a few
+    times over some milliseconds: a reader that looks at whether a file is held (a
+    server listing records where ``/proc/locks`` is missing) holds a lock that briefly."""
+    for attempt in range(tries):
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            return True
+        except BlockingIOError:
+            if attempt + 1 < tries:
+                time.sleep(0.005 * (attempt + 1))
+    return False
 
-__all__ = ["FileError", "LockedFile", "file_kind", "write_all"]
+
+def held_files() -> set[tuple[int, int]] | None:
+    """The files (device, inode) another process holds a ``flock`` on, as the system
+    lists them (``/proc/locks``); None where it does not (then :func:`held_by_other`
+    asks the file itself)."""
+    try:
+        with open("/proc/locks", encoding="ascii", errors="replace") as f:
+            lines = f.read().splitlines()
+    except OSError:
+        return None
+    mine, out = os.getpid(), set()
+    for line in lines:
+        words = line.split()
+        # "1: FLOCK  ADVISORY  WRITE 1234 fe:00:2146646 0 EOF" (a waiter: "1: -> FLOCK …")
+        if len(words) < 6 or words[1] != "FLOCK":
+            continue
+        try:
+            pid = int(words[4])
+            major, minor, inode = words[5].split(":")
+            out_key = (os.makedev(int(major, 16), int(minor, 16)), int(inode))
+        except ValueError:
+            continue
+        if pid != mine:
+            out.add(out_key)
+    return out
+
+
+def held_by_other(path: Path, held: set[tuple[int, int]] | None) -> bool:
+    """Does another session hold the lock of ``path``? From ``held`` (:func:`held_files`)
+    when there is one, else by asking for a shared lock for a moment, never waiting."""
+    if held is not None:
+        try:
+            st = os.stat(path)
+        except OSError:
+            return False
+        return (st.st_dev, st.st_ino) in held
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
+    except OSError:
+        return False
+    try:
+        fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
+    except BlockingIOError:
+        return True
+    except OSError:
+        return False
+    finally:
+        os.close(fd)  # the shared lock, if taken, goes with it
+    return False
+
+
+__all__ = ["FileError", "LockedFile", "file_kind", "held_by_other", "held_files", "os_errno",
+           "write_all"]

@@ -5,10 +5,14 @@ and the file itself, locked while a session writes it, grown one synced line a m
 from __future__ import annotations
 
 import datetime
+import errno
 import fcntl
 import os
 import re
+import stat
 import sys
+import threading
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -42,7 +46,17 @@ def games_dir() -> Path:
 
 def default_record(start: Start, folder: Path | None = None) -> Path:
     """A new file for the record of ``start`` in ``folder`` (:func:`games_dir`), named
-    after it and the time it began."""
+    after it and the time it began (a name no file has now: :meth:`RecordFile.new_in`
+    takes one that no other session can take meanwhile)."""
+    for n, path in enumerate(_names(start, folder)):
+        if n >= 10_000 or not path.exists():
+            return path
+    raise AssertionError("unreachable")
+
+
+def _names(start: Start, folder: Path | None) -> Iterator[Path]:
+    # The names a record of ``start`` begun now may take, in order: NAME-STAMP.txt,
+    # NAME-STAMP-2.txt, …
     if start.kind == "code":
         name = start.text
     elif start.kind == "seen":
@@ -52,26 +66,63 @@ def default_record(start: Start, folder: Path | None = None) -> Path:
     name = re.sub(r"[^A-Za-z0-9-]", "", name)
     stamp = datetime.datetime.now().strftime("%Y%m%d-%H%M%S")
     folder = games_dir() if folder is None else folder
-    path = folder / f"{name}-{stamp}.txt"
+    yield folder / f"{name}-{stamp}.txt"
     n = 2
-    while path.exists():
-        path = folder / f"{name}-{stamp}-{n}.txt"
+    while True:
+        yield folder / f"{name}-{stamp}-{n}.txt"
         n += 1
-    return path
+
+
+class RecordChanged(FileError):
+    """The record's path no longer names the file the session holds as it wrote it
+    (replaced, moved, removed, or written by another program): nothing was written."""
+
+    def __init__(self, path: Path, why: str) -> None:
+        super().__init__(f"{path} {why} outside this session: the move was not written; "
+                         f"start again with --record {path} to go on from what it holds",
+                         "changed", "record")
+        self.why = why
 
 
 class RecordFile:
     """A session's record file, locked while the session runs; every move is appended
     and synced to the disk before the next is taken, so a crash loses none, and a write
-    that fails leaves the file as it was before it."""
+    that fails leaves the file as it was before it.
 
-    def __init__(self, path: Path, make_folder: bool = False) -> None:
+    Before every write the path must still name the file held, as this session left it
+    (its device, inode, size and time): a file replaced by a rename (``sed -i``, an
+    editor), moved, removed, or written by another program is never written to
+    (:class:`RecordChanged`). ``single_link``: a file with another hard link (a name
+    that may lie outside the folder) is refused, and never written."""
+
+    def __init__(self, path: Path, make_folder: bool = False, single_link: bool = False,
+                 new: bool = False) -> None:
         self.path = Path(path)
         self.make_folder = make_folder  # the default folder is made; one typed must exist
+        self.single_link = single_link
+        self.new = new  # only a file made now (FileError "exists" otherwise)
         self.file: LockedFile | None = None
         self.skip = 0  # bytes of a byte-order mark the file begins with
         self.text = ""  # what the file held when it was opened
         self.tail: tuple[str, str | None] | None = None  # a last line to end first
+        self.left: tuple[int, int, int, int] = (0, 0, 0, 0)  # the file as last written
+
+    @classmethod
+    def new_in(cls, start: Start, folder: Path | None = None,
+               single_link: bool = False) -> RecordFile:
+        """A new record of ``start`` in ``folder`` (:func:`games_dir`, made if missing),
+        opened: the first of its names (:func:`default_record`) that no file has, made
+        so that two sessions starting the same game at once take two names."""
+        for n, path in enumerate(_names(start, folder)):
+            record = cls(path, make_folder=n == 0, single_link=single_link, new=True)
+            try:
+                record.open()
+            except FileError as exc:
+                if exc.problem != "exists" or n >= 1000:
+                    raise
+                continue
+            return record
+        raise AssertionError("unreachable")
 
     @property
     def is_open(self) -> bool:
@@ -89,14 +140,28 @@ class RecordFile:
             try:
                 self.path.parent.mkdir(parents=True, exist_ok=True)
             except OSError as exc:
-                raise InputError(f"cannot make {self.path.parent} for the record: "
-                                 f"{exc.strerror or exc} (give --record FILE)") from None
+                raise FileError(f"cannot make {self.path.parent} for the record: "
+                                f"{exc.strerror or exc} (give --record FILE)", "file", "record",
+                                errno=exc.errno) from None
         try:
-            self.file = LockedFile(self.path, "the record", "record")
+            self.file = LockedFile(self.path, "the record", "record", new=self.new)
         except FileError as exc:
-            raise InputError(str(exc).replace("another run", "another session")) from None
+            if exc.problem in ("exists", "file"):
+                raise
+            raise FileError(str(exc).replace("another run", "another session"), exc.problem,
+                            "record") from None
+        if self.single_link and self.file.identity().st_nlink > 1:
+            self.close()
+            raise FileError(f"{self.path} has another hard link (another name, maybe outside "
+                            "its folder): copy it to a file of its own", "links", "record")
+        self._mark()
         size = self.file.size
-        data = os.pread(self.file.fd, size, 0) if size else b""
+        try:
+            data = os.pread(self.file.fd, size, 0) if size else b""
+        except OSError as exc:
+            self.close()
+            raise FileError(f"cannot read the record {self.path}: {exc.strerror or exc}",
+                            "file", "record", errno=exc.errno) from None
         try:
             text = data.decode("utf-8")
         except UnicodeDecodeError:
@@ -109,9 +174,46 @@ class RecordFile:
         self.text = text
         return text
 
+    def _mark(self) -> None:
+        # The file as this session leaves it: what the next write checks.
+        assert self.file is not None
+        st = self.file.identity()
+        self.left = (st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns)
+
+    def changed(self) -> str | None:
+        """Why the path no longer names the file held as this session left it (``was
+        replaced``, ``was removed or moved``, ``was written``, ``was given another hard
+        link``), or None while it does."""
+        assert self.file is not None
+        try:
+            here = os.stat(self.path)
+        except FileNotFoundError:
+            return "was removed or moved"
+        except OSError as exc:
+            if exc.errno in (errno.ENOENT, errno.ENOTDIR):
+                return "was removed or moved"
+            raise FileError(f"cannot look at the record {self.path}: {exc.strerror or exc}",
+                            "file", "record", errno=exc.errno) from None
+        dev, ino, size, mtime = self.left
+        if (here.st_dev, here.st_ino) != (dev, ino):
+            return "was replaced"
+        if (here.st_size, here.st_mtime_ns) != (size, mtime):
+            return "was written"
+        if self.single_link and here.st_nlink > 1:
+            return "was given another hard link"
+        return None
+
+    def check(self) -> None:
+        """Raise :class:`RecordChanged` when the path no longer names the file held as
+        this session left it."""
+        why = self.changed()
+        if why is not None:
+            raise RecordChanged(self.path, why)
+
     def write(self, text: str) -> None:
-        """Append ``text`` and sync it; when that fails, cut the file back to where it
-        ended and raise an InputError."""
+        """Append ``text`` and sync it, once :meth:`check` has passed; when the write
+        fails, cut the file back to where it ended and raise a FileError."""
+        self.check()
         if self.tail is not None:
             self._mend()
         self._append(text)
@@ -128,14 +230,17 @@ class RecordFile:
                 os.ftruncate(fd, before)
             except OSError:
                 pass
-            raise InputError(f"cannot write the record {self.path}: "
-                             f"{exc.strerror or exc}") from None
+            self._mark()
+            raise FileError(f"cannot write the record {self.path}: {exc.strerror or exc}",
+                            "write", "record", errno=exc.errno) from None
+        self._mark()
 
     def replace(self, text: str) -> None:
         """Replace the whole record in one step, keeping the lock: the new text goes to a
         file beside it, synced and locked, then renamed over it (a reader sees the old
         record or the new one, never a part)."""
         assert self.file is not None
+        self.check()
         target = Path(os.path.realpath(self.path))
         tmp = target.parent / f".{target.name}.{os.getpid()}.tmp"
         fd = -1
@@ -154,11 +259,13 @@ class RecordFile:
                     os.unlink(tmp)
                 except OSError:
                     pass
-            raise InputError(f"cannot write the record {self.path}: "
-                             f"{exc.strerror or exc} (the record is as it was)") from None
+            raise FileError(f"cannot write the record {self.path}: {exc.strerror or exc} "
+                            "(the record is as it was)", "write", "record",
+                            errno=exc.errno) from None
         old, self.file.fd = self.file.fd, fd
         self.file.created = False
         self.skip, self.tail, self.text = 0, None, text
+        self._mark()
         os.close(old)  # its lock goes; a session that took the old file finds it gone
 
     def end_torn_tail(self, text: str, torn: str | None) -> None:
@@ -175,7 +282,12 @@ class RecordFile:
             self._append("\n")
         else:
             body = text.rpartition("\n")[0]
-            os.ftruncate(self.file.fd, self.skip + len((body + "\n").encode("utf-8")))
+            try:
+                os.ftruncate(self.file.fd, self.skip + len((body + "\n").encode("utf-8")))
+            except OSError as exc:
+                raise FileError(f"cannot write the record {self.path}: "
+                                f"{exc.strerror or exc}", "write", "record",
+                                errno=exc.errno) from None
             self._append(f"# cut short, left out: {torn}\n")
         self.tail = None
 
@@ -227,44 +339,87 @@ class SavedGame:
                 "moves": self.moves, "result": self.result, "score": self.score}
 
 
+# Errors of the machine, not of a file: a list that met one fails rather than call the
+# file unreadable.
+SYSTEM_ERRNOS = frozenset({errno.EMFILE, errno.ENFILE, errno.ENOMEM, errno.ENOBUFS})
+
+
+class RecordIndex:
+    """The records of a folder as a list shows them, each read (and its game replayed)
+    again only when its name, size, time or inode changed: a list over hundreds of
+    unchanged records costs a look at each file, not a replay. Safe to share between
+    threads."""
+
+    def __init__(self, folder: Path | None = None) -> None:
+        self.folder = games_dir() if folder is None else Path(folder)
+        self.lock = threading.Lock()
+        self.known: dict[str, tuple[tuple[int, int, int], SavedGame]] = {}
+
+    def scan(self) -> list[tuple[SavedGame, os.stat_result]]:
+        """Every record (a ``.txt`` regular file) with the file's status now, newest
+        first. OSError when the folder cannot be read, or when the machine refuses to
+        read a file (too many open files); a missing folder has none."""
+        with self.lock:
+            try:
+                with os.scandir(self.folder) as it:
+                    entries = [e for e in it if Path(e.name).suffix == ".txt"]
+            except FileNotFoundError:
+                self.known = {}
+                return []
+            known, out = {}, []
+            for entry in entries:
+                path = self.folder / entry.name
+                try:
+                    st = os.stat(path)
+                except OSError as exc:
+                    if exc.errno in SYSTEM_ERRNOS:
+                        raise
+                    continue  # gone meanwhile, or a link to nothing
+                if not stat.S_ISREG(st.st_mode):
+                    continue
+                key = (st.st_size, st.st_mtime_ns, st.st_ino)
+                cached = self.known.get(entry.name)
+                game = cached[1] if cached is not None and cached[0] == key else \
+                    _saved_game(path, st)
+                known[entry.name] = (key, game)
+                out.append((game, st))
+            self.known = known
+        return sorted(out, key=lambda g: (g[0].modified, str(g[0].path)), reverse=True)
+
+    def games(self) -> list[SavedGame]:
+        """The records, newest first (see :meth:`scan`)."""
+        return [game for game, _ in self.scan()]
+
+
 def saved_games(folder: Path | None = None) -> list[SavedGame]:
     """The records in ``folder`` (:func:`games_dir`), newest first; one that cannot be
     read is listed with why."""
+    try:
+        return RecordIndex(folder).games()
+    except OSError:
+        return []
+
+
+def _saved_game(path: Path, st: os.stat_result) -> SavedGame:
+    """The record file ``path`` as a list shows it (read as it is, without its lock)."""
     from .records import parse_record_file, replay_record
     from .turns import score_of
 
-    folder = games_dir() if folder is None else folder
+    when = datetime.datetime.fromtimestamp(st.st_mtime)
     try:
-        paths = [p for p in folder.iterdir() if p.suffix == ".txt" and p.is_file()]
-    except OSError:
-        return []
-    out = []
-    for path in paths:
-        try:
-            stat = path.stat()
-            text = path.read_text(encoding="utf-8").removeprefix(BOM)
-            record = parse_record_file(text, path.name)
-            game = replay_record(record.start, record.moves)
-        except (OSError, UnicodeDecodeError, InputError) as exc:
-            why = exc.strerror if isinstance(exc, OSError) else str(exc)
-            out.append(SavedGame(path, _when(path), "?", "?", "?", None,
-                                 f"unreadable: {why}", None))
-            continue
-        status = game.game.status.value
-        start = record.start
-        out.append(SavedGame(path, datetime.datetime.fromtimestamp(stat.st_mtime),
-                             f"{start.kind} {start.text}", str(start.rules), record.scoring,
-                             game.game.moves, status,
-                             score_of(game.position(), record.scoring)))
-    return sorted(out, key=lambda g: (g.modified, str(g.path)), reverse=True)
+        text = path.read_text(encoding="utf-8").removeprefix(BOM)
+        record = parse_record_file(text, path.name)
+        game = replay_record(record.start, record.moves)
+    except (OSError, UnicodeDecodeError, InputError) as exc:
+        if isinstance(exc, OSError) and exc.errno in SYSTEM_ERRNOS:
+            raise
+        why = exc.strerror if isinstance(exc, OSError) else str(exc)
+        return SavedGame(path, when, "?", "?", "?", None, f"unreadable: {why}", None)
+    start = record.start
+    return SavedGame(path, when, f"{start.kind} {start.text}", str(start.rules),
+                     record.scoring, game.game.moves, game.game.status.value,
+                     score_of(game.position(), record.scoring))
 
 
-def _when(path: Path) -> datetime.datetime:
-    try:
-        return datetime.datetime.fromtimestamp(path.stat().st_mtime)
-    except OSError:
-        return datetime.datetime.fromtimestamp(0)
-
-
-__all__ = ["RecordFile", "SavedGame", "data_dir", "default_record", "games_dir",
-           "saved_games"]
+__all__ = ["RecordChanged", "RecordFile", "RecordIndex", "SavedGame", "data_dir",
+           "default_record", "games_dir", "saved_games"]

@@ -49,7 +49,7 @@ from ..model.i18n import _, ngettext
 from ..model.moves import Move
 from ..model.observed import NeedsObservation, Observed, ObservedGame, Start, name_place
 from .corrections import app_refusal, corrected, known_already
-from .record_file import RecordFile, default_record
+from .record_file import RecordFile
 from .records import header, looks_like_record, parse_record_file, replay_record, torn_note
 from .turns import TURN_KEYS, Advice, PeekTurn, score_of
 
@@ -96,8 +96,8 @@ class CoachSession:
         new file named after the start in the folder ``data`` (made if missing; by
         default :func:`record_file.games_dir`, where ``saved_games`` looks)."""
         game = replay_record(start, moves, lang)
-        if record is None:
-            record = RecordFile(default_record(start, data), make_folder=True)
+        if record is None:  # the next free name: another session may begin one now
+            record = RecordFile.new_in(start, data)
         elif not isinstance(record, RecordFile):
             record = RecordFile(record)
         try:
@@ -281,7 +281,7 @@ class CoachSession:
         except InputError as exc:
             game.knowledge, game.game = before[0], before[1]
             del game.record[before[2]:]
-            raise RecordWriteError(str(exc)) from None
+            raise RecordWriteError(str(exc)) from exc  # the cause: why (files.os_errno)
         self._settle_peek()
 
     def fix(self, *cards: str) -> str:

@@ -1,144 +1,80 @@
-"""The Starlette application: the page, its JSON API, and the guards a local server
-needs (Host and Origin checked, an optional token, bodies kept small, every error a
-short JSON answer, never a traceback).
+"""The Starlette application: the page and its JSON API, behind the guards of
+``web.guard``; every error a short JSON answer with its right status (the request's
+4xx, the server's own failures 503 or 507), never a traceback.
 """
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
+import errno
 import json
-import logging
-import secrets
 from collections.abc import Callable, Iterable
 from pathlib import Path
+from typing import Any
 
 import anyio
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
-from starlette.requests import Request
-from starlette.responses import HTMLResponse, JSONResponse, Response
+from starlette.middleware import Middleware
+from starlette.requests import ClientDisconnect, Request
+from starlette.responses import HTMLResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
+from ..analysis.fair import Cancelled
 from ..errors import InputError
+from ..games.files import os_errno
 from ..model.i18n import _, current
-from .hub import Hub, NotFound
+from .guard import (
+    HEADERS,
+    MAX_BODY,
+    MAX_DEPTH,
+    TOKEN_COOKIE,
+    ClientGone,
+    Guard,
+    TooLarge,
+    depth,
+    error,
+    log,
+    ok,
+    once,
+    quiet_accept_errors,
+)
+from .hub import Held, Hub, NotFound
+from .jobs import Jobs, Stopping
 from .lang import Speaking, catalog, page_html
-from .review import PRIORITY
 from .solving import solve_page
 from .table import Conflict, Table, check_samples
 
 STATIC = Path(__file__).parent / "static"
-MAX_BODY = 16 * 1024  # the largest request the page sends is a layout: about 200 bytes
-TOKEN_COOKIE = "tripeaks_token"
-SAFE_METHODS = ("GET", "HEAD", "OPTIONS")
 DEFAULT_SAMPLES = 1000
-log = logging.getLogger("tripeaks_solver.web")
-HEADERS = {
-    "Content-Security-Policy": "default-src 'self'; img-src 'self' data:; "
-                               "style-src 'self' 'unsafe-inline'; frame-ancestors 'none'",
-    "X-Content-Type-Options": "nosniff", "Referrer-Policy": "no-referrer",
-    "Cache-Control": "no-store"}
+# The server's own failures: its disk full (507), or the machine refusing (503).
+FULL = frozenset({errno.ENOSPC, errno.EDQUOT, errno.EFBIG})
+STOPPING = "the server is stopping"
 
 
-class TooLarge(Exception):
-    pass
-
-
-def error(status: int, message: str) -> JSONResponse:
-    return JSONResponse({"error": message}, status, headers=HEADERS)
-
-
-def ok(data: dict, status: int = 200) -> JSONResponse:
-    return JSONResponse(data, status, headers=HEADERS)
-
-
-# --- the guards ------------------------------------------------------------------------
-class Guard:
-    """The outermost layer: Host (DNS rebinding), the token, Origin (CSRF) on requests
-    that change state, the body's size; and the last catch of any error, logged in one
-    line and answered as JSON."""
-
-    def __init__(self, app, hosts: Callable[[], Iterable[str]] | None,
-                 token: str | None) -> None:
-        self.app = app
-        self.hosts = hosts
-        self.token = token
-
-    async def __call__(self, scope, receive, send) -> None:
-        if scope["type"] != "http":
-            await self.app(scope, receive, send)
-            return
-        request = Request(scope)
-        refusal = self.refuse(request)
-        if refusal is not None:
-            await refusal(scope, receive, send)
-            return
-        seen = 0
-
-        async def limited():
-            nonlocal seen
-            message = await receive()
-            seen += len(message.get("body", b""))
-            if seen > MAX_BODY:
-                raise TooLarge
-            return message
-
-        started = False
-
-        async def watched(message):
-            nonlocal started
-            if message["type"] == "http.response.start":
-                started = True
-                if self.token and request.query_params.get("token") == self.token:
-                    cookie = (f"{TOKEN_COOKIE}={self.token}; Path=/; HttpOnly; "
-                              "SameSite=Strict").encode()
-                    message = {**message, "headers": [*message.get("headers", []),
-                                                      (b"set-cookie", cookie)]}
-            await send(message)
-
-        try:
-            await self.app(scope, limited, watched)
-        except Exception as exc:  # noqa: BLE001  (the last catch: one line logged, JSON sent)
-            if not isinstance(exc, TooLarge):
-                log.error("error on %s %s: %s: %s", request.method, request.url.path,
-                          type(exc).__name__, exc)
-            if not started:
-                answer = (error(413, f"request body over {MAX_BODY} bytes")
-                          if isinstance(exc, TooLarge) else error(500, "internal error"))
-                await answer(scope, receive, send)
-
-    def refuse(self, request: Request) -> Response | None:
-        host = request.headers.get("host", "")
-        if not host or self.hosts is not None and host not in set(self.hosts()):
-            return error(421 if request.headers.get("host") else 400,
-                         "unknown Host header: open the address the server printed")
-        if self.token:
-            given = request.query_params.get("token") or request.cookies.get(TOKEN_COOKIE, "")
-            if not secrets.compare_digest(given.encode(), self.token.encode()):
-                return error(403, "a token is needed: open the address the server printed")
-        if request.method not in SAFE_METHODS:
-            origin = request.headers.get("origin")
-            if origin is not None and origin != f"http://{host}":
-                return error(403, "request from another site refused")
-            site = request.headers.get("sec-fetch-site")
-            if site is not None and site not in ("same-origin", "none"):
-                return error(403, "request from another site refused")
-            kind = request.headers.get("content-type", "").split(";")[0].strip()
-            if kind != "application/json":
-                return error(415, "send JSON (Content-Type: application/json)")
-        length = request.headers.get("content-length")
-        if length is not None and (not length.isdigit() or int(length) > MAX_BODY):
-            return error(413, f"request body over {MAX_BODY} bytes")
-        return None
+def status_of(exc: BaseException) -> int:
+    """The status of an error: the server's own failures 507 (its disk full) or 503 (the
+    machine refusing: too many open files, a read-only disk), the request's 4xx."""
+    number = os_errno(exc)
+    if number is not None:
+        return 507 if number in FULL else 503
+    if isinstance(exc, NotFound):
+        return 404
+    if isinstance(exc, (Conflict, Held)):
+        return 409
+    return 400
 
 
 # --- the handlers ----------------------------------------------------------------------
 async def body(request: Request) -> dict:
     raw = await request.body()
+    if depth(raw) > MAX_DEPTH:
+        raise InputError(f"the request body nests deeper than {MAX_DEPTH} levels")
     try:
         data = json.loads(raw or b"{}")
-    except (ValueError, UnicodeDecodeError):
+    except (ValueError, UnicodeDecodeError, RecursionError):
         raise InputError(_("the request body is not JSON")) from None
     if not isinstance(data, dict):
         raise InputError(_("expected a JSON object"))
@@ -159,19 +95,51 @@ def number(value, what: str, default: int | None = None) -> int | None:
     return out
 
 
+def text_field(data: dict, field: str, default: str | None, what: str) -> str:
+    value = data.get(field, default)
+    if not isinstance(value, str) or len(value) > 1000:
+        raise InputError(f"{field}: {what}")
+    return value
+
+
+async def _gone(request: Request) -> None:
+    """Return when the client goes away (its connection closed)."""
+    while (await request.receive())["type"] != "http.disconnect":
+        pass
+
+
 def make_app(folder: Path, hosts: Callable[[], Iterable[str]] | None,
-             token: str | None = None, warm: bool = False, lang: str | None = None,
-             fallback: str = "en"):
+             token: str | None = None, warm: bool = False,
+             cookie: str = TOKEN_COOKIE, lang: str | None = None,
+             fallback: str = "en") -> Guard:
     """The application serving the games of ``folder`` to requests whose Host header
     is one of ``hosts()`` (any, when None: a server on every address, with a token),
-    with ``token``, only to those that give it (in the address, then in a cookie).
-    Each request speaks its page's language (web/lang.py: ``lang`` the server's
-    ``--lang``, ``fallback`` its environment's)."""
+    with ``token``, only to those that give it (in the address, then in the cookie
+    ``cookie``). ``Guard.stop()`` ends every search (the server is stopping). Each
+    request speaks its page's language (web/lang.py: ``lang`` the server's ``--lang``,
+    ``fallback`` its environment's)."""
     hub = Hub(folder)
-    heavy = anyio.CapacityLimiter(1)  # searches one at a time: the machine's cores
+    jobs = Jobs(caches={"advice": 256, "analysis": 32, "solve": 16, "review": 32,
+                        "board": 64})
 
-    async def work(fn, *args, limiter=None):
-        return await anyio.to_thread.run_sync(fn, *args, limiter=limiter)
+    async def work(fn, *args):
+        return await anyio.to_thread.run_sync(fn, *args)
+
+    async def job(request: Request, key: tuple, compute, lane: str) -> Any:
+        """The answer of a job (web.jobs), given up when the client goes away (the job
+        stops when nobody else waits for it)."""
+        waiting = asyncio.ensure_future(jobs.get(key, compute, lane))
+        gone = asyncio.ensure_future(_gone(request))
+        try:
+            done, _pending = await asyncio.wait({waiting, gone},
+                                         return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            gone.cancel()
+            if not waiting.done():
+                waiting.cancel()
+        if waiting in done:
+            return waiting.result()
+        raise ClientGone
 
     async def page(request: Request) -> Response:
         html = (STATIC / "index.html").read_text(encoding="utf-8")
@@ -187,12 +155,11 @@ def make_app(folder: Path, hosts: Callable[[], Iterable[str]] | None,
         table = await work(hub.create, await body(request))
         return ok(await work(table.state), 201)
 
-    async def table_of(request: Request):
-        return await work(hub.table, request.path_params["name"])
+    async def on_table(request: Request, call: Callable[[Table], Any]) -> Any:
+        return await work(hub.call, request.path_params["name"], call)
 
     async def state(request: Request) -> Response:
-        table = await table_of(request)
-        return ok(await work(table.state))
+        return ok(await on_table(request, Table.state))
 
     async def token_call(request: Request, field: str, what: str, call) -> Response:
         """``call(table, token, at)`` with the body's short text ``field``."""
@@ -200,8 +167,8 @@ def make_app(folder: Path, hosts: Callable[[], Iterable[str]] | None,
         token = data.get(field)
         if not isinstance(token, str) or len(token) > 40:
             raise InputError(f"{field}: {what}")
-        table = await table_of(request)
-        return ok(await work(call, table, token, number(data.get("at"), "at")))
+        at = number(data.get("at"), "at")
+        return ok(await on_table(request, lambda table: call(table, token, at)))
 
     async def move(request: Request) -> Response:
         return await token_call(request, "move", "a card (8h), draw or undo", Table.move)
@@ -210,14 +177,12 @@ def make_app(folder: Path, hosts: Callable[[], Iterable[str]] | None,
         return await token_call(request, "card", "a card token (Ks)", Table.reveal)
 
     async def cancel(request: Request) -> Response:
-        await body(request)
-        table = await table_of(request)
-        return ok(await work(table.cancel))
+        at = number((await body(request)).get("at"), "at")
+        return ok(await on_table(request, lambda table: table.cancel(at)))
 
     async def peek(request: Request) -> Response:
-        data = await body(request)
-        table = await table_of(request)
-        return ok(await work(table.peek, number(data.get("at"), "at")))
+        at = number((await body(request)).get("at"), "at")
+        return ok(await on_table(request, lambda table: table.peek(at)))
 
     def advice_args(request: Request) -> tuple[int, int | None]:
         q = request.query_params
@@ -226,16 +191,17 @@ def make_app(folder: Path, hosts: Callable[[], Iterable[str]] | None,
         return samples, number(q.get("seed"), "seed")
 
     async def advice(request: Request) -> Response:
-        table = await table_of(request)
         samples, seed = advice_args(request)
         at = number(request.query_params.get("at"), "at")
-        with PRIORITY.urgent():  # the move list's judging pauses meanwhile
-            return ok(await work(table.advice, at, samples, seed, limiter=heavy))
+        key, compute, lane = await on_table(
+            request, lambda table: table.advice_job(at, samples, seed))
+        return ok(await job(request, key, compute, lane))
 
     async def analysis(request: Request) -> Response:
-        table = await table_of(request)
         samples, seed = advice_args(request)
-        return ok(await work(table.analysis, samples, seed, limiter=heavy))
+        key, compute, lane = await on_table(
+            request, lambda table: table.analysis_job(samples, seed))
+        return ok(await job(request, key, compute, lane))
 
     # --- the player's page: corrections, the peek's last step, the move list judged ----
     async def correct(request: Request) -> Response:
@@ -244,36 +210,52 @@ def make_app(folder: Path, hosts: Callable[[], Iterable[str]] | None,
         if not isinstance(told, str) or not isinstance(right, str) or max(
                 len(told), len(right)) > 10:
             raise InputError("told, to: the card told and the card it was (Ks, Qh)")
-        table = await table_of(request)
-        return ok(await work(table.correct, told, right, number(data.get("at"), "at")))
+        at = number(data.get("at"), "at")
+        return ok(await on_table(request, lambda table: table.correct(told, right, at)))
 
     async def peek_next(request: Request) -> Response:
-        data = await body(request)
-        table = await table_of(request)
-        return ok(await work(table.peek_next, number(data.get("at"), "at")))
+        at = number((await body(request)).get("at"), "at")
+        return ok(await on_table(request, lambda table: table.peek_next(at)))
 
     async def review(request: Request) -> Response:
-        table = await table_of(request)
         samples, seed = advice_args(request)
         at = number(request.query_params.get("at"), "at")
-        return ok(await work(table.review, at, samples, seed))
+        (key, compute, lane), head = await on_table(
+            request, lambda table: table.review_job(at, samples, seed))
+        return ok({**head, **await job(request, key, compute, lane)})
 
     async def review_board(request: Request) -> Response:
-        table = await table_of(request)
-        ply = number(request.path_params["ply"], "move")
-        return ok(await work(table.review_board, ply, limiter=heavy))
+        ply = number(request.path_params["ply"], "move") or 0  # a path's part: never empty
+        key, compute, lane = await on_table(request, lambda table: table.board_job(ply))
+        return ok(await job(request, key, compute, lane))
 
     async def solve(request: Request) -> Response:
         data = await body(request)
-        return ok(await work(solve_page, data.get("text"), data.get("scoring", "app"),
-                             limiter=heavy))
+        text = text_field(data, "text", None, "a game code or a layout of 52 cards")
+        scoring = text_field(data, "scoring", "app", "app, original or cards-left")
+        return ok(await job(request, ("solve", text, scoring),
+                            lambda should_stop: solve_page(text, scoring), "heavy"))
 
     async def input_error(request: Request, exc: Exception) -> Response:
-        status = 404 if isinstance(exc, NotFound) else 409 if isinstance(exc, Conflict) else 400
+        status = status_of(exc)
+        if status >= 500:
+            once(("errno", os_errno(exc)), "%s %s: %s", request.method, request.url.path, exc)
         return error(status, str(exc).splitlines()[0] if str(exc) else "bad request")
 
+    async def os_error(request: Request, exc: Exception) -> Response:
+        why = getattr(exc, "strerror", None) or str(exc)
+        once(("errno", os_errno(exc)), "%s %s: %s", request.method, request.url.path, why)
+        return error(status_of(exc), f"the server cannot do it now: {why}")
+
+    async def stopping(request: Request, exc: Exception) -> Response:
+        return error(503, STOPPING)
+
+    async def client_gone(request: Request, exc: Exception) -> Response:
+        return Response(status_code=499)  # never seen: nobody is there to read it
+
     async def http_error(request: Request, exc: HTTPException) -> Response:
-        return error(exc.status_code, exc.detail if isinstance(exc.detail, str) else "error")
+        return error(exc.status_code, exc.detail if isinstance(exc.detail, str) else "error",
+                     dict(exc.headers or {}))
 
     async def too_large(request: Request, exc: TooLarge) -> Response:
         return error(413, f"request body over {MAX_BODY} bytes")
@@ -283,6 +265,8 @@ def make_app(folder: Path, hosts: Callable[[], Iterable[str]] | None,
 
     @contextlib.asynccontextmanager
     async def lifespan(app):
+        quiet_accept_errors(asyncio.get_running_loop())
+        hub.start()
         if warm:
             import threading
 
@@ -290,6 +274,7 @@ def make_app(folder: Path, hosts: Callable[[], Iterable[str]] | None,
         try:
             yield
         finally:
+            jobs.close()
             hub.close()
 
     routes = [
@@ -310,13 +295,19 @@ def make_app(folder: Path, hosts: Callable[[], Iterable[str]] | None,
         Route("/api/solve", solve, methods=["POST"]),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
+    # Each request in its language (inside the guards, around the handlers and the
+    # error handlers: the errors are said in it too).
+    speaking = [Middleware(Speaking, forced=lang, fallback=fallback)]
     # Starlette's types want every handler to take any Exception; each takes its own.
-    app = Starlette(routes=routes, lifespan=lifespan, exception_handlers={
-        InputError: input_error,
+    app = Starlette(routes=routes, lifespan=lifespan, middleware=speaking,
+                    exception_handlers={
+        InputError: input_error, OSError: os_error, Stopping: stopping, Cancelled: stopping,
+        ClientGone: client_gone, ClientDisconnect: client_gone,
         HTTPException: http_error, TooLarge: too_large,  # type: ignore[dict-item]
         Exception: server_error})
     app.state.hub = hub
-    return Speaking(Guard(app, hosts, token), lang, fallback)
+    app.state.jobs = jobs
+    return Guard(app, hosts, token, cookie, jobs)
 
 
 def _warm_up() -> None:

@@ -1,15 +1,28 @@
 """The games of a data directory: their record files listed, new ones started, and the
-tables the server holds (one per record file, so two tabs share one game)."""
+tables the server holds (one per record file, so two tabs share one game).
+
+The server holds at most MAX_OPEN games open (each holds its record file open and
+locked); a timer closes those left alone for IDLE_SECONDS and, when more are open, the
+least recently used, and follows a record replaced under it (its lock follows the
+file the path names). When the machine runs out of file descriptors, the least
+recently used games are let go and the request tried once more before it is refused.
+"""
 
 from __future__ import annotations
 
+import errno
+import logging
 import re
 import threading
 import time
+from collections import OrderedDict
+from collections.abc import Callable
 from pathlib import Path
+from typing import TypeVar
 
 from ..errors import InputError
-from ..games.record_file import default_record
+from ..games.files import FileError, held_by_other, held_files, os_errno
+from ..games.record_file import RecordFile, RecordIndex
 from ..games.records import make_start
 from ..games.session import CoachSession
 from ..model.codes import GameCode
@@ -18,57 +31,89 @@ from ..model.layout import Layout
 from ..model.observed import Start
 from ..model.rules import VARIANT_OPTIONS, Rules
 from ..model.scoring import SCHEMES
-from .table import Table
+from .table import Conflict, Gone, Table
 
 NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._+-]{0,150}")
 IDLE_SECONDS = 60  # a game left alone this long is let go: a terminal coach may take it
+MAX_OPEN = 32  # games held open at once (a file descriptor each)
+SWEEP_SECONDS = 1.0  # the timer's period
+OUT_OF_FILES = (errno.EMFILE, errno.ENFILE)
+T = TypeVar("T")
+log = logging.getLogger("tripeaks_solver.web")
 
 
 class NotFound(InputError):
     """A record name that names no record file of the data directory."""
 
 
+class Held(InputError):
+    """A record another session (a terminal coach) holds."""
+
+
 class Hub:
     """The record files of ``folder`` and the games the server holds open."""
 
-    def __init__(self, folder: Path) -> None:
+    def __init__(self, folder: Path, max_open: int = MAX_OPEN) -> None:
         self.folder = Path(folder)
+        self.max_open = max_open
         self.lock = threading.Lock()
-        self.tables: dict[str, Table] = {}
+        self.tables: OrderedDict[str, Table] = OrderedDict()  # least recently used first
+        self.index = RecordIndex(self.folder)
+        self._stop = threading.Event()
+        self._timer: threading.Thread | None = None
 
     # --- names -----------------------------------------------------------------------
     def path_of(self, name: str) -> Path:
         """The record file called ``name`` in the folder: a bare file name, never one
-        that leaves it (InputError otherwise)."""
+        that leaves it (InputError otherwise); a record's name ends in ``.txt``."""
         if not isinstance(name, str) or not NAME.fullmatch(name) or ".." in name:
             raise InputError("not a record name: a bare file name of the data directory")
         path = self.folder / name
         if path.resolve().parent != self.folder.resolve():
             raise InputError("not a record name: a bare file name of the data directory")
+        if path.suffix != ".txt":
+            raise NotFound(f"no record {name!r} in the data directory (records end in .txt)")
         return path
 
     # --- the list -----------------------------------------------------------------------
     def games(self) -> list[dict]:
         """The record files (as ``coach --list`` lists them), newest first, with their
-        start, rules, moves and result; those a page cannot name are left out."""
-        from ..games.record_file import saved_games
-
+        start, rules, moves and result; those a page cannot name are left out. Each
+        says whether this server holds it (``open``) or another session does
+        (``held_elsewhere``: read without its lock)."""
+        try:
+            scanned = self.index.scan()
+        except OSError as exc:  # out of file descriptors: let some games go, once
+            with self.lock:
+                if exc.errno not in OUT_OF_FILES or not self._let_go(len(self.tables) // 2
+                                                                      + 1):
+                    raise
+            scanned = self.index.scan()
+        held = held_files()
         with self.lock:
-            self._let_go()
-            held = set(self.tables)
+            mine = {name for name, table in self.tables.items() if not table.closed}
         out = []
-        for game in saved_games(self.folder):
-            if not NAME.fullmatch(game.path.name):
+        for game, st in scanned:
+            name = game.path.name
+            if not NAME.fullmatch(name):
                 continue
+            elsewhere = name not in mine and held_by_other(game.path, held)
             readable = game.moves is not None
-            out.append({"file": game.path.name,
+            error = None if readable else game.result
+            if st.st_nlink > 1:
+                readable, error = False, ("has another hard link (another name, maybe "
+                                          "outside the data directory): not opened")
+            elif elsewhere and st.st_size == 0:
+                error = "a game being started in another session (a terminal coach?)"
+            out.append({"file": name,
                         "modified": game.modified.isoformat(timespec="seconds"),
                         "start": game.start if readable else None,
                         "rules": game.rules if readable else None,
-                        "scoring": game.scoring if readable else None, "moves": game.moves,
-                        "score": game.score, "result": game.result if readable else None,
-                        "error": None if readable else game.result, "open": game.path.name in held,
-                        "held": game.path.name not in held and held_elsewhere(game.path)})
+                        "scoring": game.scoring if readable else None,
+                        "moves": game.moves if readable else None,
+                        "score": game.score if readable else None,
+                        "result": game.result if readable else None,
+                        "error": error, "open": name in mine, "held_elsewhere": elsewhere})
         return out
 
     # --- tables ----------------------------------------------------------------------
@@ -76,80 +121,138 @@ class Hub:
         """The game in record file ``name``, opened (and locked) on first use."""
         path = self.path_of(name)
         with self.lock:
-            self._let_go(keep=name)
             table = self.tables.get(name)
-            if table is not None:
+            if table is not None and not table.closed:
                 table.used = time.monotonic()
+                self.tables.move_to_end(name)
                 return table
+            self.tables.pop(name, None)
             if not path.is_file():
                 raise NotFound(_("no record {name} in the data directory", name=repr(name)))
-            table = Table(name, _held(name, lambda: CoachSession.resume(path)))
+            self._make_room(1)
+            table = Table(name, self._roomy(lambda: _open(path)), _open)
             self.tables[name] = table
             return table
 
+    def call(self, name: str, fn: Callable[[Table], T]) -> T:
+        """``fn(table)`` on the game in record file ``name``: opened again when it was
+        let go meanwhile."""
+        for _try in range(3):
+            try:
+                return fn(self.table(name))
+            except Gone:
+                continue
+        raise Conflict(f"{name} keeps changing outside the page: reload")
+
     def create(self, spec: dict) -> Table:
         """A new game from the page's start form: ``start`` (``seen``, ``code`` or
-        ``layout`` text), ``rules``, ``variants``, ``scoring``."""
+        ``layout`` text), ``rules``, ``variants``, ``scoring``; its record file the
+        next free name (another server may start the same game in the same second)."""
         start, scoring = parse_start(spec)
         try:
             self.folder.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
-            raise InputError(f"cannot make the data directory: {exc.strerror}") from None
+            raise FileError(f"cannot make the data directory: {exc.strerror}", "file",
+                            errno=exc.errno) from None
         with self.lock:
-            path = default_record(start, self.folder)
-            session = _held(path.name, lambda: CoachSession.new(start, scoring, record=path))
-            table = Table(path.name, session)
-            self.tables[path.name] = table
+            self._make_room(1)
+
+            def make() -> CoachSession:
+                record = RecordFile.new_in(start, self.folder, single_link=True)
+                return CoachSession.new(start, scoring, record=record)
+
+            session = self._roomy(make)
+            table = Table(session.path.name, session, _open)
+            self.tables[table.name] = table
             return table
 
-    def _let_go(self, keep: str | None = None) -> None:
-        """Close the games no page has touched for a while (none waiting for a card or
-        peeking): their record files are free for a terminal coach again."""
-        now = time.monotonic()
+    def _roomy(self, make: Callable[[], T]) -> T:
+        """``make()``; when the machine has no file descriptor left, the least recently
+        used games are let go and it is tried once more. Under the lock."""
+        try:
+            return make()
+        except (OSError, InputError) as exc:
+            if os_errno(exc) not in OUT_OF_FILES or not self._let_go(len(self.tables) // 2
+                                                                      + 1):
+                raise
+        return make()
+
+    def _make_room(self, n: int) -> None:
+        # At most max_open games open once n more are: the least recently used go.
+        over = len(self.tables) + n - self.max_open
+        if over > 0:
+            self._let_go(over)
+
+    def _let_go(self, n: int, idle: float | None = None) -> int:
+        """Close up to ``n`` games, least recently used first (with ``idle``: only
+        those left alone that long, none asking for a card or peeking); those a request
+        is using are kept. How many were closed. Under the lock."""
+        now, closed = time.monotonic(), 0
         for name, table in list(self.tables.items()):
-            core = table.core
-            if (name != keep and now - table.used > IDLE_SECONDS and core.pending is None
-                    and not core.peeking and table.lock.acquire(blocking=False)):
+            if closed >= n:
+                break
+            if idle is not None and (now - table.used <= idle or table.busy):
+                continue
+            if table.lock.acquire(blocking=False):
                 try:
-                    core.close()
-                    del self.tables[name]
+                    table._close()
                 finally:
                     table.lock.release()
+                del self.tables[name]
+                closed += 1
+            elif table.closed:
+                del self.tables[name]
+        return closed
+
+    def sweep(self) -> None:
+        """The timer's work: games left alone let go (their files free for a terminal
+        coach again), at most max_open open, and every record replaced under a game
+        followed."""
+        with self.lock:
+            for name, table in list(self.tables.items()):
+                if table.closed:
+                    del self.tables[name]
+            self._let_go(len(self.tables), idle=IDLE_SECONDS)
+            self._make_room(0)
+            tables = list(self.tables.values())
+        for table in tables:
+            try:
+                table.watch()
+            except (OSError, InputError):
+                pass  # a record that cannot be looked at now: the next request says why
+
+    def start(self) -> None:
+        """Run :meth:`sweep` every SWEEP_SECONDS in a thread of its own until
+        :meth:`close`."""
+        if self._timer is None:
+            self._timer = threading.Thread(target=self._tick, daemon=True,
+                                           name="tripeaks-sweep")
+            self._timer.start()
+
+    def _tick(self) -> None:
+        while not self._stop.wait(SWEEP_SECONDS):
+            try:
+                self.sweep()
+            except Exception as exc:  # noqa: BLE001  (the timer goes on; requests say why)
+                log.debug("the timer: %s", exc)
 
     def close(self) -> None:
+        self._stop.set()
         with self.lock:
             for table in self.tables.values():
                 table.close()
             self.tables.clear()
 
 
-def held_elsewhere(path: Path) -> bool:
-    """Does another process (a terminal coach) hold the record's lock?"""
-    import fcntl
-    import os
-
+def _open(path: Path) -> CoachSession:
+    """The game in record file ``path``, its file locked; Held when another session
+    holds it, said for the page."""
     try:
-        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
-    except OSError:
-        return False
-    try:
-        fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
-    except OSError:
-        return True
-    finally:
-        os.close(fd)  # closing it lets go of a lock taken
-    return False
-
-
-def _held(name: str, make):
-    """A session on record ``name``: a record another session holds is refused, said
-    for the page."""
-    try:
-        return make()
-    except InputError as exc:
-        if "in use" in str(exc):
-            raise InputError(_("{name} is open in another session (a terminal coach?): "
-                               "finish it there, then reload this page", name=name)) from None
+        return CoachSession.resume(RecordFile(path, single_link=True))
+    except FileError as exc:
+        if exc.problem == "in-use":
+            raise Held(_("{name} is open in another session (a terminal coach?): "
+                         "finish it there, then reload this page", name=path.name)) from None
         raise
 
 
@@ -162,10 +265,11 @@ def parse_start(spec: dict) -> tuple[Start, str]:
         raise InputError(_("start: the cards seen, a game code or a layout"))
     text = " ".join(text.replace(",", " ").split())
     scoring = spec.get("scoring", "app")
-    if scoring not in SCHEMES:
+    if not isinstance(scoring, str) or scoring not in SCHEMES:
         raise InputError(f"scoring: one of {', '.join(SCHEMES)}")
     variants = spec.get("variants", [])
-    if not isinstance(variants, list) or any(v not in VARIANT_OPTIONS for v in variants):
+    if not isinstance(variants, list) or any(not isinstance(v, str) or v not in VARIANT_OPTIONS
+                                             for v in variants):
         raise InputError(f"variants: a list of {', '.join(VARIANT_OPTIONS)}")
     name = spec.get("rules", "easy")
     if not isinstance(name, str):
@@ -182,4 +286,4 @@ def parse_start(spec: dict) -> tuple[Start, str]:
     return Start.of_seen(text, rules, option=False), scoring  # the page has no --seen
 
 
-__all__ = ["Hub", "NotFound", "parse_start"]
+__all__ = ["Held", "Hub", "NotFound", "parse_start"]

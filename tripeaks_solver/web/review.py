@@ -1,7 +1,8 @@
 """What the page shows of a game beyond its board: the moves as a list, the cards the
-player told (to correct one), the game judged move by move (in the background, after
-any advice), the board after a move of the record, and why the advice is not the top
-bar. Data only: the page words it (web/static/i18n.js).
+player told (to correct one), the game judged move by move (in the background: a job
+of web.jobs' background lane, which gives way to any advice), the board after a move
+of the record, and why the advice is not the top bar. Data only: the page words it
+(web/static/i18n.js).
 
 The judgement is ``analyze``'s (:func:`analysis.hints.analyze_game`): exact values when
 the whole deal is known, and fair shares (from what the player knew before each move)
@@ -11,9 +12,6 @@ are unknown they are fair marks (:func:`fair_mark`).
 
 from __future__ import annotations
 
-import threading
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
 from typing import TYPE_CHECKING
 
 from ..analysis.hints import _taken_back
@@ -27,6 +25,7 @@ from ..model.moves import move_numbers
 from ..model.observed import ObservedGame, Start
 
 if TYPE_CHECKING:
+    from ..analysis.fair import StopCheck
     from ..analysis.hints import MoveReview, Review
     from ..games.turns import Advice
     from ..model.layout import Layout
@@ -35,10 +34,6 @@ if TYPE_CHECKING:
 
 FAIR_MARGIN = 0.05  # a fair "?": the move kept this much less of the guesses winnable
 REVIEW_SAMPLES = 200  # at most, as the coach's review at the end
-
-
-class Superseded(InputError):
-    """A judgement no longer wanted: the game moved on meanwhile."""
 
 
 # --- the board and the moves ---------------------------------------------------------------
@@ -127,15 +122,16 @@ def fair_mark(row: MoveReview) -> str:
 
 
 def judge(start: Start, record: list[Observed], scoring: str, samples: int, seed: int,
-          progress: Callable[[int], None] | None = None) -> dict:
+          should_stop: StopCheck | None = None) -> dict:
     """The record judged as ``analyze`` judges it (fairly too when the game began with
     cards unseen), as the page shows it: a row a line of the record, the marks, and
-    the summary's data. ``progress(n)`` after the n-th line (it may raise to stop)."""
+    the summary's data. ``should_stop`` is asked between short searches, as
+    :func:`analysis.hints.analyze_game` asks it (Cancelled when it says stop)."""
     from ..analysis.hints import analyze_game
 
     samples = min(samples, REVIEW_SAMPLES)
     review = analyze_game(start, record, scoring, fair=start.deal is None, samples=samples,
-                          seed=seed, progress=progress)
+                          seed=seed, should_stop=should_stop)
     game = ObservedGame.replay(start, record)
     rows = []
     for ply, r in enumerate(review.moves, 1):
@@ -155,11 +151,12 @@ def judge(start: Start, record: list[Observed], scoring: str, samples: int, seed
            "marks": {m: sum(r["mark"] == m for r in rows) for m in ("??", "?", "!")},
            "bad_luck": sum(r.verdict == "bad luck" for r in review.moves),
            "mistakes": sum(r.verdict == "mistake" for r in review.moves),
-           "lost": _lost(review, record), "fell": _fell(rows)}
+           "lost": _lost(review, record, should_stop), "fell": _fell(rows)}
     return out
 
 
-def _lost(review: Review, record: list[Observed]) -> dict | None:
+def _lost(review: Review, record: list[Observed], should_stop: StopCheck | None
+          ) -> dict | None:
     """The move after which no win was left (exact): its line, number and token, and
     the moves that would have kept a win there."""
     if review.lost_at is None:
@@ -171,7 +168,8 @@ def _lost(review: Review, record: list[Observed]) -> dict | None:
     game = Game(review.start.deal, review.start.rules)
     for step in record[:ply - 1]:
         game.play(step.move)
-    keepers = [m.move.token for m in hint(game, review.scheme).moves if m.winnable]
+    keepers = [m.move.token for m in hint(game, review.scheme, should_stop=should_stop).moves
+               if m.winnable]
     return {"ply": ply, "number": review.lost_at, "move": record[ply - 1].move.token,
             "keepers": keepers}
 
@@ -191,69 +189,6 @@ def _fell(rows: list[dict]) -> dict | None:
             "before": row["share_before"], "after": row["share_after"]}
 
 
-# --- advice first: the judging's seam ------------------------------------------------------
-class Priority:
-    """Advice goes first: while one is computed, judging pauses between two moves.
-    (The seam for the server's job machinery: a job of lower priority there.)"""
-
-    def __init__(self) -> None:
-        self._cond = threading.Condition()
-        self._urgent = 0
-
-    @contextmanager
-    def urgent(self) -> Iterator[None]:
-        with self._cond:
-            self._urgent += 1
-        try:
-            yield
-        finally:
-            with self._cond:
-                self._urgent -= 1
-                self._cond.notify_all()
-
-    def wait_turn(self) -> None:
-        with self._cond:
-            while self._urgent:
-                self._cond.wait()
-
-
-PRIORITY = Priority()
-_JUDGING = threading.Lock()  # one judgement at a time in the server
-
-
-class Judging:
-    """The judgement of one game's record: the latest kept, computed on request (one
-    at a time in the server, pausing for any advice); a request for a record the game
-    has left behind is Superseded."""
-
-    def __init__(self) -> None:
-        self.lock = threading.Lock()
-        self.latest: tuple[tuple, dict] | None = None
-        self.wanted: tuple | None = None
-
-    def get(self, key: tuple, compute: Callable[[Callable[[int], None]], dict]) -> dict:
-        with self.lock:
-            if self.latest is not None and self.latest[0] == key:
-                return self.latest[1]
-            self.wanted = key
-        with _JUDGING:
-            with self.lock:
-                if self.latest is not None and self.latest[0] == key:
-                    return self.latest[1]
-                if self.wanted != key:
-                    raise Superseded("the game moved on: judged again")
-
-            def progress(_done: int) -> None:
-                PRIORITY.wait_turn()
-                if self.wanted != key:
-                    raise Superseded("the game moved on: judged again")
-
-            out = compute(progress)
-            with self.lock:
-                self.latest = (key, out)
-            return out
-
-
 # --- the advice's note ---------------------------------------------------------------
 def rather_than(advice: Advice) -> dict | None:
     """When the fair advice recommends a move below the top bar (a higher share still
@@ -270,5 +205,5 @@ def rather_than(advice: Advice) -> dict | None:
             "won_top": fraction(fa.won(top.move))}
 
 
-__all__ = ["PRIORITY", "Judging", "Superseded", "board_after", "board_cells", "fair_mark",
+__all__ = ["REVIEW_SAMPLES", "board_after", "board_cells", "fair_mark",
            "judge", "move_rows", "rather_than", "told_cards"]

@@ -2,29 +2,39 @@
 the page shows of it (the board as the player sees it, the advice, the peek, the end).
 
 Every method runs in a worker thread (the server calls them off the event loop); the
-lock makes the moves of two tabs on one game one after the other, and a move carries
-the record length its page saw (``at``), so a tab behind the game is refused, not
-applied to a position it did not show.
+lock makes the moves of two tabs on one game one after the other. Every answer carries
+the version of the game it shows (``at``: the record and the move waiting for its
+cards, if any), and every request that changes the game carries the version its page
+showed: a tab behind the game (another tab moved, said a card, cancelled) is refused,
+not applied to a position it did not show.
+
+Before every change the record's path must still name the file the table holds, as it
+left it (:meth:`games.record_file.RecordFile.changed`): when it does not (replaced by
+a rename, written by another program), the change is refused, the game is read again
+from the file (its lock taken: the lock follows the path) and the page told to reload.
 """
 
 from __future__ import annotations
 
+import hashlib
 import secrets
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
 
+from ..analysis.fair import StopCheck
 from ..errors import InputError
 from ..games.following import Followed, follow_peek, peek_back
-from ..games.session import CoachSession
+from ..games.record_file import RecordChanged
+from ..games.session import CoachSession, RecordWriteError
 from ..games.turns import PeekTurn, score_of
 from ..model.cards import Card
 from ..model.game import Status
 from ..model.i18n import _
 from ..model.observed import Observed, name_place
 from .review import (
-    Judging,
-    Superseded,
+    REVIEW_SAMPLES,
     board_after,
     board_cells,
     judge,
@@ -34,25 +44,36 @@ from .review import (
 )
 
 MAX_SAMPLES = 5000  # the most a page may ask advice to look at (the coach's default: 1000)
+ANALYSIS_SAMPLES = 200  # the most the end's analysis takes (as the coach's review)
+LIGHT_SAMPLES = 200  # advice with at most these samples (or exact) runs in the light lane
+CHANGED = "the record changed outside the page: reload"
+LEFT = "the game moved on: its moves are judged again"
+
+Job = tuple[tuple, Callable[[StopCheck], dict], str]  # (key, compute, lane): web.jobs
 
 
 class Conflict(InputError):
-    """A move sent by a page that did not show the game as it stands."""
+    """A change sent by a page that did not show the game as it stands."""
+
+
+class Gone(Exception):
+    """The table was closed (let go, or its record changed and could not be read
+    again) after a request found it: the hub looks again."""
 
 
 class Table:
-    """A game held by the server: one per record file, its moves under one lock."""
+    """A game held by the server: one per record file, its moves under one lock.
+    ``reopen(path)`` reads the game again from the file (a record changed outside)."""
 
-    def __init__(self, name: str, session: CoachSession) -> None:
-        self.name = name
-        self.core = session
+    def __init__(self, name: str, session: CoachSession,
+                 reopen: Callable[[Path], CoachSession] | None = None) -> None:
+        self.name, self.core, self.reopen = name, session, reopen
         self.lock = threading.Lock()
         self.seed = secrets.randbelow(2**31)
         self.used = time.monotonic()  # when a page last asked for it
         self.initial_unknown = len(session.game.start.knowledge.unknown_places)
-        self._advice: dict[tuple, dict] = {}
-        self._analysis: dict[tuple, dict] = {}
-        self.judging = Judging()  # the move list's marks (web/review.py)
+        self.closed = False
+        self.outside = False  # read again after a change outside: the next 409 says so
         self.followed: Followed | None = None  # the peek's step the page played
         self.peek_done: PeekTurn | None = None  # a peek ended by following it: said once
 
@@ -62,12 +83,87 @@ class Table:
 
     def close(self) -> None:
         with self.lock:
+            self._close()
+
+    def _close(self) -> None:
+        if not self.closed:
+            self.closed = True
             self.core.close()
+
+    @property
+    def busy(self) -> bool:
+        """A card asked for or a peek going on: state only this table holds."""
+        return self.core.pending is not None or self.core.peeking
+
+    # --- the record file ---------------------------------------------------------------
+    def follow(self) -> bool:
+        """When the record's path no longer names the file held as the table left it,
+        read the game again from the file there (or close the table when it cannot be:
+        held by another session, unreadable). True when that happened. Under the lock."""
+        if self.closed:
+            raise Gone
+        if self.core.record.changed() is None:
+            return False
+        self._close()
+        if self.reopen is not None:
+            try:
+                self.core = self.reopen(self.core.path)
+            except InputError:
+                return True  # closed: the hub opens it again, and says why it cannot
+            self.closed, self.outside = False, True
+        return True
+
+    def watch(self) -> None:
+        """:meth:`follow` when the table is free (the hub's timer): the lock follows
+        the file the path names within the timer's period."""
+        if self.lock.acquire(blocking=False):
+            try:
+                if not self.closed:
+                    self.follow()
+            finally:
+                self.lock.release()
+
+    def _change(self, at: int | None, change: Callable[[], object]) -> dict:
+        """``change()`` under the lock, refused when the record changed outside or the
+        page is behind; a write refused because the record changed meanwhile reads the
+        game again."""
+        with self.lock:
+            if self.follow():
+                raise Conflict(CHANGED)
+            self._check(at)
+            try:
+                change()
+            except (RecordWriteError, RecordChanged) as exc:
+                # a correction rewrites the record itself: its RecordChanged comes bare
+                if isinstance(exc, RecordChanged) or isinstance(exc.__cause__, RecordChanged):
+                    self.follow()
+                    raise Conflict(CHANGED) from None
+                raise
+            self.outside = False
+            return self._state()
+
+    def _live(self) -> None:
+        """:meth:`follow`, then Gone when the table is closed. Under the lock."""
+        self.follow()
+        if self.closed:
+            raise Gone
 
     # --- what the page shows ---------------------------------------------------------
     def state(self) -> dict:
         with self.lock:
+            self._live()
             return self._state()
+
+    def version(self) -> int:
+        """``at``: a number naming the game as it stands: its record and the move
+        waiting for its cards with the cards said (equal versions: the same game)."""
+        core = self.core
+        text = "\n".join([self.name, core.game.start.kind, core.game.start.text,
+                          str(core.rules), *core.game.tokens])
+        if core.pending is not None:
+            text += "\n?" + core.pending.token + ":" + " ".join(c.token for c in core.said)
+        # 48 bits: a whole number JavaScript holds exactly.
+        return int.from_bytes(hashlib.blake2b(text.encode(), digest_size=6).digest(), "big")
 
     def _state(self) -> dict:
         core, game = self.core, self.core.game
@@ -86,7 +182,7 @@ class Table:
         return {
             "name": self.name, "start": {"kind": game.start.kind, "text": game.start.text},
             "rules": game.rules.name, "variant": game.rules.variant, "scoring": core.scoring,
-            "at": len(game.record), "status": position.status.value,
+            "at": self.version(), "status": position.status.value,
             "moves_played": position.moves_played, "score": score_of(position, core.scoring),
             "stock_left": position.stock_left, "cards_left": position.cards_left,
             "waste": None if position.waste is None else position.waste.token,
@@ -123,14 +219,15 @@ class Table:
 
     # --- moves -----------------------------------------------------------------------
     def _check(self, at: int | None) -> None:
-        if at is not None and at != len(self.core.game.record):
-            raise Conflict(_("the game moved on in another tab: reload the page"))
+        if at is not None and at != self.version():
+            raise Conflict(CHANGED if self.outside else
+                           _("the game moved on in another tab: reload the page"))
 
     def move(self, token: str, at: int | None) -> dict:
         """Play a move (a card, draw, undo) as the player did in the app."""
         step = Observed.parse(token)
-        with self.lock:
-            self._check(at)
+
+        def change() -> None:
             core = self.core
             if core.pending is not None:
                 raise InputError(_("say first which card turned up (or cancel)"))
@@ -142,13 +239,14 @@ class Table:
                 raise InputError(_("the game is won: the app ends it there, with no undo"))
             core.play(step)
             self._follow()
-            return self._state()
+
+        return self._change(at, change)
 
     def reveal(self, token: str, at: int | None) -> dict:
         """The card that turned up at the place the page asks for."""
         card = Card.parse(token)
-        with self.lock:
-            self._check(at)
+
+        def change() -> None:
             if card.is_joker:
                 raise InputError(_("the joker is known from the start"))
             if self.core.game.knowledge.where(card) is not None:
@@ -161,155 +259,186 @@ class Table:
                                    card=card.name))
             self.core.answer(card.token)
             self._follow()
-            return self._state()
 
-    def cancel(self) -> dict:
-        with self.lock:
-            self.core.cancel()
-            return self._state()
+        return self._change(at, change)
+
+    def cancel(self, at: int | None = None) -> dict:
+        """Drop the move waiting for its cards (asked by a page that showed it)."""
+        return self._change(at, lambda: self.core.cancel())
 
     def peek(self, at: int | None) -> dict:
-        """Start a peek here (its first step followed: its card asked), or stop the one
-        going on."""
-        with self.lock:
-            self._check(at)
+        """Start a peek here (its first step followed: its card asked), or stop it."""
+
+        def change() -> None:
             core = self.core
             if core.pending is not None and not (self.followed and self.followed.waiting(core)):
                 raise InputError(_("say first which card turned up"))
-            if core.game.game.status is not Status.IN_PLAY and not core.peeking:
-                raise InputError(_("the game is over (won)") if core.game.game.status is Status.WON
+            status = core.game.game.status
+            if status is not Status.IN_PLAY and not core.peeking:
+                raise InputError(_("the game is over (won)") if status is Status.WON
                                  else _("the game is over (stuck)"))
             core.cancel()  # the card a followed step asks for: the peek stops
             core.toggle_peek()
             self._follow()
-            return self._state()
+
+        return self._change(at, change)
 
     def peek_next(self, at: int | None) -> dict:
         """The peek's last step, made in the app: its moves undone (the peek ends)."""
-        with self.lock:
-            self._check(at)
-            peek_back(self.core)
-            return self._state()
+        return self._change(at, lambda: peek_back(self.core))
 
     def correct(self, told: str, right: str, at: int | None) -> dict:
         """The card told as ``told`` was ``right`` (``coach``'s ``fix``): the record
-        rewritten in one step, the game, its knowledge and its advice with it."""
-        with self.lock:
-            self._check(at)
-            self.core.fix(told, right)
-            self._advice.clear()
-            self._analysis.clear()
-            return self._state()
+        rewritten in one step (a new version: answers kept for the old one are not its)."""
+        return self._change(at, lambda: self.core.fix(told, right))
 
     # --- the move list: judged, and the board after a move -------------------------------
-    def review(self, at: int | None, samples: int, seed: int | None) -> dict:
-        """The record judged (web/review.py's ``judge``), in the background: this waits
-        for it, after any advice; 409 when the game moves on meanwhile."""
+    def review_job(self, at: int | None, samples: int, seed: int | None
+                   ) -> tuple[Job, dict]:
+        """The record judged (review.judge) as a job of web.jobs' background lane, which
+        gives way to every other search; a Conflict (409) once the game has left that
+        record. With it, what the answer adds: its version, the samples asked for."""
         seed = self.seed if seed is None else seed
+        used = min(samples, REVIEW_SAMPLES)
         with self.lock:
+            self._live()
             self._check(at)
             game, scoring = self.core.game, self.core.scoring
-            start, record = game.start, list(game.record)
-        key = (tuple(o.token for o in record), samples, seed, scoring)
-        try:
-            out = self.judging.get(key, lambda progress: judge(
-                start, record, scoring, samples, seed, progress))
-        except Superseded:
-            raise Conflict("the game moved on: its moves are judged again") from None
-        return {"at": len(record), **out}
+            start, record, tokens = game.start, list(game.record), tuple(game.tokens)
+            key = ("review", self.name, start.kind, start.text, str(start.rules), tokens,
+                   scoring, used, seed)
+            head = {"at": self.version(), "samples_asked": samples}
 
-    def review_board(self, ply: int) -> dict:
-        """The board after line ``ply`` of the record, with the best line from there
-        when the deal is known."""
+        def compute(should_stop: StopCheck) -> dict:
+            def stop() -> bool:  # between short searches, after any wait for advice
+                stopping = should_stop()
+                with self.lock:  # moved on, or corrected (a card told at the start too)
+                    game = self.core.game
+                    if (game.start.text, tuple(game.tokens)) != (start.text, tokens):
+                        raise Conflict(LEFT)  # the page asks for the record as it is now
+                return stopping
+
+            stop()  # a record left while it waited for its turn: not judged at all
+            return judge(start, record, scoring, used, seed, stop)
+
+        return (key, compute, "background"), head
+
+    def board_job(self, ply: int) -> Job:
+        """The board after line ``ply`` of the record (review.board_after), as a job."""
         with self.lock:
+            self._live()
             game, scoring = self.core.game, self.core.scoring
-            start, record = game.start, list(game.record)
-        return {"at": len(record), **board_after(start, record, ply, scoring)}
+            start, record, version = game.start, list(game.record), self.version()
+            key = ("board", self.name, version, tuple(game.tokens), scoring, ply)
+        if not 0 <= ply <= len(record):  # said here, in the request's language
+            raise InputError(_("no move {number}: the record has {count}", number=ply,
+                               count=len(record)))
+
+        def compute(should_stop: StopCheck) -> dict:
+            return {"at": version, **board_after(start, record, ply, scoring)}
+
+        return key, compute, "heavy"
 
     # --- advice ----------------------------------------------------------------------
-    def advice(self, at: int | None, samples: int, seed: int | None) -> dict:
-        """The advice for the position after ``at`` moves of the record (the current one;
-        a page behind gets a 409)."""
-        from ..analysis.fair import View
-        from ..analysis.hints import fair_advice, hint
-        from ..analysis.stats import fraction
-        from ..games.turns import Advice
-        from ..solver.solve import solve
-
+    def advice_job(self, at: int | None, samples: int, seed: int | None) -> Job:
+        """The advice for the game as it stands (a page behind gets a 409), as a job
+        (web.jobs): its key, the function computing it outside the lock, its lane."""
         seed = self.seed if seed is None else seed
         with self.lock:
+            self._live()
             self._check(at)
             core, game = self.core, self.core.game
-            at = len(game.record)
-            key = (at, samples, seed, core.exact)
-            if key in self._advice:
-                return self._advice[key]
+            version = self.version()
             position, known, exact = game.position(), game.known_places, core.exact
             scoring = core.scoring
-        # Computed outside the lock: a move sent meanwhile is not held up; the answer
-        # names the record length it is for.
-        out: dict[str, object]  # JSON values
-        out = {"at": at, "exact": exact, "recommended": None, "player": None, "seed": None,
-               "chance": None, "moves": [], "line": [], "best_score": None, "winnable": None,
-               "rather": None}
-        if position.status is Status.IN_PLAY:
-            if exact:
-                h = hint(position, scoring)
-                line = []
-                if h.moves:  # the best line that begins with the move recommended
-                    first = h.moves[0].move
-                    line = [first, *solve(position.play(first), scheme=scoring).moves]
-                out.update(player="exact", winnable=h.winnable, best_score=h.best_score,
-                           line=[m.token for m in line],
-                           moves=[{"move": m.move.token, "share": 1.0 if m.winnable else 0.0,
-                                   "best_score": m.best_score, "mark": m.mark}
-                                  for m in h.moves])
-                out["recommended"] = h.moves[0].move.token if h.moves else None
-            else:
-                fa = fair_advice(View.of(position, known), samples, seed, 0, scoring)
-                out.update(player=fa.player, seed=seed,
-                           recommended=fa.recommended and fa.recommended.token,
-                           chance=fraction(Advice(fair=fa).chance),
-                           rather=rather_than(Advice(fair=fa)),
-                           moves=[{"move": m.move.token, "share": fraction(m.share),
-                                   "best_score": None,
-                                   "mark": ""} for m in fa.rating.moves])
-        with self.lock:
-            self._advice = {k: v for k, v in self._advice.items() if k[0] == at}
-            self._advice[key] = out
-        return out
+            key = ("advice", self.name, version, tuple(game.tokens), exact, scoring, samples,
+                   None if exact else seed)
 
-    def analysis(self, samples: int, seed: int | None) -> dict:
-        """The end of the game: the result and the whole game judged."""
+        def compute(should_stop: StopCheck) -> dict:
+            return _advice(position, known, exact, scoring, samples, seed, version,
+                           should_stop)
+
+        return key, compute, "light" if exact or samples <= LIGHT_SAMPLES else "heavy"
+
+    def analysis_job(self, samples: int, seed: int | None) -> Job:
+        """The end of the game: the result and the whole game judged (at most
+        ANALYSIS_SAMPLES samples a move: ``samples`` says how many, ``samples_asked``
+        how many were asked for), as a job."""
         from ..analysis.hints import analyze_game
 
         seed = self.seed if seed is None else seed
-        samples = min(samples, 200)
+        used = min(samples, ANALYSIS_SAMPLES)
         with self.lock:
+            self._live()
             game, scoring = self.core.game, self.core.scoring
             position = game.position()
-            key = (len(game.record), samples, seed)
-            if key in self._analysis:
-                return self._analysis[key]
             start, record, exact = game.start, list(game.record), game.exact
+            key = ("analysis", self.name, game.start.text, tuple(game.tokens), scoring, used,
+                   seed)
             result = {Status.WON: "won", Status.STUCK: "stuck"}.get(position.status,
                                                                     "in play")
-            out = {"result": result, "score": score_of(position, scoring),
-                   "moves": position.moves_played, "record": game.tokens, "analysis": None}
-        if record:
-            review = analyze_game(start, record, scoring, fair=not exact, samples=samples,
-                                  seed=seed)
-            out["analysis"] = {
-                "exact": review.exact, "best_start": review.best_start,
-                "final_best": review.final_best, "lost_at": review.lost_at,
-                "lost_total": review.lost_total,
-                "marks": {m: review.count(m) for m in ("?", "??", "!")},
-                "bad_luck": sum(r.verdict == "bad luck" for r in review.moves),
-                "mistakes": sum(r.verdict == "mistake" for r in review.moves),
-                "moves": review.rows()}
-        with self.lock:
-            self._analysis[key] = out
+            head = {"result": result, "score": score_of(position, scoring),
+                    "moves": position.moves_played, "record": game.tokens,
+                    "samples": None if exact else used,
+                    "samples_asked": None if exact else samples}
+
+        def compute(should_stop: StopCheck) -> dict:
+            out = {**head, "analysis": None}
+            if record:
+                review = analyze_game(start, record, scoring, fair=not exact, samples=used,
+                                      seed=seed, should_stop=should_stop)
+                out["analysis"] = {
+                    "exact": review.exact, "best_start": review.best_start,
+                    "final_best": review.final_best, "lost_at": review.lost_at,
+                    "lost_total": review.lost_total,
+                    "marks": {m: review.count(m) for m in ("?", "??", "!")},
+                    "bad_luck": sum(r.verdict == "bad luck" for r in review.moves),
+                    "mistakes": sum(r.verdict == "mistake" for r in review.moves),
+                    "moves": review.rows()}
+            return out
+
+        return key, compute, "heavy"
+
+
+def _advice(position, known: frozenset[int], exact: bool, scoring: str, samples: int,
+            seed: int, version: int, should_stop: StopCheck) -> dict:
+    """The ADVICE object of a position (docs/web.md), from only the cards seen unless
+    ``exact``; ``should_stop`` asked between short searches (Cancelled)."""
+    from ..analysis.fair import Cancelled, View
+    from ..analysis.hints import fair_advice, hint
+    from ..analysis.stats import fraction
+    from ..games.turns import Advice
+    from ..solver.solve import solve
+
+    out: dict[str, object]  # JSON values
+    out = {"at": version, "exact": exact, "recommended": None, "player": None, "seed": None,
+           "chance": None, "moves": [], "line": [], "best_score": None, "winnable": None,
+           "rather": None}
+    if position.status is not Status.IN_PLAY:
         return out
+    if exact:
+        h = hint(position, scoring, should_stop=should_stop)
+        line = []
+        if h.moves:  # the best line that begins with the move recommended
+            if should_stop():
+                raise Cancelled
+            first = h.moves[0].move
+            line = [first, *solve(position.play(first), scheme=scoring).moves]
+        out.update(player="exact", winnable=h.winnable, best_score=h.best_score,
+                   line=[m.token for m in line],
+                   moves=[{"move": m.move.token, "share": 1.0 if m.winnable else 0.0,
+                           "best_score": m.best_score, "mark": m.mark} for m in h.moves])
+        out["recommended"] = h.moves[0].move.token if h.moves else None
+        return out
+    fa = fair_advice(View.of(position, known), samples, seed, 0, scoring,
+                     should_stop=should_stop)
+    advice = Advice(fair=fa)
+    out.update(player=fa.player, seed=seed,
+               recommended=fa.recommended and fa.recommended.token,
+               chance=fraction(advice.chance), rather=rather_than(advice),
+               moves=[{"move": m.move.token, "share": fraction(m.share), "best_score": None,
+                       "mark": ""} for m in fa.rating.moves])
+    return out
 
 
 def check_samples(samples: int) -> int:
@@ -318,4 +447,4 @@ def check_samples(samples: int) -> int:
     return samples
 
 
-__all__ = ["Conflict", "Table", "check_samples", "score_of"]
+__all__ = ["CHANGED", "LEFT", "Conflict", "Gone", "Table", "check_samples", "score_of"]

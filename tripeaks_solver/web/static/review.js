@@ -229,8 +229,13 @@ function renderEnd() {
   const state = game.state;
   box.hidden = false;
   const lostAt = j.exact && j.lost ? String(j.lost.number) : null;
+  // the samples the judgement took a move, when fewer than asked for (it takes at most 200)
+  const capped = j.fair && j.samples_asked !== undefined && j.samples !== j.samples_asked
+    ? el("p", { class: "hint", text: _("Each move judged over {samples} samples ({asked} asked for).", {
+      samples: fmtNumber(j.samples), asked: fmtNumber(j.samples_asked) }) }) : "";
   box.replaceChildren(el("h2", { text: endTitle(state.status, state.score, state.moves_played, state.scoring) }),
     el("div", { "data-summary": "", "data-lost-at": lostAt }, ...summary({ ...j, scoring: state.scoring }).map((t) => el("p", { text: t }))),
+    capped,
     el("p", {}, el("a", { class: "button primary", href: "/", "data-action": "new-game", text: _("New game") })),
     j.rows.some((r) => !r.taken_back) ? chart(j) : "");
 }

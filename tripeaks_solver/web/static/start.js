@@ -94,11 +94,15 @@ async function showStart() {
         ngettext("{n} move", "{n} moves", g.moves, { n: fmtNumber(g.moves) }), statusWord(g.result),
         g.scoring === "cards-left" ? ngettext("{n} card left", "{n} cards left", g.score, { n: fmtNumber(g.score) })
           : _("score {score}", { score: fmtNumber(g.score) })].join(" · ");
-      const held = g.held ? el("span", { class: "held", text: _("open in a terminal coach: finish it there, then continue it here") }) : null;
+      if (g.held_elsewhere) {  // another session (a terminal coach) holds it: no link
+        list.append(el("li", { class: "unreadable" }, el("strong", { text: g.file }), el("br"),
+          el("span", { class: "hint", text: what }), el("br"),
+          el("span", { class: "held", text: _("open in a terminal coach: finish it there, then continue it here") })));
+        continue;
+      }
       list.append(el("li", {},
         el("a", { href: `/play/${encodeURIComponent(g.file)}`, "data-record": g.file },
-          el("strong", { text: g.file }), el("br"), el("span", { class: "hint", text: what }),
-          held && el("br"), held)));
+          el("strong", { text: g.file }), el("br"), el("span", { class: "hint", text: what }))));
     }
     if (location.hash === "#saved") $("#saved").scrollIntoView();
   } catch (e) { say(e.message); }

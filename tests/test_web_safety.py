@@ -1,0 +1,670 @@
+"""The server's safety in-process (issue 45): records changed under it, the games list's
+index, advice as shared and cancelled jobs, bounded caches and open files, every status
+right, `at` covering the card asked for. The faults as real processes (a rename under
+a live server, `ulimit -n`, signals and killed clients mid-advice) are in
+tests/test_web_faults.py."""
+
+from __future__ import annotations
+
+import asyncio
+import errno
+import logging
+import os
+import subprocess
+import sys
+import threading
+import time
+import warnings
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+with warnings.catch_warnings():  # starlette's note on httpx's successor
+    warnings.simplefilter("ignore")
+    from starlette.testclient import TestClient
+
+from tripeaks_solver.analysis import players
+from tripeaks_solver.analysis.fair import Cancelled, View, fair_hint
+from tripeaks_solver.analysis.hints import fair_advice
+from tripeaks_solver.errors import InputError
+from tripeaks_solver.games import files, record_file
+from tripeaks_solver.games.record_file import RecordFile
+from tripeaks_solver.games.records import parse_record_file
+from tripeaks_solver.games.session import CoachSession, RecordWriteError
+from tripeaks_solver.model.observed import ObservedGame, Start
+from tripeaks_solver.model.rules import EASY
+from tripeaks_solver.web import app as web_app
+from tripeaks_solver.web.hub import Hub
+from tripeaks_solver.web.jobs import LRU, Jobs
+
+HOST = "127.0.0.1:8765"
+SEEN = "Jd 4s Ac 8h 4c 2h 8c 6h 8d 8s 9c"  # deal 0's face-up cards and waste under Easy
+RECORD = ("# tripeaks-solver game record\nstart: code TP1-E-AAAAAAD\nrules: easy\n"
+          "variant: none\nscoring: app\nmoves:\n")
+
+
+def client(folder: Path, **kw) -> TestClient:
+    app = web_app.make_app(folder, lambda: {HOST}, **kw)
+    return TestClient(app, base_url=f"http://{HOST}", raise_server_exceptions=False)
+
+
+def start(c: TestClient, text: str = "TP1-E-AAAAAAD") -> dict:
+    r = c.post("/api/games", json={"start": text})
+    assert r.status_code == 201, r.text
+    return r.json()
+
+
+def move(c: TestClient, state: dict, token: str):
+    return c.post(f"/api/games/{state['name']}/move", json={"move": token, "at": state["at"]})
+
+
+def hub_of(c: TestClient) -> Hub:
+    return c.app.app.state.hub
+
+
+def sed_i(path: Path, old: str, new: str) -> None:
+    """What ``sed -i`` does: a new file with the edit, renamed over the old one."""
+    tmp = path.with_name(path.name + ".sed")
+    tmp.write_text(path.read_text().replace(old, new))
+    os.replace(tmp, path)
+
+
+# --- 1: a record changed under the server ------------------------------------------------
+def test_a_record_replaced_under_the_page_is_never_written_and_the_lock_follows(tmp_path):
+    c = client(tmp_path)
+    state = move(c, start(c), "draw").json()
+    path = tmp_path / state["name"]
+    sed_i(path, "draw:3s\n", "draw:3s\ndraw:9d\n")  # a move added by hand, by rename
+    edited = path.read_text()
+    r = move(c, state, "draw")
+    assert r.status_code == 409 and r.json() == {
+        "error": "the record changed outside the page: reload"}
+    assert path.read_text() == edited  # nothing appended to the old file or the new
+    # The page reloads: the game is the file's; the server holds the new file's lock.
+    now = c.get(f"/api/games/{state['name']}").json()
+    assert now["record"] == ["draw:3s", "draw:9d"]
+    with pytest.raises(InputError, match="in use"):
+        RecordFile(path).open()
+    after = move(c, now, "draw").json()
+    assert after["record"] == ["draw:3s", "draw:9d", "draw:6d"]
+    assert parse_record_file(path.read_text(), "x").moves[-1].token == "draw:6d"
+    assert move(c, state, "draw").status_code == 409  # a tab from before the change
+
+
+def test_the_timer_follows_a_record_replaced_under_a_game_without_a_request(tmp_path):
+    hub = Hub(tmp_path)
+    table = hub.create({"start": "TP1-E-AAAAAAD"})
+    path = tmp_path / table.name
+    sed_i(path, "moves:\n", "moves:\ndraw:3s\n")
+    free = RecordFile(path)
+    free.open()  # the server holds the old file's lock, not this one's
+    free.close()
+    hub.sweep()  # the timer's work, every second
+    with pytest.raises(InputError, match="in use"):
+        RecordFile(path).open()
+    assert hub.table(table.name).state()["record"] == ["draw:3s"]
+    hub.close()
+
+
+@pytest.mark.parametrize("edit", ["append", "cut"])
+def test_a_line_added_or_cut_by_hand_is_read_again_not_written_after(tmp_path, edit):
+    c = client(tmp_path)
+    state = move(c, move(c, start(c), "draw").json(), "draw").json()
+    path = tmp_path / state["name"]
+    with open(path, "r+") as f:  # in place: same file, another size
+        if edit == "append":
+            f.seek(0, os.SEEK_END)
+            f.write("draw:6d\n")
+        else:
+            f.truncate(len(f.read()) - len("draw:9d\n"))
+    edited = path.read_text()
+    r = move(c, state, "draw")
+    assert r.status_code == 409 and path.read_text() == edited
+    again = c.get(f"/api/games/{state['name']}").json()
+    assert again["record"] == (["draw:3s", "draw:9d", "draw:6d"] if edit == "append"
+                               else ["draw:3s"])
+    assert move(c, again, "draw").status_code == 200
+    stored = parse_record_file(path.read_text(), "x")  # whole, one move more
+    assert len(stored.moves) == len(again["record"]) + 1 and stored.torn is None
+
+
+def test_a_record_removed_under_the_page_is_not_written_again(tmp_path):
+    c = client(tmp_path)
+    state = move(c, start(c), "draw").json()
+    path = tmp_path / state["name"]
+    path.rename(tmp_path / "elsewhere.txt")
+    r = move(c, state, "draw")
+    assert r.status_code == 409
+    assert not path.exists()
+    assert (tmp_path / "elsewhere.txt").read_text().endswith("moves:\ndraw:3s\n")
+    assert c.get(f"/api/games/{state['name']}").status_code == 404
+
+
+def test_the_terminal_coach_refuses_to_write_a_record_replaced_under_it(tmp_path):
+    path = tmp_path / "game.txt"
+    session = CoachSession.new(Start.of_seen(SEEN, EASY), record=path)
+    session.play("8h")  # on the 9c: a card seen from the start, no question
+    sed_i(path, "moves:\n", "moves:\n# my note\n")
+    edited = path.read_text()
+    with pytest.raises(RecordWriteError) as caught:
+        session.play("d:Kd")
+    message = str(caught.value)
+    assert message == (f"{path} was replaced outside this session: the move was not written; "
+                       f"start again with --record {path} to go on from what it holds")
+    assert path.read_text() == edited and session.game.tokens == ["8h"]
+    session.close()
+
+
+def test_a_hard_linked_record_is_refused_and_never_written(tmp_path):
+    folder = tmp_path / "data"
+    folder.mkdir()
+    outside = tmp_path / "outside.txt"
+    outside.write_text(RECORD)
+    os.link(outside, folder / "linked.txt")
+    c = client(folder)
+    r = c.get("/api/games/linked.txt")
+    assert r.status_code == 400 and "hard link" in r.json()["error"]
+    listed = c.get("/api/games").json()["games"]
+    assert [(g["file"], g["start"], "hard link" in g["error"]) for g in listed] == [
+        ("linked.txt", None, True)]
+    # A link made while the page plays the record: the next move is refused.
+    state = start(c)
+    os.link(folder / state["name"], tmp_path / "second-name.txt")
+    before = (folder / state["name"]).read_text()
+    r = move(c, state, "draw")
+    assert r.status_code in (400, 409) and (folder / state["name"]).read_text() == before
+    assert outside.read_text() == RECORD
+
+
+# --- 2: the games list --------------------------------------------------------------------
+def test_the_games_list_reads_only_the_records_that_changed(tmp_path, monkeypatch):
+    for i in range(5):
+        (tmp_path / f"game-{i}.txt").write_text(RECORD + "draw\n" * i)
+    read: list[str] = []
+    real = record_file._saved_game
+
+    def counted(path, st):
+        read.append(path.name)
+        return real(path, st)
+
+    monkeypatch.setattr(record_file, "_saved_game", counted)
+    c = client(tmp_path)
+    first = c.get("/api/games").json()["games"]
+    assert sorted(read) == [f"game-{i}.txt" for i in range(5)]
+    read.clear()
+    assert c.get("/api/games").json()["games"] == first and read == []
+    with open(tmp_path / "game-2.txt", "a") as f:
+        f.write("draw\n")
+    (tmp_path / "game-4.txt").unlink()
+    games = c.get("/api/games").json()["games"]
+    assert read == ["game-2.txt"]
+    assert {g["file"]: g["moves"] for g in games} == {
+        "game-0.txt": 0, "game-1.txt": 1, "game-2.txt": 3, "game-3.txt": 3}
+
+
+HOLD = """
+import fcntl, os, sys
+fd = os.open(sys.argv[1], os.O_RDWR | os.O_CREAT)
+fcntl.flock(fd, fcntl.LOCK_EX)
+print("held", flush=True)
+sys.stdin.read()
+"""
+
+
+@pytest.mark.parametrize("proc_locks", [True, False])
+def test_a_record_a_terminal_coach_holds_is_listed_as_held_elsewhere(tmp_path, monkeypatch,
+                                                                     proc_locks):
+    held, starting = tmp_path / "held.txt", tmp_path / "starting.txt"
+    held.write_text(RECORD + "draw\n")
+    if not proc_locks:  # a system without /proc/locks: the file itself is asked
+        monkeypatch.setattr("tripeaks_solver.web.hub.held_files", lambda: None)
+    holders = [subprocess.Popen([sys.executable, "-c", HOLD, str(p)], stdin=subprocess.PIPE,
+                                stdout=subprocess.PIPE, text=True) for p in (held, starting)]
+    try:
+        for h in holders:
+            assert h.stdout.readline() == "held\n"
+        c = client(tmp_path)
+        free = start(c)["name"]
+        games = {g["file"]: g for g in c.get("/api/games").json()["games"]}
+        assert (games["held.txt"]["held_elsewhere"], games["held.txt"]["open"],
+                games["held.txt"]["moves"], games["held.txt"]["error"]) == (True, False, 1, None)
+        assert games["starting.txt"]["held_elsewhere"] and "being started in another" in \
+            games["starting.txt"]["error"]
+        assert (games[free]["held_elsewhere"], games[free]["open"]) == (False, True)
+        r = c.get("/api/games/held.txt")
+        assert r.status_code == 409 and "open in another session" in r.json()["error"]
+    finally:
+        for h in holders:
+            h.communicate("")
+    assert held.read_text() == RECORD + "draw\n"
+
+
+# --- 3: open files ------------------------------------------------------------------------
+def test_at_most_max_open_games_are_held_the_least_recently_used_let_go(tmp_path):
+    hub = Hub(tmp_path, max_open=3)
+    names = [hub.create({"start": code}).name for code in
+             ("TP1-E-AAAAAAB", "TP1-E-AAAAAAC", "TP1-E-AAAAAAD", "TP1-E-AAAAAAE")]
+    assert list(hub.tables) == names[1:]
+    hub.table(names[1])  # used again: now the most recent
+    hub.table(names[0])  # opened again: the least recently used (names[2]) goes
+    assert list(hub.tables) == [names[3], names[1], names[0]]
+    free = RecordFile(tmp_path / names[2])
+    free.open()  # its lock is free
+    free.close()
+    hub.close()
+
+
+def test_idle_games_are_let_go_by_the_timer_without_a_request(tmp_path, monkeypatch):
+    from tripeaks_solver.web import hub as hub_module
+
+    monkeypatch.setattr(hub_module, "IDLE_SECONDS", 0.2)
+    monkeypatch.setattr(hub_module, "SWEEP_SECONDS", 0.05)
+    hub = Hub(tmp_path)
+    name = hub.create({"start": "TP1-E-AAAAAAD"}).name
+    hub.start()
+    try:
+        for _ in range(200):  # a safety bound, not a timing: 10 s
+            if not hub.tables:
+                break
+            time.sleep(0.05)
+        taken = RecordFile(tmp_path / name)
+        taken.open()  # a terminal coach may take it now
+        taken.close()
+    finally:
+        hub.close()
+
+
+def test_out_of_file_descriptors_lets_games_go_then_answers_503(tmp_path, monkeypatch, caplog):
+    c = client(tmp_path)
+    names = [start(c, code)["name"] for code in ("TP1-E-AAAAAAB", "TP1-E-AAAAAAC")]
+    real_open = os.open
+    refused = {"n": 0}
+
+    def no_more_files(path, flags, *args):
+        if str(path).startswith(str(tmp_path)) and refused["n"] < refused["max"]:
+            refused["n"] += 1
+            raise OSError(errno.EMFILE, "Too many open files")
+        return real_open(path, flags, *args)
+
+    refused["max"] = 1  # once: a game let go makes room and the start is tried again
+    monkeypatch.setattr(files.os, "open", no_more_files)
+    assert c.post("/api/games", json={"start": "TP1-E-AAAAAAD"}).status_code == 201
+    assert names[0] not in hub_of(c).tables  # the least recently used went
+    refused.update(n=0, max=10**6)  # always: nothing helps
+    with caplog.at_level(logging.ERROR, logger="tripeaks_solver.web"):
+        answers = [c.post("/api/games", json={"start": "TP1-E-AAAAAAE"}) for _ in range(3)]
+    assert [r.status_code for r in answers] == [503] * 3
+    assert answers[0].json()["error"].endswith("Too many open files")
+    assert len(caplog.records) == 1  # one line, not one a request
+    refused.update(n=0, max=0)
+    assert c.post("/api/games", json={"start": "TP1-E-AAAAAAE"}).status_code == 201
+
+
+# --- 4, 5: advice as jobs -----------------------------------------------------------------
+def test_fair_advice_stops_between_short_searches_when_asked():
+    game = ObservedGame(Start.of_seen(SEEN, EASY))
+    view = View.of(game.position(), game.known_places)
+    asked = {"n": 0}
+
+    def stop_after(n):
+        def should_stop():
+            asked["n"] += 1
+            return asked["n"] > n
+        return should_stop
+
+    with pytest.raises(Cancelled):
+        fair_hint(view, 1000, 1, 0, should_stop=stop_after(2))
+    assert asked["n"] == 3  # asked before each search: the third said stop
+    with pytest.raises(Cancelled):  # the fair player's rollouts ask it too
+        seen = players.Seen.of(view)
+        legal = view.canonical().legal_moves()
+        candidates = np.array([seen.kernel_move(m) for m in legal], dtype=np.int64)
+        players.make_player("fair:1000").values(seen, candidates, EASY, 1,
+                                                should_stop=lambda: True)
+    # Asked or not, the answer is the same.
+    plain = fair_advice(view, 30, 4, 0)
+    asked_too = fair_advice(view, 30, 4, 0, should_stop=lambda: False)
+    assert plain.recommended == asked_too.recommended and plain.wins == asked_too.wins
+    assert [m.share for m in plain.rating.moves] == [m.share for m in asked_too.rating.moves]
+
+
+def test_one_job_for_the_requests_that_ask_the_same_and_it_stops_when_they_leave():
+    jobs = Jobs(caches={"advice": 4})
+    began, ended = threading.Event(), threading.Event()
+    release = threading.Event()
+    checks = {"n": 0}
+
+    def long_search(should_stop):
+        began.set()
+        try:
+            while not should_stop():
+                checks["n"] += 1
+                if release.wait(0.01):
+                    return "done"
+            raise Cancelled
+        finally:
+            ended.set()
+
+    async def scenario():
+        a = asyncio.ensure_future(jobs.get(("advice", 1), long_search, "heavy"))
+        b = asyncio.ensure_future(jobs.get(("advice", 1), long_search, "heavy"))
+        await asyncio.to_thread(began.wait, 10)
+        assert jobs.started == 1  # shared
+        a.cancel()
+        await asyncio.sleep(0.05)
+        assert not ended.is_set()  # b still waits: the search goes on
+        release.set()
+        return await b
+
+    assert asyncio.run(scenario()) == "done"
+    assert jobs.cached(("advice", 1)) == "done"
+
+    began.clear(), ended.clear(), release.clear()
+
+    async def everyone_leaves():
+        a = asyncio.ensure_future(jobs.get(("advice", 2), long_search, "heavy"))
+        await asyncio.to_thread(began.wait, 10)
+        a.cancel()
+        await asyncio.to_thread(ended.wait, 10)
+
+    asyncio.run(everyone_leaves())
+    assert ended.is_set() and not release.is_set()  # stopped by its flag, not released
+    assert jobs.cached(("advice", 2)) is None
+
+
+def test_a_job_nobody_waits_for_any_more_never_starts():
+    jobs = Jobs()
+    ran: list[str] = []
+    gate = threading.Event()
+
+    def first(should_stop):
+        gate.wait(10)
+        return "first"
+
+    def abandoned(should_stop):
+        ran.append("abandoned")
+        return "abandoned"
+
+    async def scenario():
+        one = asyncio.ensure_future(jobs.get(("advice", "a"), first, "heavy"))
+        two = asyncio.ensure_future(jobs.get(("advice", "b"), abandoned, "heavy"))
+        await asyncio.sleep(0.05)
+        two.cancel()  # its client left while it waited for its turn
+        cheap = await jobs.get(("advice", "c"), lambda stop: "cheap", "light")
+        gate.set()
+        return cheap, await one
+
+    assert asyncio.run(scenario()) == ("cheap", "first")
+    jobs.close()
+    assert ran == []
+
+
+def test_a_cheap_advice_is_answered_while_an_expensive_one_runs(tmp_path):
+    c = client(tmp_path)
+    state = start(c, SEEN)
+    base = f"/api/games/{state['name']}/advice"
+    expensive: list[int] = []
+    asking = threading.Thread(target=lambda: expensive.append(
+        c.get(base, params={"samples": 5000, "seed": 1}).status_code))
+    asking.start()
+    jobs = c.app.jobs
+    for _ in range(1000):  # until it runs (10 s at most)
+        if jobs.running:
+            break
+        time.sleep(0.01)
+    cheap = c.get(base, params={"samples": 10, "seed": 2})
+    assert cheap.status_code == 200 and cheap.json()["player"] == "fair:10"
+    assert asking.is_alive() and not expensive  # the expensive one still runs
+    jobs.stop_all()  # the server stopping: the expensive one ends now
+    asking.join(30)
+    assert expensive == [503]
+
+
+def test_the_answers_are_kept_in_caches_of_a_bounded_size(tmp_path, monkeypatch):
+    cache = LRU(2)
+    for key in "abc":
+        cache.put(key, key)
+    assert "a" not in cache and cache.get("b") == "b"
+    cache.put("d", "d")  # b was used: c goes
+    assert list(cache.items) == ["b", "d"]
+    c = client(tmp_path)
+    state = start(c)
+    jobs = c.app.jobs
+    for size in jobs.caches.values():
+        assert size.size <= 256
+    for seed in range(5):
+        r = c.get(f"/api/games/{state['name']}/analysis", params={"seed": seed, "samples": 1})
+        assert r.status_code == 200
+    assert len(jobs.caches["analysis"]) == 5
+    jobs.caches["analysis"].size = 3
+    c.get(f"/api/games/{state['name']}/analysis", params={"seed": 9, "samples": 1})
+    assert len(jobs.caches["analysis"]) == 3
+
+
+def test_a_search_a_client_left_is_not_an_error_and_stops(tmp_path, caplog, monkeypatch):
+    from tripeaks_solver.web import jobs as jobs_module
+
+    made: list[jobs_module.Job] = []
+
+    class Seen(jobs_module.Job):
+        def __init__(self, *args) -> None:
+            super().__init__(*args)
+            made.append(self)
+
+    monkeypatch.setattr(jobs_module, "Job", Seen)
+    app = web_app.make_app(tmp_path, lambda: {HOST})
+    name = app.app.state.hub.create({"start": SEEN}).name
+    messages = [{"type": "http.request", "body": b"", "more_body": False}]
+
+    async def receive():
+        if messages:
+            return messages.pop(0)
+        await asyncio.sleep(0.3)  # the client leaves while the advice is computed
+        return {"type": "http.disconnect"}
+
+    sent = []
+
+    async def send(message):
+        sent.append(message)
+
+    path = f"/api/games/{name}/advice"
+    scope = {"type": "http", "method": "GET", "path": path, "raw_path": path.encode(),
+             "root_path": "", "query_string": b"samples=5000&seed=1",
+             "headers": [(b"host", HOST.encode())], "scheme": "http", "http_version": "1.1",
+             "server": ("127.0.0.1", 8765), "client": ("127.0.0.1", 1)}
+    with caplog.at_level(logging.DEBUG, logger="tripeaks_solver.web"):
+        asyncio.run(app(scope, receive, send))
+    assert not [r for r in caplog.records if r.levelno >= logging.WARNING]
+    assert len(made) == 1 and not app.jobs.running
+    assert isinstance(made[0].future.exception(timeout=30), Cancelled)  # it stopped
+    assert not [m for m in sent if m.get("status") == 200]
+
+
+# --- 7: status codes ----------------------------------------------------------------------
+@pytest.mark.parametrize("body", [b"[" * 3000, b'{"a":' * 2000 + b"1" + b"}" * 2000,
+                                  b'{"start": "TP1-E-AAAAAAD", "variants": [{}]}',
+                                  b'{"start": "TP1-E-AAAAAAD", "variants": [["open"]]}',
+                                  b'{"start": "TP1-E-AAAAAAD", "scoring": {}}',
+                                  b'{"start": "TP1-E-AAAAAAD", "scoring": ["app"]}',
+                                  b'{"start": ["TP1-E-AAAAAAD"]}', b'"start"', b"\xff\xfe"])
+def test_malformed_bodies_are_400(tmp_path, body):
+    c = client(tmp_path)
+    r = c.post("/api/games", content=body, headers={"content-type": "application/json"})
+    assert r.status_code == 400, r.text
+    assert list(r.json()) == ["error"]
+    assert not list(tmp_path.iterdir())
+
+
+def test_malformed_fields_of_the_other_requests_are_400(tmp_path):
+    c = client(tmp_path)
+    state = start(c)
+    name = state["name"]
+    for path, body in ((f"/api/games/{name}/move", {"move": {"x": 1}}),
+                       (f"/api/games/{name}/move", {"move": "draw", "at": [1]}),
+                       (f"/api/games/{name}/reveal", {"card": ["Ks"]}),
+                       (f"/api/games/{name}/cancel", {"at": {"a": 1}}),
+                       (f"/api/games/{name}/peek", {"at": 1.5}),
+                       ("/api/solve", {"text": "TP1-E-AAAAAAD", "scoring": {}}),
+                       ("/api/solve", {"text": ["TP1-E-AAAAAAD"]})):
+        r = c.post(path, json=body)
+        assert r.status_code == 400, (path, body, r.text)
+
+
+def test_media_types_are_compared_without_case_and_unknown_methods_are_405(tmp_path):
+    c = client(tmp_path)
+    for kind in ("APPLICATION/JSON", "Application/Json; charset=UTF-8"):
+        r = c.post("/api/games", content=b'{"start": "TP1-E-AAAAAAD"}',
+                   headers={"content-type": kind})
+        assert r.status_code == 201, r.text
+    for method in ("FOO", "TRACE", "PUT", "DELETE", "PATCH"):
+        r = c.request(method, "/api/games")
+        assert r.status_code == 405, (method, r.text)
+        assert "GET" in r.headers["allow"] and list(r.json()) == ["error"]
+    assert c.request("TRACE", "/").status_code == 405
+
+
+@pytest.mark.parametrize("number, status", [(errno.ENOSPC, 507), (errno.EFBIG, 507),
+                                            (errno.EDQUOT, 507), (errno.EROFS, 503),
+                                            (errno.EIO, 503)])
+def test_the_servers_own_write_failures_are_5xx_with_the_reason(tmp_path, monkeypatch,
+                                                                number, status):
+    c = client(tmp_path)
+    state = start(c)
+    path = tmp_path / state["name"]
+    before = path.read_text()
+
+    def refuse(fd):
+        raise OSError(number, os.strerror(number))
+
+    monkeypatch.setattr(record_file.os, "fsync", refuse)
+    r = move(c, state, "draw")
+    assert r.status_code == status
+    assert r.json()["error"].endswith(os.strerror(number))
+    assert path.read_text() == before  # the write undone
+    monkeypatch.undo()
+    assert move(c, c.get(f"/api/games/{state['name']}").json(), "draw").status_code == 200
+
+
+def test_a_read_only_data_directory_is_503(tmp_path, monkeypatch):
+    c = client(tmp_path)
+
+    def read_only(path, flags, *args):
+        raise OSError(errno.EROFS, "Read-only file system")
+
+    monkeypatch.setattr(files.os, "open", read_only)
+    r = c.post("/api/games", json={"start": "TP1-E-AAAAAAD"})
+    assert r.status_code == 503 and r.json()["error"].endswith("Read-only file system")
+
+
+def test_two_servers_starting_the_same_game_in_the_same_second_take_the_next_names(tmp_path):
+    servers = [client(tmp_path), client(tmp_path)]
+    codes: list[int] = []
+    names: list[str] = []
+
+    def begin(c):
+        for _ in range(10):
+            r = c.post("/api/games", json={"start": "TP1-E-AAAAAAD"})
+            codes.append(r.status_code)
+            if r.status_code == 201:
+                names.append(r.json()["name"])
+
+    threads = [threading.Thread(target=begin, args=(c,)) for c in servers]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert codes == [201] * 20 and len(set(names)) == 20
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted(names)
+
+
+def test_records_not_named_txt_are_neither_listed_nor_served(tmp_path):
+    (tmp_path / "game.rec").write_text(RECORD)
+    c = client(tmp_path)
+    assert c.get("/api/games").json()["games"] == []
+    r = c.get("/api/games/game.rec")
+    assert r.status_code == 404 and ".txt" in r.json()["error"]
+
+
+# --- 8: `at` covers the card asked for ------------------------------------------------------
+def test_a_stale_tab_cannot_cancel_or_answer_another_tabs_question(tmp_path):
+    c = client(tmp_path)
+    seen = start(c, SEEN)
+    name = seen["name"]
+    asked = move(c, seen, "draw").json()  # tab A: which card did the draw turn up?
+    assert asked["need"] is not None and asked["at"] != seen["at"]
+    for path, body in (("cancel", {}), ("reveal", {"card": "Kd"}), ("move", {"move": "d"}),
+                       ("peek", {})):
+        r = c.post(f"/api/games/{name}/{path}", json={**body, "at": seen["at"]})  # tab B
+        assert r.status_code == 409 and "another tab" in r.json()["error"], path
+    now = c.get(f"/api/games/{name}").json()
+    assert now["need"] == asked["need"] and now["at"] == asked["at"]
+    assert (tmp_path / name).read_text().endswith("moves:\n")
+    # Cancelled by A, then drawn again: the same question, the same version.
+    again = c.post(f"/api/games/{name}/cancel", json={"at": asked["at"]}).json()
+    assert again["at"] == seen["at"] and again["need"] is None
+    assert move(c, again, "draw").json()["at"] == asked["at"]
+    r = c.post(f"/api/games/{name}/reveal", json={"card": "Kd", "at": asked["at"]})
+    assert r.status_code == 200 and r.json()["record"] == ["draw:Kd"]
+
+
+def test_each_card_said_of_a_two_card_question_is_a_new_version(tmp_path):
+    from tripeaks_solver.model.dealing import Deal
+
+    deal = Deal.from_number(1)  # Easy: after Kc Ad d d d, 6s turns up places 10 and 11
+    c = client(tmp_path)
+    state = start(c, "2c Ad 6s Kc Kh Th Ts Js Td 8s Qc")
+    name = state["name"]
+    for token in ("Kc", "Ad", "d", "d", "d", "6s"):
+        state = move(c, state, token).json()
+        while state["need"] is not None and token != "6s":
+            card = deal.cards[state["need"]["place"]].token
+            state = c.post(f"/api/games/{name}/reveal",
+                           json={"card": card, "at": state["at"]}).json()
+    asked = state
+    assert (asked["need"]["of"], asked["need"]["place"]) == (2, 10)
+    left, right = deal.cards[10].token, deal.cards[11].token
+    first = c.post(f"/api/games/{name}/reveal", json={"card": left, "at": asked["at"]}).json()
+    assert first["need"]["asked"] == 2 and first["at"] != asked["at"]
+    r = c.post(f"/api/games/{name}/reveal", json={"card": right, "at": asked["at"]})
+    assert r.status_code == 409  # the tab that saw the first question is behind
+    r = c.post(f"/api/games/{name}/reveal", json={"card": right, "at": first["at"]})
+    assert r.status_code == 200 and r.json()["need"] is None
+    assert r.json()["record"][-1] == f"6s:{left},{right}"
+
+
+# --- 10, 11: exposure and the end -----------------------------------------------------------
+def test_the_token_cookie_is_named_per_port(tmp_path):
+    one = client(tmp_path, token="aaa", cookie="tripeaks_token_8765")
+    r = one.get("/api/games", params={"token": "aaa"})
+    assert r.status_code == 200
+    assert r.headers["set-cookie"].startswith("tripeaks_token_8765=aaa;")
+    other = client(tmp_path, token="bbb", cookie="tripeaks_token_8766")
+    other.cookies.set("tripeaks_token_8765", "aaa")
+    assert other.get("/api/games").status_code == 403
+
+
+def test_api_requests_from_another_site_are_refused_even_gets(tmp_path):
+    c = client(tmp_path)
+    state = start(c)
+    for headers in ({"sec-fetch-site": "cross-site"}, {"sec-fetch-site": "same-site"},
+                    {"origin": "http://evil.example"}, {"origin": "null"}):
+        for path in ("/api/games", f"/api/games/{state['name']}",
+                     f"/api/games/{state['name']}/advice"):
+            r = c.get(path, headers=headers)
+            assert r.status_code == 403 and "another site" in r.json()["error"], (path, headers)
+    # The page itself may be opened from a link on another site; its own requests pass.
+    assert c.get("/", headers={"sec-fetch-site": "cross-site"}).status_code == 200
+    assert c.get("/api/games", headers={"sec-fetch-site": "same-origin",
+                                        "origin": f"http://{HOST}"}).status_code == 200
+
+
+def test_the_end_says_when_it_caps_the_samples(tmp_path):
+    c = client(tmp_path)
+    state = move(c, start(c, SEEN), "8h").json()
+    end = c.get(f"/api/games/{state['name']}/analysis",
+                params={"samples": 1000, "seed": 1}).json()
+    assert (end["samples"], end["samples_asked"]) == (200, 1000)
+    exact = move(c, start(c), "draw").json()
+    end = c.get(f"/api/games/{exact['name']}/analysis", params={"samples": 1000}).json()
+    assert (end["samples"], end["samples_asked"]) == (None, None)
