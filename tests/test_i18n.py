@@ -15,7 +15,7 @@ from functools import cache
 from pathlib import Path
 
 import pytest
-from babel.messages.extract import extract_from_dir
+from babel.messages.extract import extract, extract_from_dir
 from babel.messages.frontend import parse_mapping_cfg
 from babel.messages.mofile import read_mo
 from babel.messages.pofile import read_po
@@ -283,6 +283,55 @@ def test_babel_cfg_sends_the_page_s_html_to_its_extractor(tmp_path):
     assert found == ["Peek first"]
     html = (ROOT / "tripeaks_solver" / "web" / "static" / "index.html").read_text("utf-8")
     assert {(None, text) for _line, text in html_texts(html)} <= set(extracted())
+
+
+# A scan of the page's scripts independent of pybabel's: every call of the page's
+# functions whose first argument is a literal, wherever it stands (inside another call's
+# arguments too: pybabel's JavaScript reader misses those), comments and strings skipped.
+JS_TOKENS = re.compile(r"""//[^\n]*|/\*.*?\*/|"(?:\\.|[^"\\\n])*"|'(?:\\.|[^'\\\n])*'"""
+                       r"""|`(?:\\.|[^`\\])*`|(?<![\w$.])(_|ngettext|pgettext)\s*\(""", re.S)
+JS_LITERAL = r"""\s*("(?:\\.|[^"\\\n])*"|'(?:\\.|[^'\\\n])*')"""
+STATIC = ROOT / "tripeaks_solver" / "web" / "static"
+
+
+def js_calls(text: str) -> list[tuple[int, str | None, str | None]]:
+    """(line, context, text) of every ``_("…")``, ``ngettext("…", …)``,
+    ``pgettext("context", "…")`` of ``text`` (a pgettext whose text is no literal: None)."""
+    found = []
+    for m in JS_TOKENS.finditer(text):
+        first = m[1] and re.compile(JS_LITERAL).match(text, m.end())
+        if not first:
+            continue  # a comment, a string, or a call on a variable (i18n.js's own)
+        line, value = text.count("\n", 0, m.start()) + 1, ast.literal_eval(first[1])
+        if m[1] == "pgettext":
+            second = re.compile(r"\s*," + JS_LITERAL).match(text, first.end())
+            found.append((line, value, second and ast.literal_eval(second[1])))
+        else:
+            found.append((line, None, value))
+    return found
+
+
+def test_the_scan_of_the_scripts_finds_nested_calls_and_skips_comments():
+    text = ('// _("a comment")\nsay(_("Moves: {a}", { a: ngettext("{n} x", "{n} xs", n),\n'
+            ' b: pgettext("move", "draw") }), "_(\\"in a string\\")", f._("no"));\n'
+            '/* ngettext("nor this") */ _(key);')
+    assert js_calls(text) == [(2, None, "Moves: {a}"), (2, None, "{n} x"), (3, "move", "draw")]
+
+
+@pytest.mark.parametrize("script", sorted(p.name for p in STATIC.glob("*.js")))
+def test_every_text_of_a_script_is_extracted_from_it(script):
+    """pybabel extracts each call the scan finds from that very script (a call inside
+    another's arguments it skips: its text, missing from the page's catalog, would show in
+    English), and the catalogs hold it."""
+    path = STATIC / script
+    with open(path, "rb") as f:
+        babel = {(context, msg if isinstance(msg, str) else msg[0])
+                 for _line, msg, _comments, context in extract("javascript", f)}
+    scanned = js_calls(path.read_text(encoding="utf-8"))
+    assert [(line, context, text) for line, context, text in scanned
+            if (context, text) not in babel] == [], "not extracted by pybabel"
+    assert {(context, text) for _line, context, text in scanned} <= set(extracted())
+    assert len(scanned) >= {"app.js": 0, "i18n.js": 0}.get(script, 10)
 
 
 NODE = shutil.which("node")

@@ -75,10 +75,11 @@ function renderMoves() {
     const moves = run.filter((r) => r.move !== "undo").length;
     const undos = run.length - moves;
     const open = game.reviewing !== null && run.some((r) => r.ply === game.reviewing);
+    // Each text in a call of its own: pybabel misses one inside another call's arguments.
+    const movesText = ngettext("{n} move", "{n} moves", moves, { n: fmtNumber(moves) });
+    const undosText = ngettext("{n} undo", "{n} undos", undos, { n: fmtNumber(undos) });
     items.push(el("li", { class: "run" }, el("details", { open },
-      el("summary", { text: _("Taken back: {moves}, {undos}", {
-        moves: ngettext("{n} move", "{n} moves", moves, { n: fmtNumber(moves) }),
-        undos: ngettext("{n} undo", "{n} undos", undos, { n: fmtNumber(undos) }) }) }),
+      el("summary", { text: _("Taken back: {moves}, {undos}", { moves: movesText, undos: undosText }) }),
       el("ol", { class: "moves" }, ...run.map(moveRow)))));
     run = [];
   };
@@ -205,9 +206,9 @@ function summary(j) {
         : _("The best score this deal allowed: no move lost any points."));
     }
     if (j.fair && (j.bad_luck || j.mistakes) && !(j.lost && j.rows[j.lost.ply - 1].verdict)) {
-      out.push(_("Moves that threw the win away: {mistakes}, {luck}.", {
-        mistakes: ngettext("{n} mistake", "{n} mistakes", j.mistakes, { n: fmtNumber(j.mistakes) }),
-        luck: ngettext("{n} bad luck", "{n} bad luck", j.bad_luck, { n: fmtNumber(j.bad_luck) }) }));
+      const mistakes = ngettext("{n} mistake", "{n} mistakes", j.mistakes, { n: fmtNumber(j.mistakes) });
+      const luck = ngettext("{n} bad luck", "{n} bad luck", j.bad_luck, { n: fmtNumber(j.bad_luck) });
+      out.push(_("Moves that threw the win away: {mistakes}, {luck}.", { mistakes, luck }));
     }
   } else {
     out.push(ngettext("{n} card was never seen: this judgement is over guesses at it.",
