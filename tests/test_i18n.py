@@ -33,6 +33,7 @@ from tripeaks_solver.model.i18n import (
 from tripeaks_solver.web.page_texts import html_texts
 
 ROOT = Path(__file__).resolve().parent.parent
+STATIC = ROOT / "tripeaks_solver" / "web" / "static"
 TRANSLATED = ("vi", "sk")
 PLACEHOLDER = re.compile(r"\{(\w+)\}")
 # Texts that are the same in every language: no word in them to translate.
@@ -265,10 +266,16 @@ def test_the_page_s_html_texts_are_read_as_i18n_js_reads_them():
             '<button data-i18n-attrs="title aria-label" title="draw (d)" aria-label="Draw">'
             '<span data-i18n>Undo</span></button><input data-i18n-attrs="placeholder" '
             'placeholder="">')
-    assert html_texts(html) == [(1, "Click a card, then the stock"), (3, "draw (d)"),
-                                (3, "Draw"), (3, "Undo")]
+    assert html_texts(html) == [(1, None, "Click a card, then the stock"),
+                                (3, None, "draw (d)"), (3, None, "Draw"), (3, None, "Undo")]
     with pytest.raises(ValueError, match="only text"):
         html_texts("<p data-i18n>Click <b>here</b></p>")
+    # data-i18n-context: the element's text and attributes keyed as pgettext keys them
+    html = ('<label><span data-i18n data-i18n-context="field label">Start</span></label>'
+            '<button data-i18n data-i18n-context="button" data-i18n-attrs="title" '
+            'title="Start  a game">Start</button>')
+    assert html_texts(html) == [(1, "field label", "Start"), (1, "button", "Start a game"),
+                                (1, "button", "Start")]
 
 
 def test_babel_cfg_sends_the_page_s_html_to_its_extractor(tmp_path):
@@ -276,13 +283,26 @@ def test_babel_cfg_sends_the_page_s_html_to_its_extractor(tmp_path):
     text of the page's HTML is in the catalogs."""
     static = tmp_path / "tripeaks_solver" / "web" / "static"
     static.mkdir(parents=True)
-    (static / "index.html").write_text('<p data-i18n>Peek first</p>', encoding="utf-8")
+    (static / "index.html").write_text('<p data-i18n>Peek first</p>\n<b data-i18n '
+                                       'data-i18n-context="button">Peek</b>', encoding="utf-8")
     with open(ROOT / "babel.cfg", encoding="utf-8") as cfg:
         method_map, options_map = parse_mapping_cfg(cfg)
-    found = [m[2] for m in extract_from_dir(str(tmp_path), method_map, options_map)]
-    assert found == ["Peek first"]
-    html = (ROOT / "tripeaks_solver" / "web" / "static" / "index.html").read_text("utf-8")
-    assert {(None, text) for _line, text in html_texts(html)} <= set(extracted())
+    found = [(m[4], m[2]) for m in extract_from_dir(str(tmp_path), method_map, options_map)]
+    assert found == [(None, "Peek first"), ("button", "Peek")]
+    html = (STATIC / "index.html").read_text("utf-8")
+    assert {(context, text) for _line, context, text in html_texts(html)} <= set(extracted())
+
+
+def test_a_key_with_two_meanings_has_a_context_for_each():
+    """The page's "Start" is the start field's label and the button that starts the game
+    (Slovak: "Začiatok", "Začať"); "Peek" the button and the peek's title above its steps.
+    Each has its context, and each context its own word where the language has two."""
+    code = extracted()
+    assert {("field label", "Start"), ("button", "Start"), ("button", "Peek"),
+            (None, "Peek")} <= set(code) and (None, "Start") not in code
+    sk = {key(m): m.string for m in messages("sk")}
+    assert sk[("field label", "Start")] == "Začiatok" and sk[("button", "Start")] == "Začať"
+    assert sk[("button", "Peek")] == "Nakuknúť" and sk[(None, "Peek")] == "Nakuknutie"
 
 
 # A scan of the page's scripts independent of pybabel's: every call of the page's
@@ -291,7 +311,6 @@ def test_babel_cfg_sends_the_page_s_html_to_its_extractor(tmp_path):
 JS_TOKENS = re.compile(r"""//[^\n]*|/\*.*?\*/|"(?:\\.|[^"\\\n])*"|'(?:\\.|[^'\\\n])*'"""
                        r"""|`(?:\\.|[^`\\])*`|(?<![\w$.])(_|ngettext|pgettext)\s*\(""", re.S)
 JS_LITERAL = r"""\s*("(?:\\.|[^"\\\n])*"|'(?:\\.|[^'\\\n])*')"""
-STATIC = ROOT / "tripeaks_solver" / "web" / "static"
 
 
 def js_calls(text: str) -> list[tuple[int, str | None, str | None]]:

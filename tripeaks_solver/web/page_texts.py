@@ -1,7 +1,9 @@
 """The texts of the page's HTML (static/index.html) that the page translates, read as
 i18n.js reads them: an element marked ``data-i18n`` is keyed by its whole text, and
 ``data-i18n-attrs="title aria-label"`` names attributes whose values are keys; white
-space runs count as one space. ``pybabel extract`` calls :func:`extract_html` (babel.cfg
+space runs count as one space; ``data-i18n-context="button"`` gives the element's keys
+a context (pgettext's: the same English meaning another thing, "Start" the field's
+label and "Start" the button). ``pybabel extract`` calls :func:`extract_html` (babel.cfg
 maps index.html to it), and the tests read the same texts.
 """
 
@@ -22,8 +24,9 @@ def squeeze(text: str) -> str:
 class _Texts(HTMLParser):
     def __init__(self) -> None:
         super().__init__(convert_charrefs=True)
-        self.found: list[tuple[int, str]] = []
-        self.open: tuple[str, int, list[str]] | None = None  # the data-i18n element read
+        self.found: list[tuple[int, str | None, str]] = []
+        # the data-i18n element read: its tag, line, context and text so far
+        self.open: tuple[str, int, str | None, list[str]] | None = None
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         line = self.getpos()[0]
@@ -31,12 +34,13 @@ class _Texts(HTMLParser):
             raise ValueError(f"line {line}: <{tag}> inside <{self.open[0]} data-i18n> "
                              f"(line {self.open[1]}): a translated element holds only text")
         values = dict(attrs)
+        context = values.get("data-i18n-context") or None
         for name in (values.get("data-i18n-attrs") or "").split():
             text = squeeze(values.get(name) or "")
             if text:
-                self.found.append((line, text))
+                self.found.append((line, context, text))
         if "data-i18n" in values:
-            self.open = (tag, line, [])
+            self.open = (tag, line, context, [])
 
     def handle_startendtag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         self.handle_starttag(tag, attrs)
@@ -45,18 +49,19 @@ class _Texts(HTMLParser):
 
     def handle_data(self, data: str) -> None:
         if self.open is not None:
-            self.open[2].append(data)
+            self.open[3].append(data)
 
     def handle_endtag(self, tag: str) -> None:
         if self.open is not None and tag == self.open[0]:
-            text = squeeze("".join(self.open[2]))
+            text = squeeze("".join(self.open[3]))
             if text:
-                self.found.append((self.open[1], text))
+                self.found.append((self.open[1], self.open[2], text))
             self.open = None
 
 
-def html_texts(html: str) -> list[tuple[int, str]]:
-    """(line, key) of every text of ``html`` the page translates, in order."""
+def html_texts(html: str) -> list[tuple[int, str | None, str]]:
+    """(line, context, key) of every text of ``html`` the page translates, in order
+    (context None: a plain ``_()`` key)."""
     parser = _Texts()
     parser.feed(html)
     parser.close()
@@ -64,11 +69,14 @@ def html_texts(html: str) -> list[tuple[int, str]]:
 
 
 def extract_html(fileobj: IO[bytes], keywords: object, comment_tags: object,
-                 options: dict) -> Iterator[tuple[int, str | None, str, list[str]]]:
+                 options: dict) -> Iterator[tuple[int, str | None, str | list[str], list[str]]]:
     """Babel's extractor for the page's HTML (``pybabel extract``, babel.cfg)."""
     html = fileobj.read().decode(options.get("encoding", "utf-8"))
-    for line, text in html_texts(html):
-        yield line, None, text, []
+    for line, context, text in html_texts(html):
+        if context is None:
+            yield line, None, text, []
+        else:  # as pgettext("context", "text") is read: babel's keyword spec
+            yield line, "pgettext", [context, text], []
 
 
 __all__ = ["extract_html", "html_texts", "squeeze"]

@@ -9,7 +9,10 @@
 //   pgettext("verb", "draw")                    the same English words meaning another thing
 // Texts of index.html: an element with `data-i18n` shows its text translated (its whole
 // text is the key, white space runs as one space; no child elements), and
-// `data-i18n-attrs="title aria-label"` names its attributes whose values are keys.
+// `data-i18n-attrs="title aria-label"` names its attributes whose values are keys;
+// `data-i18n-context="button"` gives the element's keys (its text and those attributes)
+// a context, as pgettext("button", "Start") does: the same English, another word
+// ("Start" the field's label, Slovak "Začiatok"; "Start" the button, "Začať").
 // Only literal strings may be the key (pybabel reads them): never a template or a variable.
 // Numbers shown to the reader go through fmtNumber / fmtPercent (the language's digits).
 //
@@ -119,15 +122,19 @@ function pluralRule(expr) {
 
 // The texts of the page itself (index.html), translated in place.
 function translatePage(root = document) {
+  const say = (node, key) => {
+    const context = node.dataset.i18nContext;
+    return context ? pgettext(context, key) : _(key);
+  };
   for (const node of root.querySelectorAll("[data-i18n]")) {
     if (node.dataset.i18nKey === undefined) node.dataset.i18nKey = squeeze(node.textContent);
-    node.textContent = _(node.dataset.i18nKey);
+    node.textContent = say(node, node.dataset.i18nKey);
   }
   for (const node of root.querySelectorAll("[data-i18n-attrs]")) {
     for (const attr of node.dataset.i18nAttrs.split(/\s+/).filter(Boolean)) {
       const keep = `i18nKey${attr.replace(/(^|-)(\w)/g, (m, d, c) => c.toUpperCase())}`;
       if (node.dataset[keep] === undefined) node.dataset[keep] = squeeze(node.getAttribute(attr) || "");
-      node.setAttribute(attr, _(node.dataset[keep]));
+      node.setAttribute(attr, say(node, node.dataset[keep]));
     }
   }
   for (const node of root.querySelectorAll("[data-lang]")) {

@@ -174,7 +174,7 @@ function renderControls(state, peek) {
   peekButton.disabled = !peekOn && (!state.can_peek || asking);
   peekButton.classList.toggle("on", peekOn);
   peekButton.setAttribute("aria-pressed", peekOn ? "true" : "false");
-  peekButton.textContent = peekOn ? _("Stop the peek") : _("Peek");
+  peekButton.textContent = peekOn ? _("Stop the peek") : pgettext("button", "Peek");
   peekButton.title = _("Look at the cards with moves and undos, in an app with undo");
   const correct = document.querySelector(".controls [data-action=correct]");
   correct.disabled = !state.told.length;
