@@ -73,3 +73,36 @@ def test_a_session_speaks_the_language_chosen(tmp_path, how, words):
     assert [w for w in words if w not in text] == []
     assert english_in(lines) == []
     assert len(lines) > 80
+
+
+def test_a_record_changed_or_held_elsewhere_is_said_in_the_language(tmp_path):
+    """The coach's record: replaced under the session (sed -i), held by another session,
+    listed unreadable; said in the session's language, the system's reason as it is."""
+    from tripeaks_solver.errors import InputError
+    from tripeaks_solver.games.record_file import RecordFile
+    from tripeaks_solver.games.session import CoachSession, RecordWriteError
+    from tripeaks_solver.model.i18n import speaking
+    from tripeaks_solver.model.observed import Start
+    from tripeaks_solver.model.rules import EASY
+
+    path = tmp_path / "g.txt"
+    with speaking("sk"):
+        session = CoachSession.new(Start.of_seen(SEEN, EASY), "app", record=path)
+        try:
+            with pytest.raises(InputError) as held:
+                RecordFile(path).open()
+            assert str(held.value) == f"{path} používa iná relácia"
+            session.play("8h")
+            edited = path.with_name("g.txt.sed")
+            edited.write_text(path.read_text() + "# a note\n")
+            os.replace(edited, path)  # sed -i: a new file renamed over the record
+            with pytest.raises(RecordWriteError) as changed:
+                session.play("d:3s")
+            assert str(changed.value) == (
+                f"súbor {path} bol nahradený mimo tejto relácie: ťah sa nezapísal; ak chcete "
+                f"pokračovať od toho, čo obsahuje, spustite znova s --record {path}")
+        finally:
+            session.close()
+    with speaking("vi"), pytest.raises(InputError) as bad:
+        RecordFile(tmp_path).open()  # a directory
+    assert str(bad.value) == f"không ghi được bản ghi {tmp_path}: đó là một thư mục"

@@ -30,7 +30,14 @@ def test_list_and_continue_the_saved_games(capsys, monkeypatch, tmp_path: Path) 
     code, out, err = coach(capsys, monkeypatch, tmp_path, b"", "--list")
     assert code == 0, err
     assert out.index(str(first)) < out.index(str(second))
-    assert "(Easy, app, 1 move): in play" in out and "(Easy, app, 2 moves): in play" in out
+    assert "(Easy rules, app scoring, 1 move): in play, score 499" in out
+    assert "(Easy rules, app scoring, 2 moves): in play, score 498" in out
+    # In the language asked for, every word (the start stays as the record writes it).
+    code, out, err = coach(capsys, monkeypatch, tmp_path, b"", "--list", "--lang", "sk")
+    assert out.startswith("2 uložené hry v ")
+    assert f"  seen {SEEN}  (pravidlá Ľahké, bodovanie aplikácie, 1 ťah): hrá sa, skóre 499" in out
+    code, out, err = coach(capsys, monkeypatch, tmp_path, b"", "--list", "--lang", "vi")
+    assert "(luật Dễ, cách tính điểm của ứng dụng, 2 nước đi): đang chơi, điểm 498" in out
     code, out, err = coach(capsys, monkeypatch, tmp_path, b"", "--list", "--json")
     listed = json.loads(out)
     assert [g["file"] for g in listed["games"]] == [str(first), str(second)]

@@ -309,7 +309,8 @@ def test_a_key_with_two_meanings_has_a_context_for_each():
 # functions whose first argument is a literal, wherever it stands (inside another call's
 # arguments too: pybabel's JavaScript reader misses those), comments and strings skipped.
 JS_TOKENS = re.compile(r"""//[^\n]*|/\*.*?\*/|"(?:\\.|[^"\\\n])*"|'(?:\\.|[^'\\\n])*'"""
-                       r"""|`(?:\\.|[^`\\])*`|(?<![\w$.])(_|ngettext|pgettext)\s*\(""", re.S)
+                       r"""|`(?:\\.|[^`\\])*`|(?<![\w$.])(_|ngettext|pgettext)\s*\(""",
+                       re.DOTALL)
 JS_LITERAL = r"""\s*("(?:\\.|[^"\\\n])*"|'(?:\\.|[^'\\\n])*')"""
 
 

@@ -5,7 +5,9 @@ steps: the coach's, tests/test_coach_languages.py) in the request's language, ne
 
 from __future__ import annotations
 
+import errno
 import json
+import os
 import re
 import warnings
 from pathlib import Path
@@ -16,8 +18,10 @@ with warnings.catch_warnings():  # starlette's note on httpx's successor
     warnings.simplefilter("ignore")
     from starlette.testclient import TestClient
 
+from tripeaks_solver.games import record_file
 from tripeaks_solver.web.app import make_app
 from tripeaks_solver.web.lang import accepted, page_html
+from tripeaks_solver.web.table import Table
 
 HOST = "127.0.0.1:8765"
 SEEN = "Jd 4s Ac 8h 4c 2h 8c 6h 8d 8s 9c"
@@ -117,3 +121,133 @@ def test_the_page_holds_its_catalog_and_says_its_language(tmp_path):
     # The catalog's text "<=" (the plural rule) is escaped: no "<" can close the script.
     assert "<" not in page_html("<head></head>", "sk").split('id="i18n-catalog">')[1].split(
         "</script>")[0]
+
+
+SK, VI = {"Accept-Language": "sk"}, {"Accept-Language": "vi"}
+CODE = "TP1-E-AAAAAAD"
+
+
+def sed_i(path: Path, old: str, new: str) -> None:
+    """What ``sed -i`` does: a new file with the edit, renamed over the old one."""
+    tmp = path.with_name(path.name + ".sed")
+    tmp.write_text(path.read_text().replace(old, new))
+    os.replace(tmp, path)
+
+
+def test_a_person_s_refusals_are_in_their_language_a_script_s_in_english(tmp_path):
+    """An address by another name, or without its token: a person in a browser meets
+    them, in the browser's language. Another site's request meets only a script: English
+    (docs/languages.md)."""
+    c = client(tmp_path)
+    r = c.get("/", headers={"host": "tripeaks.example:8765", **SK})
+    assert (r.status_code, r.json()["error"]) == (
+        421, "neznáma hlavička Host: otvorte adresu, ktorú server vypísal")
+    r = client(tmp_path, token="secret").get("/", headers=VI)
+    assert (r.status_code, r.json()["error"]) == (
+        403, "cần mã token: hãy mở địa chỉ mà máy chủ đã in ra")
+    r = c.post("/api/games", json={"start": CODE},
+               headers={"origin": "http://tripeaks.example", **SK})
+    assert (r.status_code, r.json()["error"]) == (403, "request from another site refused")
+    r = c.get("/", headers={"host": "tripeaks.example:8765"})
+    assert r.json()["error"] == "unknown Host header: open the address the server printed"
+
+
+def test_the_conflicts_of_a_game_are_in_the_request_s_language(tmp_path):
+    """409: the record changed outside the page; another tab moved the game on."""
+    c = client(tmp_path)
+    state = c.post("/api/games", json={"start": CODE}).json()
+    name = state["name"]
+    sed_i(tmp_path / name, "moves:\n", "moves:\n# a note added by hand\n")
+    r = c.post(f"/api/games/{name}/move", json={"move": "draw", "at": state["at"]}, headers=SK)
+    assert (r.status_code, r.json()["error"]) == (
+        409, "záznam sa zmenil mimo stránky: znova načítajte stránku")
+    now = c.get(f"/api/games/{name}").json()
+    assert c.post(f"/api/games/{name}/move", json={"move": "draw", "at": now["at"]}
+                  ).status_code == 200
+    r = c.post(f"/api/games/{name}/move", json={"move": "draw", "at": now["at"]}, headers=VI)
+    assert (r.status_code, r.json()["error"]) == (
+        409, "ván chơi đã tiếp tục ở thẻ khác: hãy tải lại trang")
+    r = c.post(f"/api/games/{name}/move", json={"move": "draw", "at": now["at"]})
+    assert r.json()["error"] == "the game moved on in another tab: reload the page"
+
+
+def test_a_job_s_error_is_in_the_language_of_the_request_that_began_it(tmp_path):
+    """The solve page's errors are raised inside its job, in a worker thread of its own:
+    the job runs in the request's context (web.jobs), its language too."""
+    c = client(tmp_path)
+    for headers, said in ((SK, "zadajte kód hry (TP1-E-AAAAAAB) alebo rozloženie 52 kariet"),
+                          (VI, "hãy nhập mã ván chơi (TP1-E-AAAAAAB) hoặc bố cục 52 lá"),
+                          ({}, "give a game code (TP1-E-AAAAAAB) or a layout of 52 cards")):
+        r = c.post("/api/solve", json={"text": " "}, headers=headers)
+        assert (r.status_code, r.json()["error"]) == (400, said)
+    r = c.post("/api/solve", json={"text": " ".join(["??"] * 52)}, headers=SK)
+    assert r.json()["error"] == ("rozloženie má neznáme karty (??): riešenie potrebuje všetky "
+                                 "karty")
+
+
+def test_the_server_s_own_failures_are_in_the_request_s_language(tmp_path, monkeypatch):
+    """503: the machine refusing (its reason as the system gives it), the server
+    stopping; 500: a fault of the server's own."""
+    c = client(tmp_path)
+    name = c.post("/api/games", json={"start": CODE}).json()["name"]
+
+    def no_more_files(path):
+        raise OSError(errno.EMFILE, "Too many open files")
+
+    monkeypatch.setattr(record_file.os, "scandir", no_more_files)
+    r = c.get("/api/games", headers=VI)
+    assert (r.status_code, r.json()["error"]) == (
+        503, "máy chủ hiện không làm được việc này: Too many open files")
+    monkeypatch.undo()
+
+    def broken(self):
+        raise RuntimeError("a fault of the server's own")
+
+    monkeypatch.setattr(Table, "state", broken)
+    r = c.get(f"/api/games/{name}", headers=SK)
+    assert (r.status_code, r.json()["error"]) == (500, "vnútorná chyba servera")
+    monkeypatch.undo()
+    c.app.stop()  # Ctrl-C: every search ends, none begins
+    r = c.get(f"/api/games/{name}/advice", headers=SK)
+    assert (r.status_code, r.json()["error"]) == (503, "server sa zastavuje")
+    r = c.get(f"/api/games/{name}/advice")
+    assert r.json()["error"] == "the server is stopping"
+
+
+def test_the_games_list_says_why_a_record_is_not_listed_in_the_request_s_language(tmp_path):
+    """A record that is not one, one with another hard link: said in each request's
+    language (the list read once a language, and the files once)."""
+    (tmp_path / "notes.txt").write_text("my notes\n")
+    (tmp_path / "outside.txt").write_text(
+        "# tripeaks-solver game record\nstart: code TP1-E-AAAAAAD\nrules: easy\n"
+        "variant: none\nscoring: app\nmoves:\n")
+    os.link(tmp_path / "outside.txt", tmp_path / "linked.txt")
+    c = client(tmp_path)
+
+    def errors(headers: dict) -> dict:
+        games = c.get("/api/games", headers=headers).json()["games"]
+        return {g["file"]: g["error"] for g in games}
+
+    assert errors(SK) == {
+        "notes.txt": "nečitateľný: notes.txt nie je záznam hry (nezačína sa riadkom "
+                     "'# tripeaks-solver game record')",
+        "linked.txt": "má ďalší pevný odkaz (iný názov, možno mimo priečinka s údajmi): "
+                      "neotvára sa",
+        "outside.txt": "má ďalší pevný odkaz (iný názov, možno mimo priečinka s údajmi): "
+                       "neotvára sa"}
+    assert errors({})["notes.txt"] == ("unreadable: notes.txt is not a game record (it does "
+                                       "not begin with '# tripeaks-solver game record')")
+    assert errors(VI)["notes.txt"].startswith("không đọc được: notes.txt không phải là bản ghi")
+
+
+def test_the_start_form_s_numbers_refused_in_the_page_s_words(tmp_path):
+    """The samples and the seed the player types on the start form reach the advice's
+    address as typed: a wrong one is refused naming the form's field."""
+    c = client(tmp_path)
+    name = c.post("/api/games", json={"start": CODE}).json()["name"]
+    r = c.get(f"/api/games/{name}/advice", params={"samples": "-5"}, headers=SK)
+    assert (r.status_code, r.json()["error"]) == (400, "Vzorky: zadajte celé číslo od 0")
+    r = c.get(f"/api/games/{name}/advice", params={"seed": "1.5"}, headers=VI)
+    assert (r.status_code, r.json()["error"]) == (400, "Hạt giống: hãy nhập một số nguyên")
+    r = c.get(f"/api/games/{name}/advice", params={"samples": "99999"}, headers=SK)
+    assert r.json()["error"] == "počet vzoriek musí byť 1 až 5\xa0000"

@@ -44,14 +44,18 @@ def _open_outputs(csv_path: Path | None, plot_path: Path | None, force: bool
     names is replaced, the link stays (``LockedFile.replace_with``)."""
     outputs: dict[str, LockedFile] = {}
     try:
-        for role, path, what in (("csv", csv_path, "the CSV"), ("plot", plot_path, "the plot")):
+        for role, path, what in (("csv", csv_path, _("the CSV")),
+                                 ("plot", plot_path, _("the plot"))):
             if path is not None and str(path) != STDIN:
                 outputs[role] = open_output(path, what, role, replace=force)
     except BatchError as exc:
         for f in outputs.values():
             f.close(discard=True)
-        hint = ": give --force to overwrite it" if exc.problem == "exists" else ""
-        raise InputError(f"{exc}{hint}") from None
+        if exc.problem == "exists":  # open_output's words are the batch's: said here
+            path = csv_path if exc.role == "csv" else plot_path
+            raise InputError(_("{path} already exists: give --force to overwrite it",
+                               path=path)) from None
+        raise InputError(str(exc)) from None
     return outputs
 
 

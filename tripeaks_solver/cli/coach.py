@@ -132,12 +132,13 @@ def coach_command(words: tuple[str, ...], rule_choice: str, layouts: tuple[str, 
             return _list(as_json)
         newest = saved_games()
         if not newest:
-            raise click.UsageError(f"--continue: no saved game in {games_dir()}")
+            raise click.UsageError(_("--continue: no saved game in {folder}",
+                                     folder=games_dir()))
         record_path = newest[0].path
     path = Path(record_path) if record_path is not None else None
     if path is not None and given and path.exists() and path.stat().st_size > 0:
-        raise click.UsageError(f"{path} holds a game already: give no start to "
-                               "continue it, or another --record file for a new game")
+        raise click.UsageError(_("{path} holds a game already: give no start to continue it, "
+                                 "or another --record file for a new game", path=path))
     settings: dict[str, Any] = {"samples": samples, "seed": seed, "fair": fair,
                                 "undo_limit": undo_limit,
                                 "lang": current()}  # --lang, else the environment's
@@ -282,9 +283,7 @@ def _list(as_json: bool) -> None:
         click.echo(ngettext("{n} saved game in {folder}, newest first",
                             "{n} saved games in {folder}, newest first", 0, folder=games_dir()))
     for g in games:
-        click.echo(g.text(score_label(g.scoring) if g.scoring in ("app", "original",
-                                                                   "cards-left")
-                          else _("score")))
+        click.echo(g.text())
 
 
 def _toggle_peek(term: Terminal, lead: str) -> str | None:

@@ -16,7 +16,7 @@ from typing import Any
 import click
 
 from ..errors import EXIT_INTERRUPTED, InputError
-from ..model.i18n import language_from_env
+from ..model.i18n import _, language_from_env
 from .common import lang_option
 from .group import cli
 
@@ -37,7 +37,7 @@ def _bind(host: str, port: int) -> socket.socket:
                                    flags=socket.AI_PASSIVE)
     except socket.gaierror as exc:
         raise InputError(f"--host {host}: {exc.strerror}") from None
-    family, _, _, _, address = infos[0]
+    family, address = infos[0][0], infos[0][4]
     sock = socket.socket(family, socket.SOCK_STREAM)
     try:
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
@@ -46,9 +46,10 @@ def _bind(host: str, port: int) -> socket.socket:
     except OSError as exc:
         sock.close()
         if exc.errno == errno.EADDRINUSE:
-            raise InputError(f"port {port} is in use on {host}: give another --port "
-                             "(--port 0 picks a free one)") from None
-        raise InputError(f"cannot listen on {host}:{port}: {exc.strerror or exc}") from None
+            raise InputError(_("port {port} is in use on {host}: give another --port (--port "
+                               "0 picks a free one)", port=port, host=host)) from None
+        raise InputError(_("cannot listen on {host}:{port}: {why}", host=host, port=port,
+                           why=exc.strerror or exc)) from None
     return sock
 
 
@@ -119,7 +120,7 @@ def _serve(port: int, host: str, data_dir: Path | None, open_browser: bool,
 
     folder = data_dir if data_dir is not None else _records_folder()
     if folder.exists() and not folder.is_dir():
-        raise InputError(f"--data-dir {folder}: not a folder")
+        raise InputError(_("--data-dir {folder}: not a folder", folder=folder))
     sock = _bind(host, port)
     port = sock.getsockname()[1]
     bound = _address(sock)
@@ -129,11 +130,13 @@ def _serve(port: int, host: str, data_dir: Path | None, open_browser: bool,
         token = secrets.token_urlsafe(24)
         if bound.is_unspecified:  # every interface: the machine's name reaches it
             shown = socket.gethostname()
-            where = f"--host {host} ({bound}: every address of this machine)"
+            click.echo(_("warning: --host {host} ({address}: every address of this machine) "
+                         "lets other machines reach the server; the page needs the token in "
+                         "the address below", host=host, address=bound), err=True)
         else:
-            where = f"--host {host}" + (f" ({bound})" if host != str(bound) else "")
-        click.echo(f"warning: {where} lets other machines reach the server; the page "
-                   "needs the token in the address below", err=True)
+            where = f"{host} ({bound})" if host != str(bound) else host
+            click.echo(_("warning: --host {host} lets other machines reach the server; the "
+                         "page needs the token in the address below", host=where), err=True)
     hosts = {f"{LOOPBACK}:{port}", f"localhost:{port}", f"{shown}:{port}",
              f"{_url_host(bound)}:{port}"}
     if host != str(bound) and ":" not in host:  # the name given (--host localhost)
@@ -145,7 +148,7 @@ def _serve(port: int, host: str, data_dir: Path | None, open_browser: bool,
     app = make_app(folder, (lambda: hosts) if not bound.is_unspecified else None, token,
                    warm=True, cookie=f"{TOKEN_COOKIE}_{port}", fallback=language_from_env(),
                    lang=lang if given is click.core.ParameterSource.COMMANDLINE else None)
-    click.echo(f"Serving {folder} on {url}  (Ctrl-C stops)")
+    click.echo(_("Serving {folder} on {url}  (Ctrl-C stops)", folder=folder, url=url))
     sys.stdout.flush()
     _more_files()
     logging.basicConfig(format="tripeaks-solve serve: %(message)s", level=logging.WARNING)

@@ -16,6 +16,7 @@ import time
 from pathlib import Path
 
 from ..errors import InputError
+from ..model.i18n import N_, _
 
 
 class FileError(InputError):
@@ -43,17 +44,16 @@ class FileError(InputError):
         self.errno = errno
 
 
-def file_kind(mode: int) -> str:
-    """What a file that is not a regular one is, for a message: ``a pipe``, …."""
-    if stat.S_ISDIR(mode):
-        return "a directory"
-    if stat.S_ISFIFO(mode):
-        return "a pipe"
-    if stat.S_ISSOCK(mode):
-        return "a socket"
-    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
-        return "a device"
-    return "not a regular file"
+_KINDS = ((stat.S_ISDIR, N_("a directory")), (stat.S_ISFIFO, N_("a pipe")),
+          (stat.S_ISSOCK, N_("a socket")), (stat.S_ISCHR, N_("a device")),
+          (stat.S_ISBLK, N_("a device")))
+
+
+def file_kind(mode: int, words: bool = False) -> str:
+    """What a file that is not a regular one is, for a message: ``a pipe``, …, in
+    English (the commands that speak English), or with ``words`` in the current language."""
+    kind = next((kind for test, kind in _KINDS if test(mode)), N_("not a regular file"))
+    return _(kind) if words else kind
 
 
 def _why(exc: OSError) -> str:
@@ -89,7 +89,9 @@ class LockedFile:
     """
 
     def __init__(self, path: Path, what: str, role: str, new: bool = False) -> None:
-        """``new``: only a file made now (FileError ``exists`` when there is one)."""
+        """``what``: the file in a message (``the CSV file``; in the current language where
+        its messages are: ``_("the record")``). ``new``: only a file made now (FileError
+        ``exists`` when there is one)."""
         self.path = path
         self.what = what
         self.role = role
@@ -98,25 +100,28 @@ class LockedFile:
         try:
             mode = os.fstat(self.fd).st_mode
             if not stat.S_ISREG(mode):
-                raise FileError(f"cannot write {what} {path}: it is {file_kind(mode)}, not a "
-                                 "regular file", "special", role)
+                # Translators: {what} is "the record", "the CSV" or "the plot", translated
+                # on its own; {kind} "a directory", "a pipe", …
+                raise FileError(_("cannot write {what} {path}: it is {kind}, not a regular "
+                                  "file", what=what, path=path, kind=file_kind(mode, True)),
+                                "special", role)
             if not _lock(self.fd):
-                raise FileError(f"{path} is in use by another run", "in-use", role)
+                raise self._in_use()
             self.locked = True
             if not self._still_at_path():  # replaced between our open and our lock
-                raise FileError(f"{path} is in use by another run", "in-use", role)
+                raise self._in_use()
         except BaseException:
             self.close(discard=True)
             raise
 
     def _open(self, new: bool) -> tuple[int, bool]:
         path, flags = self.path, os.O_RDWR | os.O_CLOEXEC
-        for _ in range(10):  # the file may come and go between the two opens
+        for _try in range(10):  # the file may come and go between the two opens
             try:
                 return os.open(path, flags | os.O_CREAT | os.O_EXCL, 0o666), True
             except FileExistsError:
                 if new:
-                    raise FileError(f"{path} exists", "exists", self.role) from None
+                    raise FileError(_("{path} exists", path=path), "exists", self.role) from None
             except OSError as exc:
                 raise self._cannot(exc) from None
             try:
@@ -124,26 +129,36 @@ class LockedFile:
             except FileNotFoundError:
                 if os.path.islink(path) and not os.path.exists(path):
                     # Not a race: a link that names no file, which O_EXCL will not create.
-                    raise FileError(f"cannot write {self.what} {path}: it is a symbolic "
-                                     f"link to {os.readlink(path)}, which does not exist",
-                                     "special", self.role) from None
+                    raise FileError(_("cannot write {what} {path}: it is a symbolic link to "
+                                      "{target}, which does not exist", what=self.what,
+                                      path=path, target=os.readlink(path)),
+                                    "special", self.role) from None
                 continue
             except OSError as exc:
                 raise self._cannot(exc) from None
-        raise FileError(f"{path} is in use by another run", "in-use", self.role)
+        raise self._in_use()
+
+    def _in_use(self) -> FileError:
+        if self.role == "record":  # a record is held by a coach or a server: a session
+            return FileError(_("{path} is in use by another session", path=self.path),
+                             "in-use", self.role)
+        return FileError(_("{path} is in use by another run", path=self.path), "in-use",
+                         self.role)
 
     def _cannot(self, exc: OSError) -> FileError:
         parent = self.path.parent
         if exc.errno == errno.ENOENT and not parent.is_dir():
-            why = f"directory {parent} does not exist"
+            why = _("directory {folder} does not exist", folder=parent)
         elif exc.errno == errno.EISDIR:
-            why = "it is a directory"
+            why = _("it is a directory")
         elif exc.errno == errno.EACCES:
-            why = "permission denied"
+            why = _("permission denied")
         else:
-            why = _why(exc)
-        return FileError(f"cannot write {self.what} {self.path}: {why}", "file", self.role,
-                         errno=exc.errno)
+            why = _why(exc)  # the system's words
+        # Translators: {what} is "the record", "the CSV" or "the plot", translated on its
+        # own; {why} the system's words, or one of the reasons above.
+        return FileError(_("cannot write {what} {path}: {why}", what=self.what, path=self.path,
+                           why=why), "file", self.role, errno=exc.errno)
 
     def _still_at_path(self) -> bool:
         try:
@@ -185,8 +200,9 @@ class LockedFile:
                     os.unlink(tmp)
                 except OSError:
                     pass
-            raise FileError(f"cannot write {self.what} {self.path}: {_why(exc)}", "write",
-                             self.role, errno=exc.errno) from None
+            raise FileError(_("cannot write {what} {path}: {why}", what=self.what,
+                              path=self.path, why=_why(exc)), "write", self.role,
+                            errno=exc.errno) from None
         self.created = False  # the new contents are there to stay
 
     def close(self, discard: bool = False) -> None:

@@ -52,7 +52,8 @@ def follow_peek(session: CoachSession) -> Followed | PeekTurn | None:
     for move in step.moves[:-1]:
         session.play(Observed(move))
         if session.pending is not None:  # the plan plays only cards known before the last
-            raise InputError(f"{move.pretty} turned up a card the peek did not expect")
+            raise InputError(_("{move} turned up a card the peek did not expect",
+                               move=move.name))
     session.play(Observed(step.moves[-1]))
     return Followed(turn, len(session.game.record)) if session.pending is not None else None
 

@@ -17,7 +17,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..errors import InputError
+from ..model.i18n import _, current, ngettext
 from ..model.observed import Start
+from ..model.rules import Rules
 from .files import FileError, LockedFile, write_all
 
 APP = "tripeaks-solver"
@@ -75,12 +77,24 @@ def _names(start: Start, folder: Path | None) -> Iterator[Path]:
 
 class RecordChanged(FileError):
     """The record's path no longer names the file the session holds as it wrote it
-    (replaced, moved, removed, or written by another program): nothing was written."""
+    (``why``, as :meth:`RecordFile.changed` says: ``replaced``, ``removed``, ``written``,
+    ``linked``): nothing was written."""
 
     def __init__(self, path: Path, why: str) -> None:
-        super().__init__(f"{path} {why} outside this session: the move was not written; "
-                         f"start again with --record {path} to go on from what it holds",
-                         "changed", "record")
+        said = {
+            "replaced": _("{path} was replaced outside this session: the move was not "
+                          "written; start again with --record {path} to go on from what it "
+                          "holds", path=path),
+            "removed": _("{path} was removed or moved outside this session: the move was "
+                         "not written; start again with --record {path} to go on from what "
+                         "it holds", path=path),
+            "written": _("{path} was written outside this session: the move was not "
+                         "written; start again with --record {path} to go on from what it "
+                         "holds", path=path),
+            "linked": _("{path} was given another hard link outside this session: the move "
+                        "was not written; copy it to a file of its own and start again with "
+                        "--record FILE", path=path)}
+        super().__init__(said[why], "changed", "record")
         self.why = why
 
 
@@ -140,34 +154,30 @@ class RecordFile:
             try:
                 self.path.parent.mkdir(parents=True, exist_ok=True)
             except OSError as exc:
-                raise FileError(f"cannot make {self.path.parent} for the record: "
-                                f"{exc.strerror or exc} (give --record FILE)", "file", "record",
-                                errno=exc.errno) from None
-        try:
-            self.file = LockedFile(self.path, "the record", "record", new=self.new)
-        except FileError as exc:
-            if exc.problem in ("exists", "file"):
-                raise
-            raise FileError(str(exc).replace("another run", "another session"), exc.problem,
-                            "record") from None
+                raise FileError(_("cannot make {folder} for the record: {why} (give --record "
+                                  "FILE)", folder=self.path.parent, why=exc.strerror or exc),
+                                "file", "record", errno=exc.errno) from None
+        self.file = LockedFile(self.path, _("the record"), "record", new=self.new)
         if self.single_link and self.file.identity().st_nlink > 1:
             self.close()
-            raise FileError(f"{self.path} has another hard link (another name, maybe outside "
-                            "its folder): copy it to a file of its own", "links", "record")
+            raise FileError(_("{path} has another hard link (another name, maybe outside its "
+                              "folder): copy it to a file of its own", path=self.path),
+                            "links", "record")
         self._mark()
         size = self.file.size
         try:
             data = os.pread(self.file.fd, size, 0) if size else b""
         except OSError as exc:
             self.close()
-            raise FileError(f"cannot read the record {self.path}: {exc.strerror or exc}",
-                            "file", "record", errno=exc.errno) from None
+            raise FileError(_("cannot read the record {path}: {why}", path=self.path,
+                              why=exc.strerror or exc), "file", "record",
+                            errno=exc.errno) from None
         try:
             text = data.decode("utf-8")
         except UnicodeDecodeError:
             self.close()
-            raise InputError(f"{self.path} is not a game record (not UTF-8 text): "
-                             "give another --record file") from None
+            raise InputError(_("{path} is not a game record (not UTF-8 text): give another "
+                               "--record file", path=self.path)) from None
         if text.startswith(BOM):
             self.skip = len(BOM.encode("utf-8"))
             text = text[len(BOM):]
@@ -181,26 +191,27 @@ class RecordFile:
         self.left = (st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns)
 
     def changed(self) -> str | None:
-        """Why the path no longer names the file held as this session left it (``was
-        replaced``, ``was removed or moved``, ``was written``, ``was given another hard
-        link``), or None while it does."""
+        """Why the path no longer names the file held as this session left it
+        (``replaced``, ``removed``: or moved, ``written``, ``linked``: given another hard
+        link), or None while it does."""
         assert self.file is not None
         try:
             here = os.stat(self.path)
         except FileNotFoundError:
-            return "was removed or moved"
+            return "removed"
         except OSError as exc:
             if exc.errno in (errno.ENOENT, errno.ENOTDIR):
-                return "was removed or moved"
-            raise FileError(f"cannot look at the record {self.path}: {exc.strerror or exc}",
-                            "file", "record", errno=exc.errno) from None
+                return "removed"
+            raise FileError(_("cannot look at the record {path}: {why}", path=self.path,
+                              why=exc.strerror or exc), "file", "record",
+                            errno=exc.errno) from None
         dev, ino, size, mtime = self.left
         if (here.st_dev, here.st_ino) != (dev, ino):
-            return "was replaced"
+            return "replaced"
         if (here.st_size, here.st_mtime_ns) != (size, mtime):
-            return "was written"
+            return "written"
         if self.single_link and here.st_nlink > 1:
-            return "was given another hard link"
+            return "linked"
         return None
 
     def check(self) -> None:
@@ -231,8 +242,9 @@ class RecordFile:
             except OSError:
                 pass
             self._mark()
-            raise FileError(f"cannot write the record {self.path}: {exc.strerror or exc}",
-                            "write", "record", errno=exc.errno) from None
+            raise FileError(_("cannot write the record {path}: {why}", path=self.path,
+                              why=exc.strerror or exc), "write", "record",
+                            errno=exc.errno) from None
         self._mark()
 
     def replace(self, text: str) -> None:
@@ -259,9 +271,9 @@ class RecordFile:
                     os.unlink(tmp)
                 except OSError:
                     pass
-            raise FileError(f"cannot write the record {self.path}: {exc.strerror or exc} "
-                            "(the record is as it was)", "write", "record",
-                            errno=exc.errno) from None
+            raise FileError(_("cannot write the record {path}: {why} (the record is as it "
+                              "was)", path=self.path, why=exc.strerror or exc), "write",
+                            "record", errno=exc.errno) from None
         old, self.file.fd = self.file.fd, fd
         self.file.created = False
         self.skip, self.tail, self.text = 0, None, text
@@ -285,8 +297,8 @@ class RecordFile:
             try:
                 os.ftruncate(self.file.fd, self.skip + len((body + "\n").encode("utf-8")))
             except OSError as exc:
-                raise FileError(f"cannot write the record {self.path}: "
-                                f"{exc.strerror or exc}", "write", "record",
+                raise FileError(_("cannot write the record {path}: {why}", path=self.path,
+                                  why=exc.strerror or exc), "write", "record",
                                 errno=exc.errno) from None
             self._append(f"# cut short, left out: {torn}\n")
         self.tail = None
@@ -322,15 +334,35 @@ class SavedGame:
     rules: str  # ``Easy``, ``Classic+empty-waste``
     scoring: str
     moves: int | None  # as the app counts them (None: the record cannot be read)
-    result: str  # ``won``, ``stuck``, ``in play``, or why the record cannot be read
+    result: str  # ``won``, ``stuck``, ``in play``, or ``unreadable: `` and why
     score: int | None
+    game_rules: Rules | None = None  # the rules themselves (None: unreadable)
+    why: str | None = None  # why the record cannot be read, in the words of its reading
 
-    def text(self, score_label: str = "score") -> str:
-        """Two lines: when, the start, rules, moves and result; the file."""
-        moves = "" if self.moves is None else f", {self.moves:,} move{'s' * (self.moves != 1)}"
-        score = "" if self.score is None else f", {score_label} {self.score}"
-        return (f"  {self.modified:%Y-%m-%d %H:%M}  {self.start}  ({self.rules}, "
-                f"{self.scoring}{moves}): {self.result}{score}\n      {self.path}")
+    def said(self) -> str:
+        """The result for people: ``in play``, ``won``, ``stuck`` or ``unreadable: …``,
+        in the current language."""
+        if self.why is not None:
+            return _("unreadable: {why}", why=self.why)
+        return {"won": _("won"), "stuck": _("stuck")}.get(self.result, _("in play"))
+
+    def text(self) -> str:
+        """Two lines, in the current language: when, the start, rules, scoring, moves,
+        result and score; the file."""
+        from .turns import rules_name, score_label, scoring_name
+
+        when = f"{self.modified:%Y-%m-%d %H:%M}"
+        if self.moves is None or self.game_rules is None or self.score is None:
+            first = f"{when}  {self.said()}"
+        else:
+            label = score_label(self.scoring) if self.scoring in ("app", "original",
+                                                                  "cards-left") else _("score")
+            first = _("{when}  {start}  ({rules}, {scoring}, {moves}): {result}, {label} "
+                      "{score}", when=when, start=self.start,
+                      rules=rules_name(self.game_rules), scoring=scoring_name(self.scoring),
+                      moves=ngettext("{n} move", "{n} moves", self.moves),
+                      result=self.said(), label=label, score=self.score)
+        return f"  {first}\n      {self.path}"
 
     def data(self) -> dict:
         """The game as JSON data."""
@@ -347,13 +379,14 @@ SYSTEM_ERRNOS = frozenset({errno.EMFILE, errno.ENFILE, errno.ENOMEM, errno.ENOBU
 class RecordIndex:
     """The records of a folder as a list shows them, each read (and its game replayed)
     again only when its name, size, time or inode changed: a list over hundreds of
-    unchanged records costs a look at each file, not a replay. Safe to share between
-    threads."""
+    unchanged records costs a look at each file, not a replay (in each language: why a
+    record cannot be read is said in the language it was read in). Safe to share
+    between threads."""
 
     def __init__(self, folder: Path | None = None) -> None:
         self.folder = games_dir() if folder is None else Path(folder)
         self.lock = threading.Lock()
-        self.known: dict[str, tuple[tuple[int, int, int], SavedGame]] = {}
+        self.known: dict[str, tuple[tuple[int, int, int, str], SavedGame]] = {}
 
     def scan(self) -> list[tuple[SavedGame, os.stat_result]]:
         """Every record (a ``.txt`` regular file) with the file's status now, newest
@@ -377,7 +410,7 @@ class RecordIndex:
                     continue  # gone meanwhile, or a link to nothing
                 if not stat.S_ISREG(st.st_mode):
                     continue
-                key = (st.st_size, st.st_mtime_ns, st.st_ino)
+                key = (st.st_size, st.st_mtime_ns, st.st_ino, current())
                 cached = self.known.get(entry.name)
                 game = cached[1] if cached is not None and cached[0] == key else \
                     _saved_game(path, st)
@@ -388,7 +421,7 @@ class RecordIndex:
 
     def games(self) -> list[SavedGame]:
         """The records, newest first (see :meth:`scan`)."""
-        return [game for game, _ in self.scan()]
+        return [game for game, _st in self.scan()]
 
 
 def saved_games(folder: Path | None = None) -> list[SavedGame]:
@@ -413,12 +446,12 @@ def _saved_game(path: Path, st: os.stat_result) -> SavedGame:
     except (OSError, UnicodeDecodeError, InputError) as exc:
         if isinstance(exc, OSError) and exc.errno in SYSTEM_ERRNOS:
             raise
-        why = exc.strerror if isinstance(exc, OSError) else str(exc)
-        return SavedGame(path, when, "?", "?", "?", None, f"unreadable: {why}", None)
+        why = (exc.strerror or str(exc)) if isinstance(exc, OSError) else str(exc)
+        return SavedGame(path, when, "?", "?", "?", None, f"unreadable: {why}", None, why=why)
     start = record.start
     return SavedGame(path, when, f"{start.kind} {start.text}", str(start.rules),
                      record.scoring, game.game.moves, game.game.status.value,
-                     score_of(game.position(), record.scoring))
+                     score_of(game.position(), record.scoring), game_rules=start.rules)
 
 
 __all__ = ["RecordChanged", "RecordFile", "RecordIndex", "SavedGame", "data_dir",

@@ -58,7 +58,8 @@ def make_start(kind: str, text: str, rules: Rules) -> Start:
         return Start.of_layout(Layout.parse(text), rules)
     if kind == "seen":
         return Start.of_seen(text, rules)
-    raise InputError(f"unknown start {kind!r} (expected one of {', '.join(START_KINDS)})")
+    raise InputError(_("unknown start {kind} (expected one of {kinds})", kind=repr(kind),
+                       kinds=", ".join(START_KINDS)))
 
 
 def header(start: Start, scoring: str) -> str:
@@ -80,7 +81,8 @@ def parse_record_file(text: str, name: str) -> GameRecord:
     """Read a record file's text (``name`` for the messages). A last line without its
     line end is a move cut short as it was written and is left out (``torn``)."""
     if not looks_like_record(text):
-        raise InputError(f"{name} is not a game record (it does not begin with {MAGIC!r})")
+        raise InputError(_("{name} is not a game record (it does not begin with {magic})",
+                           name=name, magic=repr(MAGIC)))
     lines = text.split("\n")
     cut = lines.pop()  # "" when the text ends with a line end
     fields: dict[str, str] = {}
@@ -90,21 +92,22 @@ def parse_record_file(text: str, name: str) -> GameRecord:
         line = raw.split("#", 1)[0].strip()
         if not line:
             continue
+        where = _("{name}, line {number}", name=name, number=number)
         if in_moves:
-            moves += _moves(line, f"{name}, line {number}")
+            moves += _moves(line, where)
             continue
         key, colon, value = line.partition(":")
         key = key.strip()
         if not colon or key not in HEADER_KEYS + ("moves",):
-            raise InputError(f"{name}, line {number}: expected one of "
-                             f"{', '.join(HEADER_KEYS)} or moves, then a colon")
+            raise InputError(_("{where}: expected one of {keys}, then a colon", where=where,
+                               keys=", ".join((*HEADER_KEYS, "moves"))))
         if key == "moves":
             in_moves = True
             if value.strip():
-                moves += _moves(value, f"{name}, line {number}")
+                moves += _moves(value, where)
             continue
         if key in fields:
-            raise InputError(f"{name}, line {number}: a second {key!r} line")
+            raise InputError(_("{where}: a second {key} line", where=where, key=repr(key)))
         fields[key] = value.strip()
     # A last line without its line end is a move cut short as it was written (a write
     # that failed, a kill): left out, even when what is left reads as a move (``8h``
@@ -113,12 +116,12 @@ def parse_record_file(text: str, name: str) -> GameRecord:
     missing = [k for k in HEADER_KEYS if k not in fields and k != "variant"]
     if missing or not in_moves:
         what = missing[0] if missing else "moves"
-        raise InputError(f"{name}: the record has no {what!r} line")
+        raise InputError(_("{name}: the record has no {key} line", name=name, key=repr(what)))
     rules = _rules(fields["rules"], fields.get("variant", ""), name)
     scoring = fields["scoring"]
     if scoring not in SCHEMES:
-        raise InputError(f"{name}: unknown scoring {scoring!r} (expected one of "
-                         f"{', '.join(SCHEMES)})")
+        raise InputError(_("{name}: unknown scoring {scoring} (expected one of {schemes})",
+                           name=name, scoring=repr(scoring), schemes=", ".join(SCHEMES)))
     kind, _sep, start_text = fields["start"].partition(" ")
     try:
         start = make_start(kind, start_text.strip(), rules)
@@ -182,8 +185,9 @@ def _rules(name: str, variant: str, where: str) -> Rules:
     words = variant.replace("+", " ").split()
     for option in [] if words == [NO_VARIANT] else words:
         if option not in VARIANT_OPTIONS:
-            raise InputError(f"{where}: unknown rule option {option!r} (expected "
-                             f"{', '.join(VARIANT_OPTIONS)})")
+            raise InputError(_("{where}: unknown rule option {option} (expected {options})",
+                               where=where, option=repr(option),
+                               options=", ".join(VARIANT_OPTIONS)))
         options[VARIANT_OPTIONS[option]] = True
     return rules.with_options(**options)
 

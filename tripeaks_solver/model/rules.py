@@ -7,6 +7,7 @@ from dataclasses import dataclass, fields
 
 from ..errors import InputError
 from .cards import WILD_RANK
+from .i18n import _
 
 RANK_COUNT = 13
 
@@ -51,7 +52,8 @@ class Rules:
         """``easy`` or ``classic`` (any case)."""
         key = name.strip().lower()
         if key not in RULE_SETS:
-            raise InputError(f"unknown rules {name!r} (expected easy or classic)")
+            raise InputError(_("unknown rules {name} (expected easy or classic)",
+                               name=repr(name)))
         return RULE_SETS[key]
 
     def with_options(self, **options: bool) -> Rules:

@@ -16,7 +16,6 @@ from typing import Any
 import anyio
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
-from starlette.middleware import Middleware
 from starlette.requests import ClientDisconnect, Request
 from starlette.responses import HTMLResponse, Response
 from starlette.routing import Mount, Route
@@ -25,7 +24,7 @@ from starlette.staticfiles import StaticFiles
 from ..analysis.fair import Cancelled
 from ..errors import InputError
 from ..games.files import os_errno
-from ..model.i18n import _, current
+from ..model.i18n import N_, _, current
 from .guard import (
     HEADERS,
     MAX_BODY,
@@ -43,15 +42,15 @@ from .guard import (
 )
 from .hub import Held, Hub, NotFound
 from .jobs import Jobs, Stopping
-from .lang import Speaking, catalog, page_html
-from .solving import solve_page
+from .lang import catalog, page_html, request_language
+from .solving import MAX_TEXT, solve_page
 from .table import Conflict, Table, check_samples
 
 STATIC = Path(__file__).parent / "static"
 DEFAULT_SAMPLES = 1000
 # The server's own failures: its disk full (507), or the machine refusing (503).
 FULL = frozenset({errno.ENOSPC, errno.EDQUOT, errno.EFBIG})
-STOPPING = "the server is stopping"
+STOPPING = N_("the server is stopping")
 
 
 def status_of(exc: BaseException) -> int:
@@ -82,16 +81,19 @@ async def body(request: Request) -> dict:
 
 
 def number(value, what: str, default: int | None = None) -> int | None:
+    """``value`` as a whole number from 0 (``default`` when absent); ``what`` names it in
+    the error: the page's field (its samples and seed, typed by the player, in the page's
+    words), else the request's parameter."""
     if value is None or value == "":
         return default
     if isinstance(value, bool) or not isinstance(value, (int, str)):
-        raise InputError(f"{what}: a whole number")
+        raise InputError(_("{what}: a whole number", what=what))
     try:
         out = int(value)
     except ValueError:
-        raise InputError(f"{what}: a whole number") from None
+        raise InputError(_("{what}: a whole number", what=what)) from None
     if not 0 <= out < 2**63:
-        raise InputError(f"{what}: a whole number from 0")
+        raise InputError(_("{what}: a whole number from 0", what=what))
     return out
 
 
@@ -186,9 +188,9 @@ def make_app(folder: Path, hosts: Callable[[], Iterable[str]] | None,
 
     def advice_args(request: Request) -> tuple[int, int | None]:
         q = request.query_params
-        samples = number(q.get("samples"), "samples")
+        samples = number(q.get("samples"), _("Samples"))  # the start form's fields
         samples = check_samples(DEFAULT_SAMPLES if samples is None else samples)
-        return samples, number(q.get("seed"), "seed")
+        return samples, number(q.get("seed"), _("Seed"))
 
     async def advice(request: Request) -> Response:
         samples, seed = advice_args(request)
@@ -231,7 +233,9 @@ def make_app(folder: Path, hosts: Callable[[], Iterable[str]] | None,
 
     async def solve(request: Request) -> Response:
         data = await body(request)
-        text = text_field(data, "text", None, "a game code or a layout of 52 cards")
+        text = data.get("text")
+        if not isinstance(text, str) or len(text) > MAX_TEXT:  # the field the player fills
+            raise InputError(_("give a game code (TP1-E-AAAAAAB) or a layout of 52 cards"))
         scoring = text_field(data, "scoring", "app", "app, original or cards-left")
         return ok(await job(request, ("solve", text, scoring),
                             lambda should_stop: solve_page(text, scoring), "heavy"))
@@ -245,10 +249,10 @@ def make_app(folder: Path, hosts: Callable[[], Iterable[str]] | None,
     async def os_error(request: Request, exc: Exception) -> Response:
         why = getattr(exc, "strerror", None) or str(exc)
         once(("errno", os_errno(exc)), "%s %s: %s", request.method, request.url.path, why)
-        return error(status_of(exc), f"the server cannot do it now: {why}")
+        return error(status_of(exc), _("the server cannot do it now: {why}", why=why))
 
     async def stopping(request: Request, exc: Exception) -> Response:
-        return error(503, STOPPING)
+        return error(503, _(STOPPING))
 
     async def client_gone(request: Request, exc: Exception) -> Response:
         return Response(status_code=499)  # never seen: nobody is there to read it
@@ -261,7 +265,7 @@ def make_app(folder: Path, hosts: Callable[[], Iterable[str]] | None,
         return error(413, f"request body over {MAX_BODY} bytes")
 
     async def server_error(request: Request, exc: Exception) -> Response:
-        return error(500, "internal error")
+        return error(500, _("internal error"))
 
     @contextlib.asynccontextmanager
     async def lifespan(app):
@@ -295,11 +299,8 @@ def make_app(folder: Path, hosts: Callable[[], Iterable[str]] | None,
         Route("/api/solve", solve, methods=["POST"]),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
-    # Each request in its language (inside the guards, around the handlers and the
-    # error handlers: the errors are said in it too).
-    speaking = [Middleware(Speaking, forced=lang, fallback=fallback)]
     # Starlette's types want every handler to take any Exception; each takes its own.
-    app = Starlette(routes=routes, lifespan=lifespan, middleware=speaking,
+    app = Starlette(routes=routes, lifespan=lifespan,
                     exception_handlers={
         InputError: input_error, OSError: os_error, Stopping: stopping, Cancelled: stopping,
         ClientGone: client_gone, ClientDisconnect: client_gone,
@@ -307,7 +308,10 @@ def make_app(folder: Path, hosts: Callable[[], Iterable[str]] | None,
         Exception: server_error})
     app.state.hub = hub
     app.state.jobs = jobs
-    return Guard(app, hosts, token, cookie, jobs)
+    # Each request in its language, chosen by the guards, around everything else: the
+    # refusals, the handlers and the error handlers say it in that language.
+    return Guard(app, hosts, token, cookie, jobs,
+                 language=lambda request: request_language(request, lang, fallback))
 
 
 def _warm_up() -> None:

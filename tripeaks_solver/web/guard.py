@@ -2,11 +2,17 @@
 token (its cookie named per port), Origin and Sec-Fetch-Site (CSRF, and any API request
 from another site), the body's size; the last catch of any error, logged in one line
 and answered as JSON; and logs that never flood (one line of a kind a minute).
+
+Every request is handled in its language (web/lang.py), chosen here, outside all the
+rest: a refusal a person may meet in a browser (an address by another name, one without
+its token) and the last catch speak it too. Those only a script or another site meets
+(Origin, Sec-Fetch-Site, the body's type and size) stay in English (docs/languages.md).
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import secrets
 import time
@@ -17,6 +23,7 @@ from urllib.parse import urlencode
 from starlette.requests import ClientDisconnect, Request
 from starlette.responses import JSONResponse, Response
 
+from ..model.i18n import _, speaking
 from .jobs import Jobs
 
 MAX_BODY = 16 * 1024  # the largest request the page sends is a layout: about 200 bytes
@@ -69,16 +76,19 @@ class Guard:
     """The outermost layer: Host (DNS rebinding), the token, Origin and Sec-Fetch-Site
     (CSRF, and any API request from another site), the body's size; and the last catch
     of any error, logged in one line and answered as JSON. ``cookie``: the name of the
-    token's cookie (one per port: two servers on one machine never share it)."""
+    token's cookie (one per port: two servers on one machine never share it);
+    ``language(request)``: the language the request speaks (model.i18n.speaking)."""
 
     def __init__(self, app: Any, hosts: Callable[[], Iterable[str]] | None,
                  token: str | None, cookie: str = TOKEN_COOKIE,
-                 jobs: Jobs | None = None) -> None:
+                 jobs: Jobs | None = None,
+                 language: Callable[[Request], str] | None = None) -> None:
         self.app = app
         self.hosts = hosts
         self.token = token
         self.cookie = cookie
         self.jobs = jobs
+        self.language = language
 
     def stop(self) -> None:
         """The server is stopping: every search ends now (safe in a signal handler)."""
@@ -90,6 +100,11 @@ class Guard:
             await self.app(scope, receive, send)
             return
         request = Request(scope)
+        with (speaking(self.language(request)) if self.language is not None
+              else contextlib.nullcontext()):
+            await self._guarded(request, scope, receive, send)
+
+    async def _guarded(self, request: Request, scope, receive, send) -> None:
         refusal = self.refuse(request)
         if refusal is None:
             refusal = self.token_visit(request)
@@ -127,7 +142,7 @@ class Guard:
                           type(exc).__name__, exc)
             if not started:
                 answer = (error(413, f"request body over {MAX_BODY} bytes")
-                          if isinstance(exc, TooLarge) else error(500, "internal error"))
+                          if isinstance(exc, TooLarge) else error(500, _("internal error")))
                 await answer(scope, receive, send)
 
     def set_cookie(self) -> bytes:
@@ -148,11 +163,11 @@ class Guard:
         host = request.headers.get("host", "")
         if not host or self.hosts is not None and host not in set(self.hosts()):
             return error(421 if request.headers.get("host") else 400,
-                         "unknown Host header: open the address the server printed")
+                         _("unknown Host header: open the address the server printed"))
         if self.token:
             given = request.query_params.get("token") or request.cookies.get(self.cookie, "")
             if not secrets.compare_digest(given.encode(), self.token.encode()):
-                return error(403, "a token is needed: open the address the server printed")
+                return error(403, _("a token is needed: open the address the server printed"))
         if request.method not in SAFE_METHODS or request.url.path.startswith("/api/"):
             # A change, or any API request (a GET too: another site's <img> must not
             # make the server work), only from this server's own page.

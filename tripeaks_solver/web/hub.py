@@ -72,7 +72,8 @@ class Hub:
         if path.resolve().parent != self.folder.resolve():
             raise InputError("not a record name: a bare file name of the data directory")
         if path.suffix != ".txt":
-            raise NotFound(f"no record {name!r} in the data directory (records end in .txt)")
+            raise NotFound(_("no record {name} in the data directory (records end in .txt)",
+                             name=repr(name)))
         return path
 
     # --- the list -----------------------------------------------------------------------
@@ -99,12 +100,12 @@ class Hub:
                 continue
             elsewhere = name not in mine and held_by_other(game.path, held)
             readable = game.moves is not None
-            error = None if readable else game.result
+            error = None if readable else game.said()  # in the request's language
             if st.st_nlink > 1:
-                readable, error = False, ("has another hard link (another name, maybe "
-                                          "outside the data directory): not opened")
+                readable, error = False, _("has another hard link (another name, maybe "
+                                           "outside the data directory): not opened")
             elif elsewhere and st.st_size == 0:
-                error = "a game being started in another session (a terminal coach?)"
+                error = _("a game being started in another session (a terminal coach?)")
             out.append({"file": name,
                         "modified": game.modified.isoformat(timespec="seconds"),
                         "start": game.start if readable else None,
@@ -142,7 +143,7 @@ class Hub:
                 return fn(self.table(name))
             except Gone:
                 continue
-        raise Conflict(f"{name} keeps changing outside the page: reload")
+        raise Conflict(_("{name} keeps changing outside the page: reload", name=name))
 
     def create(self, spec: dict) -> Table:
         """A new game from the page's start form: ``start`` (``seen``, ``code`` or
@@ -152,8 +153,8 @@ class Hub:
         try:
             self.folder.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
-            raise FileError(f"cannot make the data directory: {exc.strerror}", "file",
-                            errno=exc.errno) from None
+            raise FileError(_("cannot make the data directory: {why}", why=exc.strerror or exc),
+                            "file", errno=exc.errno) from None
         with self.lock:
             self._make_room(1)
 
@@ -259,7 +260,7 @@ def _open(path: Path) -> CoachSession:
 def parse_start(spec: dict) -> tuple[Start, str]:
     """The start and scoring of the page's start form (InputError when malformed)."""
     if not isinstance(spec, dict):
-        raise InputError("expected a JSON object")
+        raise InputError(_("expected a JSON object"))
     text = spec.get("start")
     if not isinstance(text, str) or not text.strip():
         raise InputError(_("start: the cards seen, a game code or a layout"))

@@ -14,12 +14,14 @@ first.
 
 The jobs run in plain threads, not on the event loop, and a request waits for its job
 through the loop it runs on: requests of two event loops (a test client in two
-threads) can share a job.
+threads) can share a job. A job runs in the context of the request that began it (its
+language: the words of an error it raises, model.i18n).
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextvars
 import functools
 import queue
 import threading
@@ -73,6 +75,7 @@ class Job:
         self.stop = threading.Event()
         self.future: Future[Any] = Future()
         self.waiters = 0
+        self.context = contextvars.copy_context()  # the request's that began it
 
     def run(self, should_stop: StopCheck | None = None) -> None:
         """Compute the answer; ``should_stop`` (by default the job's flag) is asked
@@ -83,7 +86,7 @@ class Job:
         try:
             if check():  # nobody waits any more: never started
                 raise Cancelled
-            result = self.compute(check)
+            result = self.context.run(self.compute, check)
         except BaseException as exc:  # noqa: BLE001  (handed to whoever waits)
             self.future.set_exception(exc)
         else:

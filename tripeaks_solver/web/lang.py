@@ -3,9 +3,9 @@
 A request speaks, in this order: the address's ``?lang=``, the ``lang`` cookie (the
 page's switch writes it), the server's ``--lang`` when it was given, the browser's
 ``Accept-Language``, the server's environment (LC_ALL, LC_MESSAGES, LANG), English.
-:class:`Speaking` makes it the language of everything the request's handlers write
-(errors, place names, the peek's steps); :func:`catalog` is what the page's i18n.js
-loads, from the same compiled catalogs as the terminal's texts.
+The guards (web.guard) make :func:`request_language` the language of everything the
+request's handlers write (errors, place names, the peek's steps); :func:`catalog` is
+what the page's i18n.js loads, from the same compiled catalogs as the terminal's texts.
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from functools import cache
 
 from starlette.requests import Request
 
-from ..model.i18n import LANGUAGES, LOCALE_DIR, speaking, translations
+from ..model.i18n import LANGUAGES, LOCALE_DIR, translations
 
 COOKIE = "lang"
 
@@ -48,20 +48,6 @@ def request_language(request: Request, forced: str | None = None, fallback: str 
         if chosen in LANGUAGES:
             return chosen
     return accepted(request.headers.get("accept-language", "")) or fallback
-
-
-class Speaking:
-    """ASGI middleware: every request handled in its language (model.i18n.speaking)."""
-
-    def __init__(self, app, forced: str | None = None, fallback: str = "en") -> None:
-        self.app, self.forced, self.fallback = app, forced, fallback
-
-    async def __call__(self, scope, receive, send) -> None:
-        if scope["type"] != "http":
-            await self.app(scope, receive, send)
-            return
-        with speaking(request_language(Request(scope), self.forced, self.fallback)):
-            await self.app(scope, receive, send)
 
 
 @cache
@@ -105,4 +91,4 @@ def page_html(html: str, lang: str) -> str:
     return html.replace("</head>", tag + "</head>", 1)
 
 
-__all__ = ["COOKIE", "Speaking", "accepted", "catalog", "page_html", "request_language"]
+__all__ = ["COOKIE", "accepted", "catalog", "page_html", "request_language"]

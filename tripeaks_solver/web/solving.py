@@ -9,6 +9,7 @@ from ..model.codes import GameCode
 from ..model.dealing import Deal
 from ..model.game import Game
 from ..model.geometry import TABLEAU_SIZE
+from ..model.i18n import _
 from ..model.layout import Layout
 from ..model.rules import RULE_ORDER, Rules
 from ..model.scoring import SCHEMES
@@ -19,14 +20,14 @@ MAX_TEXT = 1000
 def read_deal(text: str) -> tuple[Deal, str]:
     """The deal a code or a full layout names, and the title to show."""
     if not isinstance(text, str) or not text.strip() or len(text) > MAX_TEXT:
-        raise InputError("give a game code (TP1-E-AAAAAAB) or a layout of 52 cards")
+        raise InputError(_("give a game code (TP1-E-AAAAAAB) or a layout of 52 cards"))
     words = text.replace(",", " ").split()
     if len(words) == 1:
         code = GameCode.parse(words[0])
         return Deal.from_number(code.number, code.joker), str(code)
     layout = Layout.parse(" ".join(words))
     if not layout.complete:
-        raise InputError("the layout has cards not known (??): solve needs every card")
+        raise InputError(_("the layout has cards not known (??): solve needs every card"))
     return layout.deal(), "layout"
 
 

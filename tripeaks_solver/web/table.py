@@ -31,7 +31,7 @@ from ..games.session import CoachSession, RecordWriteError
 from ..games.turns import PeekTurn, score_of
 from ..model.cards import Card
 from ..model.game import Status
-from ..model.i18n import _
+from ..model.i18n import N_, _, number
 from ..model.observed import Observed, name_place
 from .review import (
     REVIEW_SAMPLES,
@@ -46,8 +46,8 @@ from .review import (
 MAX_SAMPLES = 5000  # the most a page may ask advice to look at (the coach's default: 1000)
 ANALYSIS_SAMPLES = 200  # the most the end's analysis takes (as the coach's review)
 LIGHT_SAMPLES = 200  # advice with at most these samples (or exact) runs in the light lane
-CHANGED = "the record changed outside the page: reload"
-LEFT = "the game moved on: its moves are judged again"
+CHANGED = N_("the record changed outside the page: reload")
+LEFT = N_("the game moved on: its moves are judged again")
 
 Job = tuple[tuple, Callable[[StopCheck], dict], str]  # (key, compute, lane): web.jobs
 
@@ -129,7 +129,7 @@ class Table:
         game again."""
         with self.lock:
             if self.follow():
-                raise Conflict(CHANGED)
+                raise Conflict(_(CHANGED))
             self._check(at)
             try:
                 change()
@@ -137,7 +137,7 @@ class Table:
                 # a correction rewrites the record itself: its RecordChanged comes bare
                 if isinstance(exc, RecordChanged) or isinstance(exc.__cause__, RecordChanged):
                     self.follow()
-                    raise Conflict(CHANGED) from None
+                    raise Conflict(_(CHANGED)) from None
                 raise
             self.outside = False
             return self._state()
@@ -220,7 +220,7 @@ class Table:
     # --- moves -----------------------------------------------------------------------
     def _check(self, at: int | None) -> None:
         if at is not None and at != self.version():
-            raise Conflict(CHANGED if self.outside else
+            raise Conflict(_(CHANGED) if self.outside else
                            _("the game moved on in another tab: reload the page"))
 
     def move(self, token: str, at: int | None) -> dict:
@@ -315,7 +315,7 @@ class Table:
                 with self.lock:  # moved on, or corrected (a card told at the start too)
                     game = self.core.game
                     if (game.start.text, tuple(game.tokens)) != (start.text, tokens):
-                        raise Conflict(LEFT)  # the page asks for the record as it is now
+                        raise Conflict(_(LEFT))  # the page asks for the record as it is now
                 return stopping
 
             stop()  # a record left while it waited for its turn: not judged at all
@@ -443,7 +443,7 @@ def _advice(position, known: frozenset[int], exact: bool, scoring: str, samples:
 
 def check_samples(samples: int) -> int:
     if not 1 <= samples <= MAX_SAMPLES:
-        raise InputError(_("samples must be 1 to {most}", most=MAX_SAMPLES))
+        raise InputError(_("samples must be 1 to {most}", most=number(MAX_SAMPLES)))
     return samples
 
 
