@@ -251,3 +251,34 @@ def test_the_start_form_s_numbers_refused_in_the_page_s_words(tmp_path):
     assert (r.status_code, r.json()["error"]) == (400, "Hạt giống: hãy nhập một số nguyên")
     r = c.get(f"/api/games/{name}/advice", params={"samples": "99999"}, headers=SK)
     assert r.json()["error"] == "počet vzoriek musí byť 1 až 5\xa0000"
+
+
+def test_the_page_gets_its_own_texts_and_no_other(tmp_path):
+    """The catalog in the page (and /api/messages) holds every text the page's files
+    look up, found in them as pybabel finds them, the same set as the catalog's source
+    references under web/static name; not the terminal's texts, nor the server's own
+    (it sends those worded)."""
+    from babel.messages.pofile import read_po
+
+    from tripeaks_solver.model.i18n import LOCALE_DIR
+    from tripeaks_solver.web.page_texts import page_keys
+
+    with open(LOCALE_DIR / "messages.pot", "rb") as pot:
+        referenced = {(m.context, m.id if isinstance(m.id, str) else m.id[0])
+                      for m in read_po(pot) if m.id and any(
+                          path.startswith("tripeaks_solver/web/static/")
+                          for path, _line in m.locations)}
+    assert page_keys() == referenced and len(referenced) > 200
+    c = client(tmp_path)
+    for headers in (SK, VI):
+        served = catalog(c, headers=headers)["messages"]
+        assert {(k.split("\u0004")[0], k.split("\u0004")[1]) if "\u0004" in k else (None, k)
+                for k in served} == referenced
+    sk = catalog(c, headers=SK)["messages"]
+    assert sk["Your game"] == "Vaša hra" and sk["{n} mistake"] == ["{n} chyba", "{n} chyby",
+                                                                    "{n} chýb"]
+    assert (sk["field label\u0004Start"], sk["button\u0004Start"]) == ("Začiatok", "Začať")
+    assert "Your move (a card, d, u; ? for help): " not in sk  # the coach's prompt
+    assert "Peek stopped." not in sk and "the server is stopping" not in sk
+    page = c.get("/", headers=SK).content
+    assert len(page) < 40_000  # the whole catalog made it about 70 KB

@@ -17,6 +17,7 @@ from functools import cache
 from starlette.requests import Request
 
 from ..model.i18n import LANGUAGES, LOCALE_DIR, translations
+from .page_texts import page_keys
 
 COOKIE = "lang"
 
@@ -52,10 +53,13 @@ def request_language(request: Request, forced: str | None = None, fallback: str 
 
 @cache
 def catalog(lang: str) -> bytes:
-    """The catalog of ``lang`` as the page reads it (JSON): ``messages`` maps an English
-    text to its translation, a text with a plural to the list of its forms, and
+    """The page's share of the catalog of ``lang`` (the texts its files look up:
+    page_texts.page_keys) as the page reads it (JSON): ``messages`` maps an English text
+    to its translation, a text with a plural to the list of its forms, and
     ``context\\u0004text`` a text with a context; ``plural`` is the catalog's rule (a C
-    expression in ``n``, read by i18n.js without eval) and ``nplurals`` its forms."""
+    expression in ``n``, read by i18n.js without eval) and ``nplurals`` its forms. The
+    server's own words (its errors) it sends worded in the request's language."""
+    wanted = page_keys()
     messages: dict[str, str | list[str]] = {}
     plural, nplurals = "n != 1", 2
     found = translations(lang)
@@ -73,6 +77,8 @@ def catalog(lang: str) -> bytes:
                 key, text = message.id[0], [str(s) for s in message.string]
             else:
                 key, text = message.id, str(message.string)
+            if (message.context or None, key) not in wanted:
+                continue  # the terminal's, or the server's own
             if message.context:
                 key = f"{message.context}\u0004{key}"
             messages[key] = text

@@ -5,14 +5,22 @@ space runs count as one space; ``data-i18n-context="button"`` gives the element'
 a context (pgettext's: the same English meaning another thing, "Start" the field's
 label and "Start" the button). ``pybabel extract`` calls :func:`extract_html` (babel.cfg
 maps index.html to it), and the tests read the same texts.
+
+:func:`page_keys` is the page's share of the catalogs: every key its files look up,
+read from them as pybabel reads them. The server puts only those in the page (the
+terminal's texts, and the server's own, which it words itself, stay out).
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from functools import cache
 from html.parser import HTMLParser
+from pathlib import Path
 from typing import IO
+
+STATIC = Path(__file__).parent / "static"
 
 
 def squeeze(text: str) -> str:
@@ -79,4 +87,23 @@ def extract_html(fileobj: IO[bytes], keywords: object, comment_tags: object,
             yield line, "pgettext", [context, text], []
 
 
-__all__ = ["extract_html", "html_texts", "squeeze"]
+@cache
+def page_keys() -> frozenset[tuple[str | None, str]]:
+    """(context, key) of every text the page's files look up: the ``_()``,
+    ``ngettext()`` and ``pgettext()`` calls of its scripts (read by Babel's JavaScript
+    extractor with its default keywords, as babel.cfg has ``pybabel extract`` read them)
+    and the marked texts of its HTML (:func:`html_texts`); a plural by its singular."""
+    from babel.messages.extract import DEFAULT_KEYWORDS, extract
+
+    keys: set[tuple[str | None, str]] = set()
+    for path in sorted(STATIC.glob("*.js")):
+        with open(path, "rb") as f:
+            for _line, message, _notes, context in extract("javascript", f, DEFAULT_KEYWORDS):
+                keys.add((context, message if isinstance(message, str) else message[0]))
+    for path in sorted(STATIC.glob("*.html")):
+        keys.update((context, text) for _line, context, text
+                    in html_texts(path.read_text(encoding="utf-8")))
+    return frozenset(keys)
+
+
+__all__ = ["STATIC", "extract_html", "html_texts", "page_keys", "squeeze"]
