@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..errors import InputError
-from ..model.i18n import _, current, ngettext
+from ..model.i18n import N_, _, current, ngettext
 from ..model.observed import Start
 from ..model.rules import Rules
 from .files import FileError, LockedFile, write_all
@@ -75,26 +75,21 @@ def _names(start: Start, folder: Path | None) -> Iterator[Path]:
         n += 1
 
 
+# Why a record is no longer the file a session left: RecordFile.changed's words.
+CHANGES = {"replaced": N_("{path} was replaced outside this session"),
+           "removed": N_("{path} was removed or moved outside this session"),
+           "written": N_("{path} was written outside this session"),
+           "linked": N_("{path} was given another hard link outside this session")}
+
+
 class RecordChanged(FileError):
     """The record's path no longer names the file the session holds as it wrote it
-    (``why``, as :meth:`RecordFile.changed` says: ``replaced``, ``removed``, ``written``,
-    ``linked``): nothing was written."""
+    (``why``, a key of CHANGES): nothing was written."""
 
     def __init__(self, path: Path, why: str) -> None:
-        said = {
-            "replaced": _("{path} was replaced outside this session: the move was not "
-                          "written; start again with --record {path} to go on from what it "
-                          "holds", path=path),
-            "removed": _("{path} was removed or moved outside this session: the move was "
-                         "not written; start again with --record {path} to go on from what "
-                         "it holds", path=path),
-            "written": _("{path} was written outside this session: the move was not "
-                         "written; start again with --record {path} to go on from what it "
-                         "holds", path=path),
-            "linked": _("{path} was given another hard link outside this session: the move "
-                        "was not written; copy it to a file of its own and start again with "
-                        "--record FILE", path=path)}
-        super().__init__(said[why], "changed", "record")
+        super().__init__(_("{change}: the move was not written; start again with --record "
+                           "{path} to go on from what it holds",
+                           change=_(CHANGES[why], path=path), path=path), "changed", "record")
         self.why = why
 
 
@@ -352,16 +347,13 @@ class SavedGame:
         from .turns import rules_name, score_label, scoring_name
 
         when = f"{self.modified:%Y-%m-%d %H:%M}"
-        if self.moves is None or self.game_rules is None or self.score is None:
-            first = f"{when}  {self.said()}"
-        else:
-            label = score_label(self.scoring) if self.scoring in ("app", "original",
-                                                                  "cards-left") else _("score")
-            first = _("{when}  {start}  ({rules}, {scoring}, {moves}): {result}, {label} "
-                      "{score}", when=when, start=self.start,
-                      rules=rules_name(self.game_rules), scoring=scoring_name(self.scoring),
-                      moves=ngettext("{n} move", "{n} moves", self.moves),
-                      result=self.said(), label=label, score=self.score)
+        if self.moves is None or self.game_rules is None:  # unreadable
+            return f"  {when}  {self.said()}\n      {self.path}"
+        first = _("{when}  {start}  ({rules}, {scoring}, {moves}): {result}, {label} {score}",
+                  when=when, start=self.start, rules=rules_name(self.game_rules),
+                  scoring=scoring_name(self.scoring), result=self.said(),
+                  moves=ngettext("{n} move", "{n} moves", self.moves),
+                  label=score_label(self.scoring), score=self.score)
         return f"  {first}\n      {self.path}"
 
     def data(self) -> dict:
