@@ -122,6 +122,11 @@ def test_the_page_speaks_the_browser_s_language_then_the_switch_s(server):
             lambda d: d.find_element(By.TAG_NAME, "html").get_attribute("lang") == "sk")
         assert driver.find_element(By.CSS_SELECTOR, '[data-lang="sk"]').get_attribute(
             "aria-pressed") == "true"
+        # One English word, two Slovak ones: the start field's label, the start button.
+        words = [driver.find_element(By.CSS_SELECTOR, css).get_attribute("textContent")
+                 for css in ("#start-view label.wide span", "[data-action=start]",
+                             "[data-action=peek]")]
+        assert words == ["Začiatok", "Začať", "Nakuknúť"]
         check_pages(driver, server, "sk")  # the choice holds, page after page
         driver.get(server.url)
         click(driver, '[data-lang="en"]')
