@@ -60,7 +60,11 @@ def test_output_without_suit_symbols_uses_the_suit_letters(args, encoding):
     assert code == 0 and err == "" and any(s in out for s in "♣♦♥♠"), err
     plain_code, plain, plain_err = tool(*args, encoding=encoding)
     assert (plain_code, plain_err) == (0, ""), plain_err
-    assert _untimed(plain) == _untimed(out.translate(PLAIN_SUITS))
+    expected = _untimed(out.translate(PLAIN_SUITS))
+    # a letter the encoding lacks (Vietnamese's ồ in latin-1) is written as a plain one
+    assert len(_untimed(plain)) == len(expected)
+    for mine, theirs in zip(_untimed(plain), expected, strict=True):
+        assert mine == theirs if theirs.encode(encoding, "ignore") else mine.isalpha()
 
 
 def _untimed(text: str) -> str:
