@@ -809,6 +809,8 @@ def test_the_judging_waits_while_an_advice_is_computed():
         await asyncio.sleep(0.3)
         assert steps == [0]  # paused after its first search: the advice goes first
         b = asyncio.ensure_future(jobs.get(("advice", "b"), advice("b"), "heavy"))
+        while jobs.foreground < 2:  # b asked for (its task run up to its wait) before a ends
+            await asyncio.sleep(0.01)
         release["a"].set()  # b, waiting for its turn behind a, runs next
         assert await a == "a"
         await wait_for(began["b"])

@@ -608,6 +608,22 @@ def test_a_stale_tab_cannot_cancel_or_answer_another_tabs_question(tmp_path):
     assert r.status_code == 200 and r.json()["record"] == ["draw:Kd"]
 
 
+def test_a_question_left_by_a_restart_says_the_move_was_dropped(tmp_path):
+    with client(tmp_path) as c:  # its end (the lifespan's) closes the games: a restart
+        seen = start(c, SEEN)
+        asked = move(c, seen, "draw").json()
+    name = seen["name"]
+    assert (tmp_path / name).read_text().endswith("moves:\n")  # the draw was never written
+    with client(tmp_path) as again:
+        for path, body in (("reveal", {"card": "Kd"}), ("cancel", {})):
+            r = again.post(f"/api/games/{name}/{path}", json={**body, "at": asked["at"]})
+            assert r.status_code == 409, path
+            assert "dropped" in r.json()["error"] and "moved on" not in r.json()["error"]
+        # a move from a page behind is still "another tab": no question was pending there
+        r = again.post(f"/api/games/{name}/move", json={"move": "d", "at": asked["at"]})
+        assert r.status_code == 409 and "another tab" in r.json()["error"]
+
+
 def test_each_card_said_of_a_two_card_question_is_a_new_version(tmp_path):
     from tripeaks_solver.model.dealing import Deal
 

@@ -123,14 +123,15 @@ class Table:
             finally:
                 self.lock.release()
 
-    def _change(self, at: int | None, change: Callable[[], object]) -> dict:
+    def _change(self, at: int | None, change: Callable[[], object],
+                answers: bool = False) -> dict:
         """``change()`` under the lock, refused when the record changed outside or the
         page is behind; a write refused because the record changed meanwhile reads the
-        game again."""
+        game again. ``answers``: the change answers the move waiting for its cards."""
         with self.lock:
             if self.follow():
                 raise Conflict(_(CHANGED))
-            self._check(at)
+            self._check(at, answers)
             try:
                 change()
             except (RecordWriteError, RecordChanged) as exc:
@@ -218,10 +219,18 @@ class Table:
                 self.peek_done = found  # said once, by the next state
 
     # --- moves -----------------------------------------------------------------------
-    def _check(self, at: int | None) -> None:
-        if at is not None and at != self.version():
-            raise Conflict(_(CHANGED) if self.outside else
-                           _("the game moved on in another tab: reload the page"))
+    def _check(self, at: int | None, answers: bool = False) -> None:
+        if at is None or at == self.version():
+            return
+        if self.outside:
+            raise Conflict(_(CHANGED))
+        if answers and self.core.pending is None:
+            # The page still asks for a card the server no longer waits for: the move was
+            # never written (a restart drops it) or another tab cancelled it.
+            raise Conflict(_("the move waiting for its card was dropped (the server "
+                             "restarted, or another tab cancelled it): reload the page and "
+                             "play it again"))
+        raise Conflict(_("the game moved on in another tab: reload the page"))
 
     def move(self, token: str, at: int | None) -> dict:
         """Play a move (a card, draw, undo) as the player did in the app."""
@@ -260,11 +269,11 @@ class Table:
             self.core.answer(card.token)
             self._follow()
 
-        return self._change(at, change)
+        return self._change(at, change, answers=True)
 
     def cancel(self, at: int | None = None) -> dict:
         """Drop the move waiting for its cards (asked by a page that showed it)."""
-        return self._change(at, lambda: self.core.cancel())
+        return self._change(at, lambda: self.core.cancel(), answers=True)
 
     def peek(self, at: int | None) -> dict:
         """Start a peek here (its first step followed: its card asked), or stop it."""
