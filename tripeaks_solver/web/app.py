@@ -25,6 +25,7 @@ from ..analysis.fair import Cancelled
 from ..errors import InputError
 from ..games.files import os_errno
 from ..model.i18n import N_, _, current
+from .advice import check_samples
 from .guard import (
     HEADERS,
     MAX_BODY,
@@ -44,7 +45,7 @@ from .hub import Held, Hub, NotFound
 from .jobs import Jobs, Stopping
 from .lang import catalog, page_html, request_language
 from .solving import MAX_TEXT, solve_page
-from .table import Conflict, Table, check_samples
+from .table import Conflict, Table
 
 STATIC = Path(__file__).parent / "static"
 DEFAULT_SAMPLES = 1000

@@ -31,19 +31,11 @@ from ..games.session import CoachSession, RecordWriteError
 from ..games.turns import PeekTurn, score_of
 from ..model.cards import Card
 from ..model.game import Status
-from ..model.i18n import N_, _, number
+from ..model.i18n import N_, _
 from ..model.observed import Observed, name_place
-from .review import (
-    REVIEW_SAMPLES,
-    board_after,
-    board_cells,
-    judge,
-    move_rows,
-    rather_than,
-    told_cards,
-)
+from .advice import advice_of
+from .review import REVIEW_SAMPLES, board_after, board_cells, judge, move_rows, told_cards
 
-MAX_SAMPLES = 5000  # the most a page may ask advice to look at (the coach's default: 1000)
 ANALYSIS_SAMPLES = 200  # the most the end's analysis takes (as the coach's review)
 LIGHT_SAMPLES = 200  # advice with at most these samples (or exact) runs in the light lane
 CHANGED = N_("the record changed outside the page: reload")
@@ -364,8 +356,8 @@ class Table:
                    None if exact else seed)
 
         def compute(should_stop: StopCheck) -> dict:
-            return _advice(position, known, exact, scoring, samples, seed, version,
-                           should_stop)
+            return advice_of(position, known, exact, scoring, samples, seed, version,
+                             should_stop)
 
         return key, compute, "light" if exact or samples <= LIGHT_SAMPLES else "heavy"
 
@@ -409,51 +401,4 @@ class Table:
         return key, compute, "heavy"
 
 
-def _advice(position, known: frozenset[int], exact: bool, scoring: str, samples: int,
-            seed: int, version: int, should_stop: StopCheck) -> dict:
-    """The ADVICE object of a position (docs/web.md), from only the cards seen unless
-    ``exact``; ``should_stop`` asked between short searches (Cancelled)."""
-    from ..analysis.fair import Cancelled, View
-    from ..analysis.hints import fair_advice, hint
-    from ..analysis.stats import fraction
-    from ..games.turns import Advice
-    from ..solver.solve import solve
-
-    out: dict[str, object]  # JSON values
-    out = {"at": version, "exact": exact, "recommended": None, "player": None, "seed": None,
-           "chance": None, "moves": [], "line": [], "best_score": None, "winnable": None,
-           "rather": None}
-    if position.status is not Status.IN_PLAY:
-        return out
-    if exact:
-        h = hint(position, scoring, should_stop=should_stop)
-        line = []
-        if h.moves:  # the best line that begins with the move recommended
-            if should_stop():
-                raise Cancelled
-            first = h.moves[0].move
-            line = [first, *solve(position.play(first), scheme=scoring).moves]
-        out.update(player="exact", winnable=h.winnable, best_score=h.best_score,
-                   line=[m.token for m in line],
-                   moves=[{"move": m.move.token, "share": 1.0 if m.winnable else 0.0,
-                           "best_score": m.best_score, "mark": m.mark} for m in h.moves])
-        out["recommended"] = h.moves[0].move.token if h.moves else None
-        return out
-    fa = fair_advice(View.of(position, known), samples, seed, 0, scoring,
-                     should_stop=should_stop)
-    advice = Advice(fair=fa)
-    out.update(player=fa.player, seed=seed,
-               recommended=fa.recommended and fa.recommended.token,
-               chance=fraction(advice.chance), rather=rather_than(advice),
-               moves=[{"move": m.move.token, "share": fraction(m.share), "best_score": None,
-                       "mark": ""} for m in fa.rating.moves])
-    return out
-
-
-def check_samples(samples: int) -> int:
-    if not 1 <= samples <= MAX_SAMPLES:
-        raise InputError(_("samples must be 1 to {most}", most=number(MAX_SAMPLES)))
-    return samples
-
-
-__all__ = ["CHANGED", "LEFT", "Conflict", "Gone", "Table", "check_samples", "score_of"]
+__all__ = ["CHANGED", "LEFT", "Conflict", "Gone", "Table", "score_of"]

@@ -1,0 +1,63 @@
+"""What the page's advice says of a position: the ADVICE object of docs/web.md, exact
+or from only the cards seen, and the bound on the samples a page may ask for."""
+
+from __future__ import annotations
+
+from ..analysis.fair import StopCheck
+from ..errors import InputError
+from ..model.game import Status
+from ..model.i18n import _, number
+from .review import rather_than
+
+MAX_SAMPLES = 5000  # the most a page may ask advice to look at (the coach's default: 1000)
+
+
+def advice_of(position, known: frozenset[int], exact: bool, scoring: str, samples: int,
+              seed: int, version: int, should_stop: StopCheck) -> dict:
+    """The ADVICE object of a position (docs/web.md), from only the cards seen unless
+    ``exact``; ``should_stop`` asked between short searches (Cancelled). ``version``:
+    the game's ``at``, which the answer carries."""
+    from ..analysis.fair import Cancelled, View
+    from ..analysis.hints import fair_advice, hint
+    from ..analysis.stats import fraction
+    from ..games.turns import Advice
+    from ..solver.solve import solve
+
+    out: dict[str, object]  # JSON values
+    out = {"at": version, "exact": exact, "recommended": None, "player": None, "seed": None,
+           "chance": None, "moves": [], "line": [], "best_score": None, "winnable": None,
+           "rather": None}
+    if position.status is not Status.IN_PLAY:
+        return out
+    if exact:
+        h = hint(position, scoring, should_stop=should_stop)
+        line = []
+        if h.moves:  # the best line that begins with the move recommended
+            if should_stop():
+                raise Cancelled
+            first = h.moves[0].move
+            line = [first, *solve(position.play(first), scheme=scoring).moves]
+        out.update(player="exact", winnable=h.winnable, best_score=h.best_score,
+                   line=[m.token for m in line],
+                   moves=[{"move": m.move.token, "share": 1.0 if m.winnable else 0.0,
+                           "best_score": m.best_score, "mark": m.mark} for m in h.moves])
+        out["recommended"] = h.moves[0].move.token if h.moves else None
+        return out
+    fa = fair_advice(View.of(position, known), samples, seed, 0, scoring,
+                     should_stop=should_stop)
+    advice = Advice(fair=fa)
+    out.update(player=fa.player, seed=seed,
+               recommended=fa.recommended and fa.recommended.token,
+               chance=fraction(advice.chance), rather=rather_than(advice),
+               moves=[{"move": m.move.token, "share": fraction(m.share), "best_score": None,
+                       "mark": ""} for m in fa.rating.moves])
+    return out
+
+
+def check_samples(samples: int) -> int:
+    if not 1 <= samples <= MAX_SAMPLES:
+        raise InputError(_("samples must be 1 to {most}", most=number(MAX_SAMPLES)))
+    return samples
+
+
+__all__ = ["MAX_SAMPLES", "advice_of", "check_samples"]
