@@ -603,6 +603,15 @@ def test_solve_gives_both_rules_and_the_line_step_by_step(tmp_path):
     assert [r["best_score"] for r in same["rules"]] == [r["best_score"] for r in data["rules"]]
 
 
+def test_solve_says_which_rules_a_code_names_and_none_for_a_layout(tmp_path):
+    c = client(tmp_path)
+    named = {text: c.post("/api/solve", json={"text": text}).json()["code_rules"]
+             for text in ("TP1-E-AAAAAAD", "TP1-C-AAAAAAD")}
+    assert named == {"TP1-E-AAAAAAD": "easy", "TP1-C-AAAAAAD": "classic"}
+    layout = " ".join(card.token for card in Deal.from_code("TP1-C-AAAAAAD").cards)
+    assert c.post("/api/solve", json={"text": layout}).json()["code_rules"] is None
+
+
 def test_the_page_files_are_package_data():
     from importlib.resources import files
 

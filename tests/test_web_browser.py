@@ -502,6 +502,13 @@ def test_the_solve_page_steps_through_the_best_line(server, browser):
     WebDriverWait(browser, WAIT).until(lambda d: d.find_element(By.ID, "message").is_displayed())
     assert not browser.find_element(By.ID, "solve-result").is_displayed()
     assert not browser.find_elements(By.CSS_SELECTOR, "[data-solve-rules]")
+    box.clear()
+    box.send_keys("TP1-C-AAAAAAD")  # a Classic code opens on Classic
+    click(browser, "[data-action=solve]")
+    WebDriverWait(browser, WAIT).until(
+        lambda d: d.find_elements(By.CSS_SELECTOR, "[data-solve-rules]"))
+    assert attr(browser, '[data-solve-rules="classic"]', "aria-pressed") == "true"
+    assert attr(browser, '[data-solve-rules="easy"]', "aria-pressed") == "false"
 
 
 class Mistaken(Player):
@@ -854,3 +861,31 @@ def test_a_held_record_is_not_linked_and_the_end_says_its_samples(server, browse
         lambda d: d.find_elements(By.CSS_SELECTOR, "[data-summary]"))
     end = browser.find_element(By.ID, "end").text
     assert "Each move judged over 200 samples (1,000 asked for)." in end
+
+
+@pytest.mark.slow  # CI's slow step; the fast set keeps the keys (the quickest browser game)
+def test_the_start_form_refuses_samples_and_seeds_the_advice_would_refuse(server, browser):
+    """Samples outside 1–5,000 or a seed outside 0..2⁶³−1: said on the start page, and no
+    game made for them; the bounds are the server's own."""
+    from tripeaks_solver.web.advice import MAX_SAMPLES
+
+    before = sorted(p.name for p in server.folder.iterdir())
+    biggest = f"{2**63 - 1:,}"
+    refused = (("0", "", f"Samples: a whole number from 1 to {MAX_SAMPLES:,}."),
+               (str(MAX_SAMPLES + 1), "", "Samples: a whole number from 1"),
+               ("12x", "", "Samples: a whole number from 1"),
+               ("10", str(2**63), f"Seed: a whole number from 0 to {biggest}."),
+               ("10", "-1", "Seed: a whole number from 0"))
+    for samples, seed, said in refused:
+        browser.get(server.url)
+        browser.find_element(By.ID, "start-text").send_keys("TP1-E-AAAAAAD")
+        for field, value in (("samples", samples), ("seed", seed)):
+            box = browser.find_element(By.ID, field)
+            box.clear()
+            box.send_keys(value)
+        click(browser, "[data-action=start]")
+        WebDriverWait(browser, WAIT).until(
+            lambda d: d.find_element(By.ID, "message").is_displayed())
+        assert browser.find_element(By.ID, "message").text.startswith(said)
+        assert "/play/" not in browser.current_url
+    assert sorted(p.name for p in server.folder.iterdir()) == before

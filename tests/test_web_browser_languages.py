@@ -135,3 +135,24 @@ def test_the_page_speaks_the_browser_s_language_then_the_switch_s(server):
         assert left_in_english(driver, english("sk"))  # the check finds English
     finally:
         driver.quit()
+
+
+def test_an_address_s_language_holds_on_the_pages_and_answers_that_follow(server):
+    """/?lang=sk in an English browser: /solve, reached without it, is Slovak too, and
+    so is the server's error there (the request carries the kept choice)."""
+    driver = browser_speaking("en")
+    try:
+        driver.get(server.url + "?lang=sk")
+        WebDriverWait(driver, WAIT).until(
+            lambda d: d.find_element(By.TAG_NAME, "html").get_attribute("lang") == "sk")
+        driver.get(server.url + "solve")
+        WebDriverWait(driver, WAIT).until(
+            lambda d: d.find_element(By.TAG_NAME, "html").get_attribute("lang") == "sk")
+        driver.find_element(By.ID, "solve-text").send_keys("TP1-Q-AAAAAAD")
+        click(driver, "[data-action=solve]")
+        WebDriverWait(driver, WAIT).until(
+            lambda d: d.find_element(By.ID, "message").is_displayed())
+        said = driver.find_element(By.ID, "message").text
+        assert said and not left_in_english(driver, english("sk")), said
+    finally:
+        driver.quit()

@@ -17,18 +17,19 @@ from ..model.scoring import SCHEMES
 MAX_TEXT = 1000
 
 
-def read_deal(text: str) -> tuple[Deal, str]:
-    """The deal a code or a full layout names, and the title to show."""
+def read_deal(text: str) -> tuple[Deal, str, str | None]:
+    """The deal a code or a full layout names, the title to show, and the rule set a
+    code names (None for a layout, which names none)."""
     if not isinstance(text, str) or not text.strip() or len(text) > MAX_TEXT:
         raise InputError(_("give a game code (TP1-E-AAAAAAB) or a layout of 52 cards"))
     words = text.replace(",", " ").split()
     if len(words) == 1:
         code = GameCode.parse(words[0])
-        return Deal.from_number(code.number, code.joker), str(code)
+        return Deal.from_number(code.number, code.joker), str(code), code.rules
     layout = Layout.parse(" ".join(words))
     if not layout.complete:
         raise InputError(_("the layout has cards not known (??): solve needs every card"))
-    return layout.deal(), "layout"
+    return layout.deal(), "layout", None
 
 
 def frame(game: Game, scoring: str) -> dict:
@@ -50,9 +51,10 @@ def solve_page(text: str, scoring: str = "app") -> dict:
 
     if scoring not in SCHEMES:
         raise InputError(f"scoring: one of {', '.join(SCHEMES)}")
-    deal, title = read_deal(text)
+    deal, title, code_rules = read_deal(text)
     by_rules: list[dict] = []
-    out = {"title": title, "scoring": scoring, "line": deal.line(), "rules": by_rules}
+    out = {"title": title, "code_rules": code_rules, "scoring": scoring,
+           "line": deal.line(), "rules": by_rules}
     for name in RULE_ORDER:
         rules = Rules.named(name).with_options(joker=deal.has_joker)
         solution = solve(deal, rules, scheme=scoring)

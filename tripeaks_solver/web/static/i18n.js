@@ -18,10 +18,10 @@
 //
 // The catalog comes from the server (in the page, or /api/messages: the same compiled
 // catalogs as the terminal's texts), in the language the request speaks: the address's
-// ?lang=, the `lang` cookie, the server's --lang, the browser's Accept-Language. An element
-// with `data-lang="vi"` (or "sk", "en") is a switch (without one in the page, three small
-// buttons are added to its header): a click keeps the choice in the cookie and shows the
-// page again in that language.
+// ?lang= (kept in the cookie from then on), the `lang` cookie, the server's --lang, the
+// browser's Accept-Language. An element with `data-lang="vi"` (or "sk", "en") is a switch
+// (without one in the page, three small buttons are added to its header): a click keeps
+// the choice in the cookie and shows the page again in that language.
 "use strict";
 
 const I18N = { lang: "en", messages: {}, pluralIndex: (n) => (n === 1 ? 0 : 1) };
@@ -156,11 +156,14 @@ function useCatalog(catalog) {
 }
 async function loadMessages() {
   const inPage = document.getElementById("i18n-catalog");
+  const asked = new URLSearchParams(window.location.search).get("lang");
+  // An address's ?lang= is a choice too: kept, so that the links it follows and the
+  // server's answers (errors, advice) speak it as well.
+  if (LANGUAGES.includes(asked)) keepLanguage(asked);
   try {
     if (inPage) {
       useCatalog(JSON.parse(inPage.textContent));
     } else {
-      const asked = new URLSearchParams(window.location.search).get("lang");
       const query = LANGUAGES.includes(asked) ? `?lang=${asked}` : "";
       const response = await fetch(`/api/messages${query}`, { headers: { Accept: "application/json" } });
       if (response.ok) useCatalog(await response.json());
@@ -174,9 +177,12 @@ async function loadMessages() {
 
 // The switch: the choice kept a year in the cookie the server reads, then the page shown
 // again (an address's ?lang= would outweigh the cookie: it is dropped).
+function keepLanguage(lang) {
+  document.cookie = `${LANG_COOKIE}=${lang}; Path=/; Max-Age=31536000; SameSite=Strict`;
+}
 function chooseLanguage(lang) {
   if (!LANGUAGES.includes(lang)) return;
-  document.cookie = `${LANG_COOKIE}=${lang}; Path=/; Max-Age=31536000; SameSite=Strict`;
+  keepLanguage(lang);
   const url = new URL(window.location.href);
   url.searchParams.delete("lang");
   window.location.replace(url.href);

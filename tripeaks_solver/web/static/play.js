@@ -16,7 +16,7 @@ function gamePath(tail) {
   return `/api/games/${encodeURIComponent(game.name)}${tail}`;
 }
 function adviceQuery() {
-  return `samples=${game.samples}${game.seed !== null ? "&seed=" + game.seed : ""}`;
+  return `samples=${game.samples}${game.seed !== null ? "&seed=" + encodeURIComponent(game.seed) : ""}`;
 }
 function act(name, fn) {
   for (const node of document.querySelectorAll(`[data-action=${name}]`)) node.addEventListener("click", fn);
@@ -32,7 +32,8 @@ async function showPlay(name) {
   game.name = name;
   const q = new URLSearchParams(location.search);
   game.samples = Number(q.get("samples")) || 1000;
-  game.seed = q.get("seed") !== null && q.get("seed") !== "" ? Number(q.get("seed")) : null;
+  // the seed as its digits (up to 2⁶³: past 2⁵³ a JavaScript number would change it)
+  game.seed = q.get("seed") !== null && q.get("seed") !== "" ? q.get("seed") : null;
   $("#record-name").textContent = _("The record: {file}", { file: name });
   document.title = _("TriPeaks · {name}", { name });
   act("draw", () => send("move", { move: "draw" }));

@@ -53,7 +53,8 @@ async function solveIt() {
     box.append(el("button", { type: "button", class: "verdict", "data-solve-rules": r.rules, "aria-pressed": "false",
       onclick: () => { stopPlaying(); solved.rules = i; stepTo(0); } }, verdict));
   });
-  solved.rules = 0;
+  // A code names its rules (TP1-C-…: Classic): open those; a layout names none.
+  solved.rules = Math.max(0, solved.data.rules.findIndex((r) => r.rules === solved.data.code_rules));
   $("#solve-result").hidden = false;
   stepTo(0);
 }

@@ -123,17 +123,32 @@ function startProblem() {
   }
   return null;
 }
+// The advice's fields, checked before a game is made for them (the server checks them
+// again on every advice): samples 1 to 5,000, a seed from 0 below 2⁶³ (kept as digits:
+// a JavaScript number is exact only up to 2⁵³).
+const MOST_SAMPLES = 5000;
+const MOST_SEED = 2n ** 63n - 1n;
+function adviceProblem(samples, seed) {
+  if (samples && !(/^\d+$/.test(samples) && Number(samples) >= 1 && Number(samples) <= MOST_SAMPLES)) {
+    return _("Samples: a whole number from 1 to {most}.", { most: fmtNumber(MOST_SAMPLES) });
+  }
+  if (seed && !(/^\d+$/.test(seed) && BigInt(seed) <= MOST_SEED)) {
+    return _("Seed: a whole number from 0 to {most}.", { most: fmtNumber(MOST_SEED) });
+  }
+  return null;
+}
 async function start() {
   say("");
-  const problem = startProblem();
+  const samples = $("#samples").value.trim() || "1000";
+  const seedTyped = $("#seed").value.trim();
+  const problem = startProblem() || adviceProblem(samples, seedTyped);
   if (problem) { say(problem); return; }
   const rules = document.querySelector("input[name=rules]:checked").value;
   const variants = [...document.querySelectorAll("input[name=variant]:checked")].map((b) => b.value);
-  const samples = $("#samples").value || "1000";
   try {
     const state = await api("/api/games", { start: $("#start-text").value, rules, variants,
       scoring: $("#scoring").value });
-    const seed = $("#seed").value || String(state.seed);
+    const seed = seedTyped || String(state.seed);
     location.assign(`/play/${encodeURIComponent(state.name)}?samples=${encodeURIComponent(samples)}&seed=${encodeURIComponent(seed)}`);
   } catch (e) { say(e.message); }
 }
