@@ -866,7 +866,7 @@ def test_a_held_record_is_not_linked_and_the_end_says_its_samples(server, browse
 @pytest.mark.slow  # CI's slow step; the fast set keeps the keys (the quickest browser game)
 def test_the_start_form_refuses_samples_and_seeds_the_advice_would_refuse(server, browser):
     """Samples outside 1–5,000 or a seed outside 0..2⁶³−1: said on the start page, and no
-    game made for them; the bounds are the server's own."""
+    game made for them; the bounds are the server's own. A seed past 2⁵³ is kept exact."""
     from tripeaks_solver.web.advice import MAX_SAMPLES
 
     before = sorted(p.name for p in server.folder.iterdir())
@@ -889,3 +889,9 @@ def test_the_start_form_refuses_samples_and_seeds_the_advice_would_refuse(server
         assert browser.find_element(By.ID, "message").text.startswith(said)
         assert "/play/" not in browser.current_url
     assert sorted(p.name for p in server.folder.iterdir()) == before
+    # A seed past 2⁵³ (where a JavaScript number rounds) is used and shown digit for digit.
+    seen = Player(browser, Deal.from_number(5)).seen_line()  # cards unseen: fair advice
+    start_game(browser, server, seen, samples=10, seed=2**53 + 1)
+    assert browser.current_url.endswith(f"seed={2**53 + 1}")
+    assert wait_settled(browser) == "move"
+    assert f"seed {2**53 + 1})" in browser.find_element(By.ID, "advice").text
