@@ -592,8 +592,8 @@ def test_a_card_picked_wrongly_is_corrected_then_the_game_reviewed(server, brows
 def test_a_lost_game_says_where_it_was_lost(server, browser):
     """Draws thrown in until no win is left, then the best moves to a stuck end: the
     summary names the move ``analyze --record FILE --json`` gives as lost_at, Undo stays
-    (the app allows it there) and Peek is off; a point of the chart opens its move;
-    New game goes to the start."""
+    (the app allows it there) and Peek is off; the chart's scale reads the best score from
+    the start and the last; a point of the chart opens its move; New game goes to the start."""
     code = "TP1-E-AAAAAAD"
     player = Player(browser, Deal.from_code(code))
     player.seen = set(player.deal.cards)  # a code: every card known
@@ -607,7 +607,8 @@ def test_a_lost_game_says_where_it_was_lost(server, browser):
     out = subprocess.run([sys.executable, "-m", "tripeaks_solver", "analyze", "--record",
                           str(record), "--json"], env={**os.environ, "PYTHONPATH": str(REPO)},
                          capture_output=True, text=True, check=True)
-    lost_at = json.loads(out.stdout)["lost_at"]
+    judged = json.loads(out.stdout)
+    lost_at = judged["lost_at"]
     assert lost_at is not None
     summary = WebDriverWait(browser, WAIT).until(
         lambda d: d.find_element(By.CSS_SELECTOR, "[data-summary]"))
@@ -616,6 +617,9 @@ def test_a_lost_game_says_where_it_was_lost(server, browser):
     assert browser.find_element(By.CSS_SELECTOR, '#moves [data-mark="??"]')
     assert browser.find_element(By.CSS_SELECTOR, ".controls [data-action=undo]").is_enabled()
     assert not browser.find_element(By.CSS_SELECTOR, ".controls [data-action=peek]").is_enabled()
+    # the chart's scale names the values the game went through, no padded ends
+    labels = [e.text for e in browser.find_elements(By.CSS_SELECTOR, "#end .y-tick")]
+    assert labels == [str(judged["best_start"]), str(judged["final_best"])]
     point = browser.find_element(By.CSS_SELECTOR, "[data-chart-ply]")
     ply = point.get_attribute("data-chart-ply")
     browser.execute_script("arguments[0].dispatchEvent(new MouseEvent('click', {bubbles: true}))",

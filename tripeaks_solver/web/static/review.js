@@ -252,21 +252,27 @@ function chart(j) {
   const after = rows.map((r) => num(exact ? r.best_after : r.share_after));
   const ys = [before[0], ...after];
   const all = [...before, ...after];
+  const top = Math.max(...all), bottom = Math.min(...all);
   const W = Math.round(Math.max(320, Math.min(720, $("#end").clientWidth - 24))), H = 190, L = 48, B = 30, T = 14;
-  let lo = Math.min(...all), hi = Math.max(...all);
+  let lo = bottom, hi = top;
   const pad = exact ? Math.max(1, Math.ceil((hi - lo) * 0.1)) : Math.max(0.01, (hi - lo) * 0.1);
   lo = exact ? lo - pad : Math.max(0, lo - pad);
   hi = exact ? hi + pad : Math.min(1, hi + pad);
   const x = (i) => L + (i * (W - L - 12)) / Math.max(1, ys.length - 1);
   const y = (v) => T + (H - B - T) * (1 - (v - lo) / Math.max(1e-9, hi - lo));
-  const what = exact ? _("Best score still reachable after each move, from {lo} to {hi}", { lo: fmtNumber(Math.min(...all)), hi: fmtNumber(Math.max(...all)) })
-    : _("Share of guesses still winnable before and after each move, from {lo} to {hi}", { lo: percent(Math.min(...all)), hi: percent(Math.max(...all)) });
-  const s = svg("svg", { viewBox: `0 0 ${W} ${H}`, class: "chart", role: "img", "aria-label": what });
+  const what = exact ? _("Best score still reachable after each move, from {lo} to {hi}", { lo: fmtNumber(bottom), hi: fmtNumber(top) })
+    : _("Share of guesses still winnable before and after each move, from {lo} to {hi}", { lo: percent(bottom), hi: percent(top) });
   const fmt = (v) => (exact ? fmtNumber(Math.round(v)) : percent(v));
+  const s = svg("svg", { viewBox: `0 0 ${W} ${H}`, class: "chart", role: "img", "aria-label": what });
   s.append(svg("line", { x1: L, y1: H - B, x2: W - 8, y2: H - B, class: "axis" }));
   s.append(svg("line", { x1: L, y1: T, x2: L, y2: H - B, class: "axis" }));
-  s.append(svg("text", { x: L - 4, y: T + 4, class: "tick", "text-anchor": "end" }, fmt(hi)));
-  s.append(svg("text", { x: L - 4, y: H - B, class: "tick", "text-anchor": "end" }, fmt(lo)));
+  // the values the curve reaches, at their heights (not the padded ends of the axis, which
+  // no move reached)
+  const close = fmt(top) === fmt(bottom) || y(bottom) - y(top) < 14;  // one label, not two on top of each other
+  for (const v of close ? [top] : [top, bottom]) {
+    s.append(svg("line", { x1: L - 3, y1: y(v), x2: L, y2: y(v), class: "axis" }));
+    s.append(svg("text", { x: L - 5, y: y(v) + 4, class: "tick y-tick", "text-anchor": "end" }, fmt(v)));
+  }
   // the axis numbered as the move list: the moves standing, by their numbers
   const ticks = new Set([0, ys.length - 1]);
   const step = Math.max(1, Math.ceil((ys.length - 1) / 6));
