@@ -257,7 +257,7 @@ class Player:
 
 
 def start_game(driver, server: Server, text: str, samples: int = SAMPLES,
-               seed: int | None = None) -> None:
+               seed: int | str | None = None) -> None:
     driver.get(server.url)
     box = driver.find_element(By.ID, "start-text")
     box.clear()
@@ -619,7 +619,7 @@ def test_a_lost_game_says_where_it_was_lost(server, browser):
     assert not browser.find_element(By.CSS_SELECTOR, ".controls [data-action=peek]").is_enabled()
     # the chart's scale names the values the game went through, no padded ends
     labels = [e.text for e in browser.find_elements(By.CSS_SELECTOR, "#end .y-tick")]
-    assert labels == [str(judged["best_start"]), str(judged["final_best"])]
+    assert labels == [f"{judged['best_start']:,}", f"{judged['final_best']:,}"]
     point = browser.find_element(By.CSS_SELECTOR, "[data-chart-ply]")
     ply = point.get_attribute("data-chart-ply")
     browser.execute_script("arguments[0].dispatchEvent(new MouseEvent('click', {bubbles: true}))",
@@ -895,7 +895,7 @@ def test_the_start_form_refuses_samples_and_seeds_the_advice_would_refuse(server
     assert sorted(p.name for p in server.folder.iterdir()) == before
     # A seed past 2⁵³ (where a JavaScript number rounds) is used and shown digit for digit.
     seen = Player(browser, Deal.from_number(5)).seen_line()  # cards unseen: fair advice
-    start_game(browser, server, seen, samples=10, seed=2**53 + 1)
-    assert browser.current_url.endswith(f"seed={2**53 + 1}")
+    start_game(browser, server, seen, samples=10, seed=f"000{2**53 + 1}")  # read as 2⁵³ + 1
+    assert browser.current_url.endswith(f"samples=10&seed={2**53 + 1}")
     assert wait_settled(browser) == "move"
     assert f"seed {2**53 + 1})" in browser.find_element(By.ID, "advice").text

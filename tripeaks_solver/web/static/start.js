@@ -148,7 +148,8 @@ async function start() {
   try {
     const state = await api("/api/games", { start: $("#start-text").value, rules, variants,
       scoring: $("#scoring").value });
-    const seed = seedTyped || String(state.seed);
-    location.assign(`/play/${encodeURIComponent(state.name)}?samples=${encodeURIComponent(samples)}&seed=${encodeURIComponent(seed)}`);
+    // as the server reads them ("007" is 7): the address and the advice show what is used
+    const seed = seedTyped ? BigInt(seedTyped).toString() : String(state.seed);
+    location.assign(`/play/${encodeURIComponent(state.name)}?samples=${Number(samples)}&seed=${seed}`);
   } catch (e) { say(e.message); }
 }
