@@ -612,6 +612,22 @@ def test_solve_says_which_rules_a_code_names_and_none_for_a_layout(tmp_path):
     assert c.post("/api/solve", json={"text": layout}).json()["code_rules"] is None
 
 
+def test_the_start_form_is_given_the_bounds_the_server_holds_the_advice_to(tmp_path):
+    import re
+
+    from tripeaks_solver.web.advice import MAX_SAMPLES, check_samples
+    from tripeaks_solver.web.app import number
+
+    html = client(tmp_path).get("/").text
+    most = dict(re.findall(r'<input id="(samples|seed)"[^>]*?data-most="([^"]*)"', html))
+    assert most == {"samples": str(MAX_SAMPLES), "seed": str(2**63 - 1)}
+    # the bounds are the ones the advice's checks stop at
+    assert check_samples(MAX_SAMPLES) == MAX_SAMPLES and number(str(2**63 - 1), "seed")
+    for samples, seed in ((MAX_SAMPLES + 1, None), (None, str(2**63))):
+        with pytest.raises(InputError):
+            check_samples(samples) if samples else number(seed, "seed")
+
+
 def test_the_page_files_are_package_data():
     from importlib.resources import files
 

@@ -25,7 +25,7 @@ from ..analysis.fair import Cancelled
 from ..errors import InputError
 from ..games.files import os_errno
 from ..model.i18n import N_, _, current
-from .advice import check_samples
+from .advice import MAX_SAMPLES, check_samples
 from .guard import (
     HEADERS,
     MAX_BODY,
@@ -81,6 +81,16 @@ async def body(request: Request) -> dict:
     return data
 
 
+MAX_NUMBER = 2**63 - 1  # the largest whole number a request may carry (a seed: an int64)
+
+
+def with_bounds(html: str) -> str:
+    """The page with the bounds its start form checks (start.js reads them from the
+    samples and seed fields' ``data-most``) written in: the server's own, held once."""
+    return (html.replace('data-most="MAX_SAMPLES"', f'data-most="{MAX_SAMPLES}"', 1)
+            .replace('data-most="MAX_NUMBER"', f'data-most="{MAX_NUMBER}"', 1))
+
+
 def number(value, what: str, default: int | None = None) -> int | None:
     """``value`` as a whole number from 0 (``default`` when absent); ``what`` names it in
     the error: the page's field (its samples and seed, typed by the player, in the page's
@@ -93,7 +103,7 @@ def number(value, what: str, default: int | None = None) -> int | None:
         out = int(value)
     except ValueError:
         raise InputError(_("{what}: a whole number", what=what)) from None
-    if not 0 <= out < 2**63:
+    if not 0 <= out <= MAX_NUMBER:
         raise InputError(_("{what}: a whole number from 0", what=what))
     return out
 
@@ -146,7 +156,7 @@ def make_app(folder: Path, hosts: Callable[[], Iterable[str]] | None,
 
     async def page(request: Request) -> Response:
         html = (STATIC / "index.html").read_text(encoding="utf-8")
-        return HTMLResponse(page_html(html, current()), headers=HEADERS)
+        return HTMLResponse(page_html(with_bounds(html), current()), headers=HEADERS)
 
     async def messages(request: Request) -> Response:
         return Response(catalog(current()), media_type="application/json", headers=HEADERS)

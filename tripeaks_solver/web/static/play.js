@@ -372,9 +372,9 @@ function showAdvice(advice) {
     text = advice.winnable ? _("Recommended: {move} (exact, every card known: winnable, best score {score})", { score: fmtNumber(advice.best_score) })
       : _("Recommended: {move} (exact, every card known: no win left, best score {score})", { score: fmtNumber(advice.best_score) });
   } else {
-    // the seed's digits as asked (the same the server used; its JSON number would read
+    // the seed's digits as asked (the seed the server used: its JSON number would read
     // rounded here past 2⁵³)
-    text = _("Recommended: {move} ({player} player, seed {seed})", { player: advice.player, seed: game.seed ?? advice.seed });
+    text = _("Recommended: {move} ({player} player, seed {seed})", { player: advice.player, seed: game.seed });
   }
   box.replaceChildren(...withNodes(text, { move }));
   if (advice.chance !== null && advice.chance !== undefined) {

@@ -254,10 +254,9 @@ function chart(j) {
   const all = [...before, ...after];
   const top = Math.max(...all), bottom = Math.min(...all);
   const W = Math.round(Math.max(320, Math.min(720, $("#end").clientWidth - 24))), H = 190, L = 48, B = 30, T = 14;
-  let lo = bottom, hi = top;
-  const pad = exact ? Math.max(1, Math.ceil((hi - lo) * 0.1)) : Math.max(0.01, (hi - lo) * 0.1);
-  lo = exact ? lo - pad : Math.max(0, lo - pad);
-  hi = exact ? hi + pad : Math.min(1, hi + pad);
+  const pad = exact ? Math.max(1, Math.ceil((top - bottom) * 0.1)) : Math.max(0.01, (top - bottom) * 0.1);
+  const lo = exact ? bottom - pad : Math.max(0, bottom - pad);
+  const hi = exact ? top + pad : Math.min(1, top + pad);
   const x = (i) => L + (i * (W - L - 12)) / Math.max(1, ys.length - 1);
   const y = (v) => T + (H - B - T) * (1 - (v - lo) / Math.max(1e-9, hi - lo));
   const what = exact ? _("Best score still reachable after each move, from {lo} to {hi}", { lo: fmtNumber(bottom), hi: fmtNumber(top) })

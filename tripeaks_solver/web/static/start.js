@@ -124,16 +124,15 @@ function startProblem() {
   return null;
 }
 // The advice's fields, checked before a game is made for them (the server checks them
-// again on every advice): samples 1 to 5,000, a seed from 0 below 2⁶³ (kept as digits:
-// a JavaScript number is exact only up to 2⁵³).
-const MOST_SAMPLES = 5000;
-const MOST_SEED = 2n ** 63n - 1n;
+// again on every advice), against the bounds the server wrote in the fields' data-most:
+// samples from 1, a seed from 0 (as digits: a JavaScript number is exact only up to 2⁵³).
 function adviceProblem(samples, seed) {
-  if (samples && !(/^\d+$/.test(samples) && Number(samples) >= 1 && Number(samples) <= MOST_SAMPLES)) {
-    return _("Samples: a whole number from 1 to {most}.", { most: fmtNumber(MOST_SAMPLES) });
+  const mostSamples = Number($("#samples").dataset.most), mostSeed = BigInt($("#seed").dataset.most);
+  if (samples && !(/^\d+$/.test(samples) && Number(samples) >= 1 && Number(samples) <= mostSamples)) {
+    return _("Samples: a whole number from 1 to {most}.", { most: fmtNumber(mostSamples) });
   }
-  if (seed && !(/^\d+$/.test(seed) && BigInt(seed) <= MOST_SEED)) {
-    return _("Seed: a whole number from 0 to {most}.", { most: fmtNumber(MOST_SEED) });
+  if (seed && !(/^\d+$/.test(seed) && BigInt(seed) <= mostSeed)) {
+    return _("Seed: a whole number from 0 to {most}.", { most: fmtNumber(mostSeed) });
   }
   return null;
 }
