@@ -40,6 +40,11 @@ ANALYSIS_SAMPLES = 200  # the most the end's analysis takes (as the coach's revi
 LIGHT_SAMPLES = 200  # advice with at most these samples (or exact) runs in the light lane
 CHANGED = N_("the record changed outside the page: reload")
 LEFT = N_("the game moved on: its moves are judged again")
+# What became of a version a tab may still show, said truly when that tab sends a change.
+LEFT_BY = {"answered": N_("another tab answered this card: the game is shown as it now stands"),
+           "cancelled": N_("another tab cancelled this move: the game is shown as it now "
+                           "stands")}
+KEPT_VERSIONS = 32  # the versions remembered with what left them
 
 Job = tuple[tuple, Callable[[StopCheck], dict], str]  # (key, compute, lane): web.jobs
 
@@ -68,6 +73,7 @@ class Table:
         self.outside = False  # read again after a change outside: the next 409 says so
         self.followed: Followed | None = None  # the peek's step the page played
         self.peek_done: PeekTurn | None = None  # a peek ended by following it: said once
+        self.left: dict[int, str] = {}  # a version left: how (LEFT_BY), the latest kept
 
     @property
     def path(self) -> Path:
@@ -105,25 +111,29 @@ class Table:
             self.closed, self.outside = False, True
         return True
 
-    def watch(self) -> None:
+    def watch(self) -> bool:
         """:meth:`follow` when the table is free (the hub's timer): the lock follows
-        the file the path names within the timer's period."""
+        the file the path names within the timer's period. True when it did."""
         if self.lock.acquire(blocking=False):
             try:
                 if not self.closed:
-                    self.follow()
+                    return self.follow()
             finally:
                 self.lock.release()
+        return False
 
     def _change(self, at: int | None, change: Callable[[], object],
-                answers: bool = False) -> dict:
+                answers: bool = False, how: str = "moved") -> dict:
         """``change()`` under the lock, refused when the record changed outside or the
         page is behind; a write refused because the record changed meanwhile reads the
-        game again. ``answers``: the change answers the move waiting for its cards."""
+        game again. ``answers``: the change answers the move waiting for its cards;
+        ``how``: what it does to the version it leaves (a tab still showing that version
+        is told so: LEFT_BY)."""
         with self.lock:
             if self.follow():
                 raise Conflict(_(CHANGED))
             self._check(at, answers)
+            before = self.version()
             try:
                 change()
             except (RecordWriteError, RecordChanged) as exc:
@@ -133,6 +143,11 @@ class Table:
                     raise Conflict(_(CHANGED)) from None
                 raise
             self.outside = False
+            if self.version() != before:
+                self.left.pop(before, None)
+                self.left[before] = how
+                while len(self.left) > KEPT_VERSIONS:
+                    del self.left[next(iter(self.left))]
             return self._state()
 
     def _live(self) -> None:
@@ -216,6 +231,9 @@ class Table:
             return
         if self.outside:
             raise Conflict(_(CHANGED))
+        how = self.left.get(at)
+        if answers and how in LEFT_BY:
+            raise Conflict(_(LEFT_BY[how]))
         if answers and self.core.pending is None:
             # The page still asks for a card the server no longer waits for: the move was
             # never written (a restart drops it) or another tab cancelled it.
@@ -261,11 +279,11 @@ class Table:
             self.core.answer(card.token)
             self._follow()
 
-        return self._change(at, change, answers=True)
+        return self._change(at, change, answers=True, how="answered")
 
     def cancel(self, at: int | None = None) -> dict:
         """Drop the move waiting for its cards (asked by a page that showed it)."""
-        return self._change(at, lambda: self.core.cancel(), answers=True)
+        return self._change(at, lambda: self.core.cancel(), answers=True, how="cancelled")
 
     def peek(self, at: int | None) -> dict:
         """Start a peek here (its first step followed: its card asked), or stop it."""
