@@ -476,8 +476,11 @@ def test_the_solve_page_steps_through_the_best_line(server, browser):
     game = Game(deal, EASY)
     for n, s in enumerate(steps[:6], 1):
         nxt = s.token
-        if nxt == "draw":  # outlined on the stock
+        if nxt == "draw":  # outlined on the stock, as drawn (its style, not only its class)
             assert "recommended" in attr(browser, "#solve-stock", "class")
+            outline = browser.execute_script(
+                "return getComputedStyle(document.getElementById('solve-stock')).outlineStyle")
+            assert outline == "solid"
         else:
             assert "recommended" in attr(browser, '#solve-board [aria-label*="next move"]',
                                          "class")
@@ -502,6 +505,8 @@ def test_the_solve_page_steps_through_the_best_line(server, browser):
     WebDriverWait(browser, WAIT).until(lambda d: d.find_element(By.ID, "message").is_displayed())
     assert not browser.find_element(By.ID, "solve-result").is_displayed()
     assert not browser.find_elements(By.CSS_SELECTOR, "[data-solve-rules]")
+    # the address names the text refused, not the deal solved before it
+    assert browser.current_url == f"{server.url}solve?text=TP1-Q-AAAAAAD"
     box.clear()
     box.send_keys("TP1-C-AAAAAAD")  # a Classic code opens on Classic
     click(browser, "[data-action=solve]")
@@ -644,9 +649,54 @@ return small;
 """
 
 
+# The contrast of every card face's rank and suit with the face under them: axe skips
+# them (the face is named once by its aria-label, its ink aria-hidden). 4.5:1 at least.
+FACE_CONTRAST = """
+function rgb(text) { return (text.match(/[\\d.]+/g) || []).map(Number); }
+function lum([r, g, b]) {
+  const f = (c) => { c /= 255; return c <= 0.03928 ? c / 12.92 : Math.pow((c + 0.055) / 1.055, 2.4); };
+  return 0.2126 * f(r) + 0.7152 * f(g) + 0.0722 * f(b);
+}
+function under(node) {  // the first opaque background at or above node
+  for (let n = node; n; n = n.parentElement) {
+    const c = rgb(getComputedStyle(n).backgroundColor);
+    if (c.length >= 3 && (c.length === 3 || c[3] > 0.5)) return c;
+  }
+  return [255, 255, 255];
+}
+const low = [];
+for (const face of document.querySelectorAll('.card.face')) {
+  const box = face.getBoundingClientRect();
+  if (!box.width || !box.height) continue;
+  for (const ink of face.querySelectorAll('.rank, .pip')) {
+    if (!ink.getBoundingClientRect().width) continue;
+    const a = lum(rgb(getComputedStyle(ink).color)), b = lum(under(face));
+    const ratio = (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05);
+    const opacity = Number(getComputedStyle(face).opacity) * Number(getComputedStyle(face.parentElement).opacity);
+    if (ratio < 4.5 || opacity < 1) low.push(`${face.title || face.className}: ${ratio.toFixed(2)}:1 opacity ${opacity}`);
+  }
+}
+return low;
+"""
+# On a phone every control is a finger's size: 44×44 px at least, the board's cards
+# excepted (ten in a row on the screen: as wide as that allows, 34 px at least).
+FINGER_TARGETS = """
+const small = [];
+for (const node of document.querySelectorAll('button, a[href], input, select, summary')) {
+  const box = (node.closest('label') || node).getBoundingClientRect();
+  if (!box.width && !box.height) continue;  // not shown
+  const card = node.closest('#board, #solve-board');
+  const [w, h] = card ? [34, 44] : [44, 44];
+  if (box.width < w - 0.5 || box.height < h - 0.5) small.push(node.outerHTML.slice(0, 80) + ` ${box.width.toFixed(1)}x${box.height.toFixed(1)}`);
+}
+return small;
+"""
+
+
 def axe_check(driver, where: str) -> list[str]:
-    """axe-core's violations on the page, and targets under 24×24 px (WCAG 2.2 AA),
-    as lines naming ``where``."""
+    """axe-core's violations on the page, targets under 24×24 px (WCAG 2.2 AA), at a
+    phone's width under 44×44 px, and card faces under 4.5:1, as lines naming
+    ``where``."""
     from axe_selenium_python import Axe
 
     axe = Axe(driver)
@@ -655,6 +705,11 @@ def axe_check(driver, where: str) -> list[str]:
     lines = [f"{where}: {v['id']} ({v['impact']}): " + "; ".join(
         str(n["target"]) for n in v["nodes"][:5]) for v in found]
     lines += [f"{where}: target under 24 px: {t}" for t in driver.execute_script(AXE_TARGETS)]
+    if driver.execute_script("return window.innerWidth") <= 600:
+        lines += [f"{where}: target under 44 px: {t}"
+                  for t in driver.execute_script(FINGER_TARGETS)]
+    lines += [f"{where}: card face under 4.5:1: {t}"
+              for t in driver.execute_script(FACE_CONTRAST)]
     return lines
 
 
@@ -695,6 +750,9 @@ def test_axe_finds_nothing_in_light_and_dark_at_both_widths(server, browser, tmp
             WebDriverWait(browser, WAIT).until(lambda d: d.find_elements(By.CSS_SELECTOR,
                                                                          "[data-record]"))
             problems += axe_check(browser, f"{mode} /")
+            for token in seen.split()[:5]:  # chosen on the picker: marked, still legible
+                click(browser, f'[data-pick="{token}"]')
+            problems += axe_check(browser, f"{mode} / picked")
             background = browser.execute_script(
                 "return getComputedStyle(document.body).backgroundColor")
             level = sum(int(v) for v in re.findall(r"\d+", background)[:3]) / 3
@@ -729,6 +787,10 @@ def test_axe_finds_nothing_in_light_and_dark_at_both_widths(server, browser, tmp
             WebDriverWait(browser, WAIT).until(
                 lambda d: d.find_elements(By.CSS_SELECTOR, "[data-solve-rules]"))
             problems += axe_check(browser, f"{mode} /solve")
+            for _ in range(3):  # a step of the line current (its row marked)
+                browser.find_element(By.TAG_NAME, "body").send_keys(Keys.ARROW_RIGHT)
+            assert browser.find_elements(By.CSS_SELECTOR, "#solve-line li.on")
+            problems += axe_check(browser, f"{mode} /solve step 3")
             assert no_horizontal_scroll(browser), mode
     finally:
         dark(browser, False)
@@ -805,10 +867,32 @@ def test_the_keys_play_draw_and_undo(server, browser):
         " && n.textContent && !n.closest('[aria-hidden=true]')).length", button)
     new = player._play(card)
     button.send_keys(Keys.ENTER)
+    if new:  # the card just played marked, and named by the question
+        assert wait_settled(browser) == "question"
+        assert attr(browser, "#board .card.played", "title") == pretty(card)
+        assert browser.find_element(By.ID, "question-text").text.startswith(
+            f"After {pretty(card)}: which card turned up")
     for c in new:
         player.pick(c.token)
     assert wait_settled(browser) in ("move", "over")
     assert status(browser)[1] == player.game.moves
+    if status(browser)[0] == "in play":
+        # the focus back on the board, on the move recommended; the advice announced
+        rec = attr(browser, "[data-recommended]", "data-recommended")
+        focused = browser.switch_to.active_element
+        assert (focused.get_attribute("data-card") == rec if rec != "draw"
+                else focused.get_attribute("id") == "stock"), focused.get_attribute("outerHTML")
+        said = browser.find_element(By.ID, "advice-said")
+        assert said.get_attribute("aria-live") == "polite"
+        assert said.get_attribute("textContent").startswith("Recommended: ")
+        # an error (a card face down typed) floats: the board does not move
+        top = browser.execute_script("return document.getElementById('board').getBoundingClientRect().top")
+        down = deal.cards[0].token  # the top of the first peak: face down after 3 moves
+        body.send_keys(down.replace("T", "10").lower())
+        WebDriverWait(browser, WAIT).until(lambda d: d.find_element(By.ID, "message").is_displayed())
+        assert browser.execute_script(
+            "return document.getElementById('board').getBoundingClientRect().top") == top
+        assert wait_settled(browser) == "move" and status(browser)[1] == player.game.moves
     if status(browser)[0] == "in play" and player.game.stock_left:
         new = player._play("draw")
         browser.find_element(By.CSS_SELECTOR, "[data-action=draw]").send_keys(Keys.SPACE)
@@ -898,4 +982,93 @@ def test_the_start_form_refuses_samples_and_seeds_the_advice_would_refuse(server
     start_game(browser, server, seen, samples=10, seed=f"000{2**53 + 1}")  # read as 2⁵³ + 1
     assert browser.current_url.endswith(f"samples=10&seed={2**53 + 1}")
     assert wait_settled(browser) == "move"
-    assert f"seed {2**53 + 1})" in browser.find_element(By.ID, "advice").text
+    advice = browser.find_element(By.ID, "advice")
+    # the advice line says the move plainly; how it was chosen (the seed) one click away
+    assert "seed" not in advice.text and "player" not in advice.text, advice.text
+    click(browser, "#advice details.how summary")
+    assert f"(seed {2**53 + 1})" in advice.text
+
+
+# --- beside the phone -------------------------------------------------------------------
+def open_in_two_windows(driver, url: str) -> tuple[str, str]:
+    """``url`` in this window and in a second one, both settled: their handles."""
+    first = driver.current_window_handle
+    driver.switch_to.new_window("window")
+    driver.get(url)
+    assert wait_settled(driver) == "move"
+    return first, driver.current_window_handle
+
+
+@pytest.mark.slow  # CI's slow step; the fast set keeps the keys (the quickest browser game)
+def test_two_tabs_of_a_game_stay_in_step(server, browser):
+    """A move made in one tab shows in the other within a second (its card question too,
+    and the answer); a tab that missed it (its live stream closed) and answers a card the
+    other tab answered is told so, and shows the game as it stands: no move twice."""
+    deal = Deal.from_number(5)
+    player = Player(browser, deal)
+    start_game(browser, server, player.seen_line())
+    assert wait_settled(browser) == "move"
+    a, b = open_in_two_windows(browser, browser.current_url)
+    try:
+        # B draws: A asks the card within a second
+        browser.switch_to.window(b)
+        new = player._play("draw")
+        click(browser, "[data-action=draw]")
+        assert wait_settled(browser) == "question"
+        browser.switch_to.window(a)
+        WebDriverWait(browser, 1.0, poll_frequency=0.02).until(
+            lambda d: d.find_element(By.ID, "question").is_displayed())
+        # A answers: B shows the card said within a second
+        for card in new:
+            player.pick(card.token)
+        assert wait_settled(browser) == "move"
+        browser.switch_to.window(b)
+        WebDriverWait(browser, 1.0, poll_frequency=0.02).until(
+            lambda d: status(d)[1] == player.game.moves
+            and not d.find_element(By.ID, "question").is_displayed())
+        assert "changed in another tab" in browser.find_element(By.ID, "note").text
+        # A draws again, B shows the question; B's stream closed: A answers, B is stale
+        browser.switch_to.window(a)
+        new = player._play("draw")
+        click(browser, "[data-action=draw]")
+        assert wait_settled(browser) == "question"
+        browser.switch_to.window(b)
+        WebDriverWait(browser, 1.0, poll_frequency=0.02).until(
+            lambda d: d.find_element(By.ID, "question").is_displayed())
+        browser.execute_script("game.live.close()")
+        browser.switch_to.window(a)
+        for card in new:
+            player.pick(card.token)
+        assert wait_settled(browser) == "move"
+        browser.switch_to.window(b)
+        assert browser.find_element(By.ID, "question").is_displayed()  # behind
+        other = next(c for c in browser.find_elements(By.CSS_SELECTOR, "[data-reveal]"))
+        other.click()
+        WebDriverWait(browser, WAIT).until(lambda d: d.find_element(By.ID, "message").is_displayed())
+        said = browser.find_element(By.ID, "message").text
+        assert said.startswith("another tab answered this card"), said
+        assert "dropped" not in said and "again" not in said
+        assert wait_settled(browser) == "move"  # the game as it stands, shown at once
+        assert status(browser)[1] == player.game.moves == 2
+        record = server_state(server, player.record_name())["record"]
+        assert len(record) == 2 and all(t.startswith("draw:") for t in record), record
+    finally:
+        browser.switch_to.window(b)
+        browser.close()
+        browser.switch_to.window(a)
+
+
+def test_saved_games_are_named_for_people(server, browser):
+    """The list names a game by when it was played, its rules, its first cards and how it
+    stands; its file is a small line under it."""
+    deal = Deal.from_number(11)
+    seen = Player(browser, deal).seen_line()
+    (server.folder / "named-game.txt").write_text(record_text(f"seen {seen}", []))
+    browser.get(server.url)
+    link = WebDriverWait(browser, WAIT).until(
+        lambda d: d.find_element(By.CSS_SELECTOR, '[data-record="named-game.txt"]'))
+    title = link.find_element(By.TAG_NAME, "strong").text
+    first = " ".join(pretty(t) for t in seen.split()[:4])
+    assert re.search(rf" · Easy · {re.escape(first)} … · In play, score \d", title), title
+    assert re.search(r"20\d\d", title), title  # the date
+    assert "named-game.txt" not in title and "record named-game.txt" in link.text

@@ -10,6 +10,9 @@ const game = {
   reviewing: null,  // the line of the record whose board is shown (null: the game)
   correcting: undefined,  // undefined: closed; null: the cards told; a token: its picker
   questionShown: null,  // the question last scrolled into view
+  sending: 0,  // changes sent and not yet answered (a live update waits for them)
+  stale: false,  // a live update came meanwhile: the game is fetched again after them
+  live: null,  // the EventSource of the game's versions (while the tab is shown)
 };
 
 function gamePath(tail) {
@@ -49,19 +52,62 @@ async function showPlay(name) {
   try {
     show(await api(gamePath("")));
   } catch (e) { say(e.message); }
+  listen(true);
+  document.addEventListener("visibilitychange", () => listen());
 }
 async function send(what, body) {
   if (!game.state) return;
   say("");
   note("");
   $("#advice").dataset.recommended = "";
+  game.sending += 1;
   try {
     show(await api(gamePath(`/${what}`), { ...body, at: game.state.at }));
   } catch (e) {
     say(e.message);
     if (e.status === 409) { try { show(await api(gamePath(""))); } catch (e2) { say(e2.message); } }
     else if (game.state) show(game.state);
+  } finally {
+    game.sending -= 1;
   }
+  if (game.stale && !game.sending) refresh();
+}
+
+// --- the other tabs of this game ---------------------------------------------------------
+// While the tab is shown, the server tells it each new version of the game (server-sent
+// events): a version other than the one shown is fetched and shown. A hidden tab closes
+// its stream (a browser opens only a few connections to one server) and looks again
+// when it is shown.
+function listen(first = false) {
+  if (document.hidden) {
+    if (game.live) { game.live.close(); game.live = null; }
+    return;
+  }
+  if (game.live) return;
+  const source = new EventSource(gamePath("/events"));
+  game.live = source;
+  let opened = false;
+  source.addEventListener("open", () => {
+    if (opened) refresh();  // open again after a drop: what changed meanwhile
+    opened = true;
+  });
+  source.addEventListener("at", (ev) => {
+    let at = null;
+    try { at = JSON.parse(ev.data).at; } catch (e) { return; }
+    if (!game.state || at === null || at !== game.state.at) refresh();
+  });
+  if (!first) refresh();  // shown again: what changed while hidden
+}
+// The game fetched again and shown, when it is not the one shown.
+async function refresh() {
+  if (game.sending) { game.stale = true; return; }
+  game.stale = false;
+  let state;
+  try { state = await api(gamePath(""), undefined, true); } catch (e) { return; }
+  if (game.sending || (game.state && state.at === game.state.at)) return;
+  const had = game.state;
+  show(state);
+  if (had) note(_("The game changed in another tab: it is shown as it now stands."));
 }
 
 // --- the game as it stands ---------------------------------------------------------------
@@ -90,6 +136,7 @@ function show(state) {
   $("#bars").hidden = false;
   $("#advice").dataset.recommended = "";
   $("#advice").replaceChildren();
+  $("#advice-said").textContent = "";
   $("#bars").replaceChildren();
   $("#rather").hidden = true;
   $("#line").hidden = true;
@@ -134,6 +181,10 @@ function renderBoard(state, peek) {
     if (legal) node.classList.add("playable");
     if (tap) node.classList.add("tap");
     if (asking && state.need.place === cell.place) node.classList.add("asked");
+    if (asking && state.need.move === cell.card) {  // played: its turned-up card is asked
+      node.classList.add("played");
+      node.setAttribute("aria-label", _("{card}, just played", { card: cardName(cell.card) }));
+    }
     return node;
   });
   for (const p of asking ? [state.need.place] : []) {
@@ -207,7 +258,7 @@ function showQuestion(state, peek) {
   }
   const place = placeName(need.place, state.empty_waste);
   let ask = need.move === "draw" ? _("Which card did you draw?")
-    : _("Which card turned up at {place}?", { place });
+    : _("After {card}: which card turned up at {place}?", { card: pretty(need.move), place });
   if (need.of > 1) {
     ask += " " + _("Card {asked} of {of}, left to right.", { asked: fmtNumber(need.asked), of: fmtNumber(need.of) });
   }
@@ -358,6 +409,16 @@ function markRecommended(rec) {
       c.setAttribute("aria-label", _("{card}, recommended", { card: cardName(rec) }));
     }
   }
+  keepFocus(rec);
+}
+// The focus lost with the card played (or the question answered): on the board again,
+// on the move recommended (else the first card playable, else the stock).
+function keepFocus(rec) {
+  const now = document.activeElement;
+  if (now && now !== document.body && now.isConnected && !now.closest("[hidden]")) return;
+  const target = (rec === "draw" ? $("#stock") : rec && document.querySelector(`[data-card="${rec}"]`))
+    || document.querySelector("#board button[data-card]") || $("#stock");
+  if (target && !target.disabled) target.focus({ preventScroll: true });
 }
 function showAdvice(advice) {
   game.advice = advice;
@@ -365,6 +426,9 @@ function showAdvice(advice) {
   const rec = advice.recommended;
   box.dataset.recommended = rec || "";
   markRecommended(rec);
+  // said to screen readers (the board keeps the focus): the move, by its name
+  $("#advice-said").textContent = !rec ? _("No move left.")
+    : _("Recommended: {move}", { move: rec === "draw" ? pretty(rec) : cardName(rec) });
   if (!rec) { box.textContent = _("No move left."); return; }
   const move = el("strong", { text: pretty(rec) });
   let text;
@@ -372,11 +436,16 @@ function showAdvice(advice) {
     text = advice.winnable ? _("Recommended: {move} (exact, every card known: winnable, best score {score})", { score: fmtNumber(advice.best_score) })
       : _("Recommended: {move} (exact, every card known: no win left, best score {score})", { score: fmtNumber(advice.best_score) });
   } else {
-    // the seed's digits as asked (the seed the server used: its JSON number would read
-    // rounded here past 2⁵³)
-    text = _("Recommended: {move} ({player} player, seed {seed})", { player: advice.player, seed: game.seed });
+    text = _("Recommended: {move}");
   }
-  box.replaceChildren(...withNodes(text, { move }));
+  box.replaceChildren(el("p", { class: "said" }, ...withNodes(text, { move })));
+  if (!advice.exact) {
+    // how it was found, one click away: the seed's digits as asked (the seed the server
+    // used: its JSON number would read rounded here past 2⁵³)
+    box.append(el("details", { class: "how" }, el("summary", { text: _("How it was chosen") }),
+      _("Chosen by the {player} player (seed {seed}): each move tried on guesses at the unseen cards.",
+        { player: advice.player, seed: game.seed })));
+  }
   if (advice.chance !== null && advice.chance !== undefined) {
     // The honest odds: games the advised play itself won, not the ceiling of the bars.
     box.append(el("div", { class: "chance", text: _("Chance: {share} of the guessed games won by this move, then careful play.", { share: percent(advice.chance) }) }));

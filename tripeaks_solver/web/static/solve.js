@@ -29,6 +29,11 @@ async function solveIt() {
   stopPlaying();
   const text = $("#solve-text").value.trim();
   const scoring = $("#solve-scoring").value;
+  // The address names what the page shows: the text asked, even when refused (a reload
+  // or a bookmark never brings back an old deal that is no longer on the screen).
+  const q = new URLSearchParams(text ? { text } : {});
+  if (scoring !== "app") q.set("scoring", scoring);
+  history.replaceState(null, "", q.toString() ? `/solve?${q}` : "/solve");
   try {
     solved.data = await api("/api/solve", { text, scoring });
   } catch (e) {
@@ -39,9 +44,6 @@ async function solveIt() {
     say(e.message);
     return;
   }
-  const q = new URLSearchParams({ text });
-  if (scoring !== "app") q.set("scoring", scoring);
-  history.replaceState(null, "", `/solve?${q}`);
   const box = $("#verdicts");
   box.replaceChildren(el("p", { text: solved.data.title === "layout" ? _("A layout of 52 cards") : solved.data.title }));
   solved.data.rules.forEach((r, i) => {
