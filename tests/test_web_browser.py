@@ -1072,3 +1072,106 @@ def test_saved_games_are_named_for_people(server, browser):
     assert re.search(rf" · Easy · {re.escape(first)} … · In play, score \d", title), title
     assert re.search(r"20\d\d", title), title  # the date
     assert "named-game.txt" not in title and "record named-game.txt" in link.text
+
+
+def test_the_solve_page_takes_a_layout_with_unknown_cards(server, browser):
+    """A layout with ``??`` cards: each rule set's share of its completions won, the
+    figures ``solve --layout … --seed 0 --json`` gives; no line to step through."""
+    from tripeaks_solver.model.layout import Layout
+
+    deal = Deal.from_number(3)
+    text = " ".join(c.token if 18 <= i <= 28 else "??" for i, c in enumerate(deal.cards))
+    out = subprocess.run([sys.executable, "-m", "tripeaks_solver", "solve", "--layout", text,
+                          "--seed", "0", "--json"], env={**os.environ, "PYTHONPATH": str(REPO)},
+                         capture_output=True, text=True, check=True)
+    want = {r["rules"].lower(): r for r in json.loads(out.stdout)}
+    browser.get(server.url + "solve")
+    browser.find_element(By.ID, "solve-text").send_keys(text)
+    click(browser, "[data-action=solve]")
+    WebDriverWait(browser, WAIT).until(
+        lambda d: d.find_elements(By.CSS_SELECTOR, "[data-share-rules]"))
+    unknown = len(Layout.parse(text).unknown_places)
+    assert f"{unknown} cards not known (??)" in browser.find_element(By.ID, "verdicts").text
+    for rules in ("easy", "classic"):
+        shown = attr(browser, f'[data-share-rules="{rules}"]', "textContent")
+        assert shown.startswith(f"{rules.title()}: winnable in {want[rules]['wins']:,} of "
+                                f"{want[rules]['completions']:,} random completions"), shown
+    assert not browser.find_element(By.ID, "solve-board").is_displayed()
+    assert not browser.find_element(By.ID, "stepper").is_displayed()
+    browser.find_element(By.TAG_NAME, "body").send_keys(Keys.ARROW_RIGHT)  # nothing to step
+    assert not browser.find_element(By.ID, "message").is_displayed()
+
+
+def test_the_star_stays_off_the_rank_and_suit(server, browser):
+    """The recommended card's star sits in the face's empty corner, clear of the rank,
+    the suit and the pip, at both widths."""
+    deal = Deal.from_number(4)
+    start_game(browser, server, Player(browser, deal).seen_line())
+    try:
+        for width in (390, 1280):
+            set_width(browser, width)
+            browser.refresh()
+            assert wait_settled(browser) == "move"
+            boxes = browser.execute_script("""
+              // the card recommended (a draw recommended: a card of the board starred as it)
+              const card = document.querySelector('#board .card.recommended')
+                || document.querySelector('#board [data-card]');
+              card.classList.add('recommended');
+              const star = getComputedStyle(card, '::after');
+              const box = card.getBoundingClientRect();
+              const left = box.left + parseFloat(star.left) + card.clientLeft,
+                    top = box.top + parseFloat(star.top) + card.clientTop;
+              const s = {left, top, right: left + parseFloat(star.width), bottom: top + parseFloat(star.height)};
+              return [s, ...[...card.querySelectorAll('.rank, .csuit, .pip')].map((n) => n.getBoundingClientRect().toJSON())];
+            """)
+            star, *inks = boxes
+            assert len(inks) == 3 and star["right"] > star["left"]
+            for ink in inks:
+                apart = (star["right"] <= ink["left"] + 0.5 or ink["right"] <= star["left"] + 0.5
+                         or star["bottom"] <= ink["top"] + 0.5 or ink["bottom"] <= star["top"] + 0.5)
+                assert apart, (width, star, ink)
+    finally:
+        set_width(browser, 1280)
+
+
+def test_a_server_on_the_lan_shows_its_qr_code(browser, tmp_path):
+    """The page of a server given the address other machines open (``serve --host``)
+    shows it with a QR code of it, the code qrcode draws for that address; a server on
+    the loopback shows none. (Served on the loopback: a test binds nothing else.)"""
+    import threading
+
+    import uvicorn
+
+    from tripeaks_solver.web.app import make_app, qr_svg
+
+    share = "http://192.0.2.7:8765/?token=abc-DEF_123"
+    shown = []
+    for given in (share, None):
+        hosts: set[str] = set()
+        app = make_app(tmp_path, lambda hosts=hosts: hosts, share=given)
+        srv = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=0, log_level="warning"))
+        thread = threading.Thread(target=srv.run, daemon=True)
+        thread.start()
+        WebDriverWait(browser, 10).until(lambda _d, srv=srv: srv.started)
+        port = srv.servers[0].sockets[0].getsockname()[1]
+        hosts.add(f"127.0.0.1:{port}")
+        try:
+            browser.get(f"http://127.0.0.1:{port}/")
+            WebDriverWait(browser, WAIT).until(lambda d: d.find_element(By.ID, "folder").text)
+            time.sleep(0.3)
+            box = browser.find_element(By.ID, "share")
+            shown.append(box.is_displayed())
+            if given:
+                assert browser.find_element(By.ID, "share-url").text == share
+                src = attr(browser, "#share-qr", "src")
+                from urllib.parse import unquote
+
+                assert unquote(src.split(",", 1)[1]) == qr_svg(share)
+                assert browser.execute_script(  # drawn, at its size
+                    "const i = document.getElementById('share-qr');"
+                    "return i.complete && i.naturalWidth > 0 && i.width >= 150")
+                assert attr(browser, "#share-qr", "alt") == f"QR code of {share}"
+        finally:
+            srv.should_exit = True
+            thread.join(10)
+    assert shown == [True, False]

@@ -1,8 +1,13 @@
 """The solve page's data: a whole deal (a code or a full layout) under both rule sets,
-with each rule set's best line as boards to step through."""
+with each rule set's best line as boards to step through; a layout with cards not known
+(``??``) gets the share of its completions that can be won, as ``solve --layout`` gives
+it (SHARE_SAMPLES random completions, seed SHARE_SEED: the same text, the same figure)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
+from ..analysis.fair import Cancelled
 from ..errors import InputError
 from ..games.turns import score_of
 from ..model.codes import GameCode
@@ -15,11 +20,13 @@ from ..model.rules import RULE_ORDER, Rules
 from ..model.scoring import SCHEMES
 
 MAX_TEXT = 1000
+SHARE_SAMPLES = 1000  # solve --layout's default
+SHARE_SEED = 0
 
 
-def read_deal(text: str) -> tuple[Deal, str, str | None]:
-    """The deal a code or a full layout names, the title to show, and the rule set a
-    code names (None for a layout, which names none)."""
+def read_deal(text: str) -> tuple[Deal | Layout, str, str | None]:
+    """The deal a code or a full layout names (a layout with ``??`` cards as itself), the
+    title to show, and the rule set a code names (None for a layout, which names none)."""
     if not isinstance(text, str) or not text.strip() or len(text) > MAX_TEXT:
         raise InputError(_("give a game code (TP1-E-AAAAAAB) or a layout of 52 cards"))
     words = text.replace(",", " ").split()
@@ -28,7 +35,7 @@ def read_deal(text: str) -> tuple[Deal, str, str | None]:
         return Deal.from_number(code.number, code.joker), str(code), code.rules
     layout = Layout.parse(" ".join(words))
     if not layout.complete:
-        raise InputError(_("the layout has cards not known (??): solve needs every card"))
+        return layout, "layout", None
     return layout.deal(), "layout", None
 
 
@@ -45,8 +52,12 @@ def frame(game: Game, scoring: str) -> dict:
             "status": position.status.value}
 
 
-def solve_page(text: str, scoring: str = "app") -> dict:
-    """Both rule sets' verdicts, best scores and best lines, step by step."""
+def solve_page(text: str, scoring: str = "app",
+               should_stop: Callable[[], bool] | None = None) -> dict:
+    """Both rule sets' verdicts, best scores and best lines, step by step; for a layout
+    with ``??`` cards, the share of its completions won (``unknown`` how many cards are
+    not known, each rule set's ``share``; no line). ``should_stop()``: give up between
+    the rule sets (the client gone)."""
     from ..solver.solve import solve
 
     if scoring not in SCHEMES:
@@ -54,7 +65,10 @@ def solve_page(text: str, scoring: str = "app") -> dict:
     deal, title, code_rules = read_deal(text)
     by_rules: list[dict] = []
     out = {"title": title, "code_rules": code_rules, "scoring": scoring,
-           "line": deal.line(), "rules": by_rules}
+           "line": deal.line(), "rules": by_rules, "unknown": 0}
+    if isinstance(deal, Layout):
+        return {**out, "unknown": len(deal.unknown_places),
+                "rules": _shares(deal, should_stop)}
     for name in RULE_ORDER:
         rules = Rules.named(name).with_options(joker=deal.has_joker)
         solution = solve(deal, rules, scheme=scoring)
@@ -65,8 +79,26 @@ def solve_page(text: str, scoring: str = "app") -> dict:
             frames.append(frame(game, scoring))
         by_rules.append({"rules": name, "winnable": solution.winnable,
                          "best_score": solution.best_score,
-                         "moves": solution.tokens, "frames": frames})
+                         "moves": solution.tokens, "frames": frames, "share": None})
     return out
 
 
-__all__ = ["read_deal", "solve_page"]
+def _shares(layout: Layout, should_stop: Callable[[], bool] | None) -> list[dict]:
+    """Each rule set's share of the completions of ``layout`` won (win_probability)."""
+    from ..analysis.probability import win_probability
+
+    out: list[dict] = []
+    for name in RULE_ORDER:
+        if should_stop is not None and should_stop():
+            raise Cancelled
+        rules = Rules.named(name)  # a layout has no joker
+        share = win_probability(layout, rules, SHARE_SAMPLES, SHARE_SEED)
+        low, high = share.interval
+        out.append({"rules": name, "winnable": None, "best_score": None, "moves": [],
+                    "frames": [], "share": {"wins": share.wins, "total": share.total,
+                                            "exact": share.exact, "share": share.share,
+                                            "low": low, "high": high}})
+    return out
+
+
+__all__ = ["SHARE_SAMPLES", "SHARE_SEED", "read_deal", "solve_page"]
