@@ -1074,6 +1074,7 @@ def test_saved_games_are_named_for_people(server, browser):
     assert "named-game.txt" not in title and "record named-game.txt" in link.text
 
 
+@pytest.mark.slow  # CI's slow step; the fast set keeps the keys (the quickest browser game)
 def test_the_solve_page_takes_a_layout_with_unknown_cards(server, browser):
     """A layout with ``??`` cards: each rule set's share of its completions won, the
     figures ``solve --layout … --seed 0 --json`` gives; no line to step through."""
@@ -1102,6 +1103,7 @@ def test_the_solve_page_takes_a_layout_with_unknown_cards(server, browser):
     assert not browser.find_element(By.ID, "message").is_displayed()
 
 
+@pytest.mark.slow  # CI's slow step; the fast set keeps the keys (the quickest browser game)
 def test_the_star_stays_off_the_rank_and_suit(server, browser):
     """The recommended card's star sits in the face's empty corner, clear of the rank,
     the suit and the pip, at both widths."""
