@@ -73,6 +73,7 @@ class Table:
         self.outside = False  # read again after a change outside: the next 409 says so
         self.followed: Followed | None = None  # the peek's step the page played
         self.peek_done: PeekTurn | None = None  # a peek ended by following it: said once
+        self.stuck_peek = False  # a peek begun in a stuck game: it ends when it has shown all
         self.left: dict[int, str] = {}  # a version left: how (LEFT_BY), the latest kept
 
     @property
@@ -196,7 +197,8 @@ class Table:
             "waste": None if position.waste is None else position.waste.token,
             "board": board, "legal": legal, "can_undo": bool(position.record) and
             core.pending is None and position.status is not Status.WON, "exact": core.exact,
-            "can_peek": position.status is Status.IN_PLAY and not core.exact
+            "can_peek": (position.status is Status.IN_PLAY or position.status is Status.STUCK
+                         and bool(position.record)) and not core.exact
             and core.undo_limit > 0, "empty_waste": game.rules.empty_waste,
             "moves": move_rows(game.record), "told": told_cards(game),
             "known": len(game.known_places), "places": len(knowledge),
@@ -222,7 +224,14 @@ class Table:
         if self.core.peeking and self.core.pending is None:
             found = follow_peek(self.core)
             self.followed = found if isinstance(found, Followed) else None
+            if isinstance(found, PeekTurn) and not found.finished and found.step is None \
+                    and self.stuck_peek:
+                # Begun stuck: nothing to go back to (the app's game was over there); it
+                # ends where it has shown what it can, the advice exact from there.
+                self.core.peek_base = None
+                found = PeekTurn(None, 0, found.taps, found.unknown)
             if isinstance(found, PeekTurn) and found.finished:
+                self.stuck_peek = False
                 self.peek_done = found  # said once, by the next state
 
     # --- moves -----------------------------------------------------------------------
@@ -293,11 +302,17 @@ class Table:
             if core.pending is not None and not (self.followed and self.followed.waiting(core)):
                 raise InputError(_("say first which card turned up"))
             status = core.game.game.status
-            if status is not Status.IN_PLAY and not core.peeking:
+            stuck = status is Status.STUCK and not core.peeking and bool(core.game.record)
+            if status is not Status.IN_PLAY and not core.peeking and not stuck:
                 raise InputError(_("the game is over (won)") if status is Status.WON
                                  else _("the game is over (stuck)"))
             core.cancel()  # the card a followed step asks for: the peek stops
             core.toggle_peek()
+            self.stuck_peek = stuck and core.peeking
+            if self.stuck_peek:
+                # Stuck, the app still undoes: the game's own moves are the peek's to take
+                # back (as many as the undo limit), to show the cards never seen.
+                core.peek_base = max(0, len(core.game.record) - core.undo_limit)
             self._follow()
 
         return self._change(at, change)

@@ -142,6 +142,9 @@ function show(state) {
   $("#line").hidden = true;
   $("#end").hidden = true;
   renderMoves();
+  if (state.status === "stuck" && state.can_peek && !peekOn) {
+    note(_("Stuck with cards never seen: Peek shows what was under them, with undos in the app."));
+  }
   if (over && !peekOn) { showEnd(); return; }
   if (!asking && !peekOn) ask(state.at);
   else if (!asking) judge(state.at);
