@@ -987,8 +987,12 @@ def test_the_start_form_refuses_samples_and_seeds_the_advice_would_refuse(server
     assert wait_settled(browser) == "move"
     advice = browser.find_element(By.ID, "advice")
     # the advice line says the move plainly; how it was chosen (the seed) one click away
-    assert "seed" not in advice.text and "player" not in advice.text, advice.text
+    line = advice.find_element(By.CSS_SELECTOR, ".said").text
+    assert line == f"Recommended: {pretty(attr(browser, '[data-recommended]', 'data-recommended'))}"
+    how = advice.find_element(By.CSS_SELECTOR, "details.how")
+    assert how.get_attribute("open") is None  # folded
     click(browser, "#advice details.how summary")
+    assert how.get_attribute("open") is not None
     assert f"(seed {2**53 + 1})" in advice.text
 
 
