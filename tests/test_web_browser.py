@@ -1184,3 +1184,37 @@ def test_a_server_on_the_lan_shows_its_qr_code(browser, tmp_path):
             srv.should_exit = True
             thread.join(10)
     assert shown == [True, False]
+
+
+@pytest.mark.slow  # CI's slow step; the fast set keeps the keys (the quickest browser game)
+def test_a_stuck_game_offers_a_peek_at_what_was_under(server, browser):
+    """Stuck with cards never seen: the page says Peek shows them, Peek is on, and its
+    first step asks a card never seen (the game's own moves taken back in the app)."""
+    from tripeaks_solver.games.record_file import RecordFile
+    from tripeaks_solver.games.session import CoachSession
+    from tripeaks_solver.model.observed import Observed, Start
+
+    deal = Deal.from_number(5)
+    seen = " ".join(deal.cards[p].token for p in seen_places(EASY))
+    session = CoachSession.new(Start.of_seen(seen, EASY),
+                               record=RecordFile(server.folder / "stuck-unseen.txt"))
+    game = Game(deal, EASY)
+    while game.status.value == "in play":  # draws first: stuck with cards never seen
+        move = "draw" if game.stock_left else game.playable()[0].token
+        game.play(move)
+        session.play(Observed.parse(move))
+        while session.pending is not None:
+            session.answer(deal.cards[session.need[len(session.said)]].token)
+    assert game.status.value == "stuck"
+    session.close()
+    browser.get(f"{server.url}play/stuck-unseen.txt?samples={SAMPLES}&seed=1")
+    WebDriverWait(browser, WAIT).until(lambda d: status(d)[0] == "stuck")
+    assert "Peek shows what was under them" in browser.find_element(By.ID, "note").text
+    peek = browser.find_element(By.CSS_SELECTOR, ".controls [data-action=peek]")
+    assert peek.is_enabled()
+    known = set(server_state(server, "stuck-unseen.txt")["known_cards"])
+    peek.click()
+    assert wait_settled(browser) == "question"
+    place = int(attr(browser, "#question", "data-place"))
+    assert deal.cards[place].token not in known  # a card never seen
+    assert "In the app: undo" in browser.find_element(By.ID, "question-peek").text
