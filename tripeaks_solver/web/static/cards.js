@@ -167,6 +167,7 @@ function say(text) {
   const m = $("#message");
   m.textContent = text || "";
   m.hidden = !text;
+  m.onclick = () => { m.hidden = true; };
 }
 // A request to the server, with the spinner (not for `quiet` ones: the judging of the
 // move list goes on behind the page, which stays usable meanwhile).

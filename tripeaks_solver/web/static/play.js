@@ -24,10 +24,16 @@ function adviceQuery() {
 function act(name, fn) {
   for (const node of document.querySelectorAll(`[data-action=${name}]`)) node.addEventListener("click", fn);
 }
+// A note floats at the foot of the window (nothing moves under the pointer) and goes
+// after a while, or at a click.
+let noteTimer = null;
 function note(text) {
   const n = $("#note");
   n.textContent = text || "";
   n.hidden = !text;
+  n.onclick = () => { n.hidden = true; };
+  clearTimeout(noteTimer);
+  if (text) noteTimer = setTimeout(() => { n.hidden = true; }, 10000);
 }
 async function showPlay(name) {
   $("#play-view").hidden = false;
