@@ -1180,6 +1180,17 @@ def test_a_server_on_the_lan_shows_its_qr_code(browser, tmp_path):
                     "const i = document.getElementById('share-qr');"
                     "return i.complete && i.naturalWidth > 0 && i.width >= 150")
                 assert attr(browser, "#share-qr", "alt") == f"QR code of {share}"
+                problems = []
+                try:
+                    for width, night in ((390, True), (1280, False)):
+                        set_width(browser, width, 844)
+                        dark(browser, night)
+                        problems += axe_check(browser, f"{width} {'dark' if night else 'light'}"
+                                                       " / with the QR code")
+                finally:
+                    dark(browser, False)
+                    set_width(browser, 1280)
+                assert not problems, "\n".join(problems)
         finally:
             srv.should_exit = True
             thread.join(10)
