@@ -763,6 +763,11 @@ def test_axe_finds_nothing_in_light_and_dark_at_both_widths(server, browser, tmp
             browser.get(f"{server.url}play/{name}-play.txt?samples={SAMPLES}&seed=1")
             assert wait_settled(browser) == "move"
             problems += axe_check(browser, f"{mode} game")
+            click(browser, ".controls [data-action=correct]")  # the cards told, then one's picker
+            problems += axe_check(browser, f"{mode} correct list")
+            click(browser, "[data-told]")
+            problems += axe_check(browser, f"{mode} correct picker")
+            browser.find_element(By.TAG_NAME, "body").send_keys(Keys.ESCAPE)
             click(browser, "[data-action=draw]")
             assert wait_settled(browser) == "question"
             box = browser.execute_script(  # in the viewport: scrolled into view
