@@ -10,6 +10,7 @@ import pytest
 from tripeaks_solver.errors import InputError
 from tripeaks_solver.model.cards import Card
 from tripeaks_solver.model.dealing import Deal
+from tripeaks_solver.model.geometry import COVERED_BY
 from tripeaks_solver.model.pysol import (
     MAX_NUMBER,
     MS_MAX,
@@ -22,31 +23,76 @@ from tripeaks_solver.model.pysol import (
 GOLDEN = Path(__file__).parent / "data" / "pysol-deals.tsv"
 
 
-def _golden() -> list[dict[str, str]]:
-    rows = [line.split("\t") for line in GOLDEN.read_text().splitlines()
-            if line and not line.startswith("#")]
+def _golden() -> tuple[list[dict[str, str]], dict[str, list[list[str]]]]:
+    """The data rows, and the lines of facts (``#game``, ``#covered-by``, ``#rules``)."""
+    lines = [line.split("\t") for line in GOLDEN.read_text().splitlines() if line]
+    facts: dict[str, list[list[str]]] = {}
+    for fields in lines:
+        if fields[0] in ("#game", "#covered-by", "#rules"):
+            facts.setdefault(fields[0], []).append(fields[1:])
+    rows = [f for f in lines if not f[0].startswith("#")]
     header, body = rows[0], rows[1:]
-    return [dict(zip(header, row, strict=True)) for row in body]
+    return [dict(zip(header, row, strict=True)) for row in body], facts
 
 
-GOLDEN_ROWS = _golden()
+GOLDEN_ROWS, FACTS = _golden()
+DEALT = [row for row in GOLDEN_ROWS if row["shown"] != "refused"]
+REFUSED = [row["form"] for row in GOLDEN_ROWS if row["shown"] == "refused"]
+# Where this tool differs from PySolFC's dialog, on purpose (docs/pysol.md): the status
+# bar's "#ms42" is read; numbers past 10^20, which PySolFC never shows, are refused.
+READ_THOUGH_PYSOLFC_REFUSES = {"#ms42"}
 
 
 def test_the_golden_file_holds_both_sources() -> None:
-    sources = {row["source"] for row in GOLDEN_ROWS}
-    assert {"known"} <= sources
     assert sum(row["source"] == "known" for row in GOLDEN_ROWS) == 14
+    assert len(DEALT) > 250 and len(REFUSED) >= 10
 
 
-@pytest.mark.parametrize("row", GOLDEN_ROWS, ids=lambda r: f"{r['source']}:{r['form']}")
+@pytest.mark.parametrize("row", DEALT, ids=lambda r: f"{r['source']}:{r['form']}")
 def test_deals_are_pysolfcs(row: dict[str, str]) -> None:
+    if int(row["shown"].removeprefix("ms")) > MAX_NUMBER:
+        with pytest.raises(InputError):
+            Deal.from_pysol(row["form"])
+        return
     deal = Deal.from_pysol(row["form"])
     assert deal.line() == row["cards"]
     assert pysol_deal("pysol:" + row["form"]).line() == row["cards"]
-    if row["shown"] != "-":
-        assert deal.pysol == row["shown"]
-        # What PySolFC shows deals the same game when typed back.
-        assert Deal.from_pysol(row["shown"]).line() == row["cards"]
+    assert deal.pysol == row["shown"]
+    # What PySolFC shows deals the same game when typed back.
+    assert Deal.from_pysol(row["shown"]).line() == row["cards"]
+
+
+@pytest.mark.parametrize("form", REFUSED)
+def test_what_pysolfc_refuses_is_refused(form: str) -> None:
+    if form in READ_THOUGH_PYSOLFC_REFUSES:
+        assert parse_pysol(form).shown == form.lstrip("#")
+        return
+    with pytest.raises(InputError):
+        parse_pysol(form)
+
+
+def test_the_four_games_deal_alike() -> None:
+    games = FACTS["#game"]
+    assert [name for _id, name, _up, _cards in games] == [
+        "Three Peaks", "Three Peaks (Scored)", "Three Peaks (Open)", "Three Peaks (Scored/Open)"]
+    deal = Deal.from_pysol("123456")
+    for _id, name, face_up, cards in games:
+        assert cards == deal.line()
+        shown = [deal.face_up_at_start(p) for p in range(28)]
+        if "Open" in name:
+            assert face_up == "1" * 28
+        else:
+            assert face_up == "".join(str(int(up)) for up in shown)
+
+
+def test_pysolfcs_rows_are_our_positions() -> None:
+    (covers,), = FACTS["#covered-by"]
+    theirs = {}
+    for item in covers.split():
+        row, pair = item.split(":")
+        theirs[int(row)] = tuple(int(p) for p in pair.split(","))
+    assert theirs == {p: COVERED_BY[p] for p in range(18)}
+    assert all(not COVERED_BY[p] for p in range(18, 28))
 
 
 def test_the_tableau_is_pysolfcs_rows_in_our_numbering() -> None:
