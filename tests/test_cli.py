@@ -351,7 +351,7 @@ def test_deal_formats(capsys):
     status, out, err = run(capsys, "deal", "TP1-C-AAAAAAB", "--format", "json")
     assert status == 0, err
     obj = json.loads(out)
-    assert set(obj) == {"code", "deal", "rules", "variant", "tableau", "waste", "stock"}
+    assert set(obj) == {"code", "deal", "pysol", "rules", "variant", "tableau", "waste", "stock"}
     assert (obj["code"], obj["deal"], obj["rules"], obj["variant"]) == \
         ("TP1-C-AAAAAAB", 1, "classic", "")
     assert len(obj["tableau"]) == 28 and len(obj["stock"]) == 23

@@ -32,6 +32,7 @@ from .i18n import _
 
 if TYPE_CHECKING:
     from .dealing import Deal
+    from .rules import Rules
 
 PREFIX = "pysol:"
 MS_FIRST_LARGE = 32000
@@ -81,6 +82,12 @@ class PysolGame:
     ms: bool
     seed: int
 
+    # As a game code has them: PySolFC plays Easy rules (K and A adjacent) on 52 cards;
+    # no deal number of this tool's own dealing.
+    rules = "easy"
+    joker = False
+    number = None
+
     @classmethod
     def parse(cls, text: str) -> PysolGame:
         """Read a game number as PySolFC reads it (``123456``, ``#00042``,
@@ -126,11 +133,68 @@ class PysolGame:
         rng.shuffle(pile)
         return tuple(_OUR_CARD[c] for c in reversed(pile))
 
-    def deal(self) -> Deal:
-        """The project's :class:`Deal` of this game (it keeps the game as ``pysol``)."""
+    def deal(self, joker: bool = False) -> Deal:
+        """The project's :class:`Deal` of this game (it keeps the game as ``pysol``).
+        ``joker`` (rules with the joker) is refused: PySolFC deals 52 cards."""
         from .dealing import Deal
 
+        if joker:
+            raise InputError(_("{game} is a PySolFC deal of 52 cards: the joker variant "
+                               "needs a game code (TP1-EJ-…)", game=str(self)))
         return Deal.from_pysol(self)
+
+    def played(self, rules: str, joker: bool = False) -> PysolGame:
+        """The game as played under other rules: the same number (as ``GameCode.played``
+        names a code by the rules it is played under); the joker is refused."""
+        if joker:
+            self.deal(joker)
+        return self
+
+
+GAMES = ("Three Peaks", "Three Peaks (Scored)")
+OPEN_GAMES = ("Three Peaks (Open)", "Three Peaks (Scored/Open)")
+
+
+def pysol_games(rules: Rules) -> tuple[str, ...]:
+    """PySolFC's games whose rules ``rules`` are: K and A adjacent (Easy), one card
+    starting the waste, draws at any time, one pass through the stock; its Open games
+    with ``open``. None for other rules."""
+    if not rules.wrap or rules.empty_waste or rules.joker or rules.draw_when_stuck:
+        return ()
+    return OPEN_GAMES if rules.open else GAMES
+
+
+def pysol_info(deal: Deal | None, rules: Rules) -> dict[str, object] | None:
+    """The ``pysol`` key of the JSON outputs: the PySolFC game number as PySolFC shows
+    it and the games the answer covers (an empty list under other rules); None for a
+    deal that is not PySolFC's."""
+    if deal is None or deal.pysol is None:
+        return None
+    return {"number": deal.pysol, "games": list(pysol_games(rules))}
+
+
+def pysol_title(deal: Deal | None, rules: Rules) -> str | None:
+    """``PySolFC: Three Peaks and Three Peaks (Scored)``, for the title of a game; None
+    for a deal that is not PySolFC's."""
+    if deal is None or deal.pysol is None:
+        return None
+    games = pysol_games(rules)
+    if not games:
+        return _("not PySolFC's rules")
+    return _("PySolFC: {first} and {second}", first=games[0], second=games[1])
+
+
+def pysol_line(deal: Deal | None, rules: Rules) -> str | None:
+    """``PySolFC game 00000000000000123456: Three Peaks and Three Peaks (Scored)``, for
+    text outputs; None for a deal that is not PySolFC's."""
+    if deal is None or deal.pysol is None:
+        return None
+    games = pysol_games(rules)
+    if not games:
+        return _("PySolFC game {number}: these rules are not those of PySolFC's Three Peaks "
+                 "(Easy, one waste card, draws at any time)", number=deal.pysol)
+    return _("PySolFC game {number}: {first} and {second}", number=deal.pysol,
+             first=games[0], second=games[1])
 
 
 def parse_pysol(text: str) -> PysolGame:
