@@ -21,8 +21,9 @@ from __future__ import annotations
 
 import random
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, overload
 
 from pysol_cards.cards import ms_rearrange
 from pysol_cards.random import LCRandom31, MTRandom
@@ -68,6 +69,12 @@ def accepted() -> str:
              "leading # allowed) or ms1 … ms{ms_most}", most=MAX_NUMBER, ms_most=MS_MAX)
 
 
+def _body(text: str) -> str:
+    """``text`` without surrounding spaces and its ``pysol:`` prefix."""
+    raw = text.strip()
+    return raw[len(PREFIX):].strip() if raw[:len(PREFIX)].lower() == PREFIX else raw
+
+
 def is_pysol(text: object) -> bool:
     """Does ``text`` name a PySolFC game (``pysol:…``, the prefix in any case)?"""
     return isinstance(text, str) and text.strip()[:len(PREFIX)].lower() == PREFIX
@@ -95,9 +102,7 @@ class PysolGame:
         Only ASCII digits; ``#ms42``, as PySolFC's status bar shows it, is read too."""
         if not isinstance(text, str):
             raise InputError(_("not a PySolFC game number: {text}", text=quoted(text)))
-        raw = text.strip()
-        if raw[:len(PREFIX)].lower() == PREFIX:
-            raw = raw[len(PREFIX):].strip()
+        raw = _body(text)
         shown = quoted(raw)
         if len(raw) > _LONGEST:
             raise InputError(_("{text} is not a PySolFC game number: {accepted}",
@@ -206,3 +211,65 @@ def pysol_deal(text: str | PysolGame) -> Deal:
     """The deal PySolFC deals for a game number (``pysol:123456``, ``ms42``, …)."""
     game = text if isinstance(text, PysolGame) else PysolGame.parse(text)
     return game.deal()
+
+
+@dataclass(frozen=True)
+class PysolRange(Sequence[tuple[int, ...]]):
+    """The PySolFC games ``start`` … ``stop`` - 1 (``batch pysol:1 pysol:32001``): item
+    ``i`` is the line (52 card indices) of game ``start + i``, dealt when asked for.
+    ``ms``: every game by the Microsoft-compatible generator (``ms`` numbers); otherwise
+    each number by its own (below 32,000 Microsoft's, from 32,000 the Twister)."""
+
+    ms: bool
+    start: int
+    stop: int
+
+    def __len__(self) -> int:
+        return self.stop - self.start
+
+    @overload
+    def __getitem__(self, i: int) -> tuple[int, ...]: ...
+
+    @overload
+    def __getitem__(self, i: slice) -> Sequence[tuple[int, ...]]: ...
+
+    def __getitem__(self, i: int | slice) -> tuple[int, ...] | Sequence[tuple[int, ...]]:
+        if isinstance(i, slice):
+            return [self[j] for j in range(len(self))[i]]
+        return self.game(i).line()
+
+    def game(self, i: int) -> PysolGame:
+        """The ``i``-th game of the range (0 is ``start``)."""
+        if not 0 <= i < len(self):
+            raise IndexError(i)
+        seed = self.start + i
+        return PysolGame(self.ms or seed < MS_FIRST_LARGE, seed)
+
+    def __str__(self) -> str:
+        """``pysol:1 … pysol:32000``: the first and last games, as PySolFC shows them."""
+        return f"{self.game(0)} … {self.game(len(self) - 1)}"
+
+
+def parse_pysol_range(start: str, stop: str) -> PysolRange:
+    """The half-open range of PySolFC games START … STOP-1, both ``pysol:`` numbers of
+    one kind (plain or ``ms``); STOP may be one past the last game."""
+    first = PysolGame.parse(start)
+    ms = _MS.fullmatch(_body(start)) is not None
+    raw = _body(stop)
+    end_ms = _MS.fullmatch(raw) is not None
+    most = MS_MAX if end_ms else MAX_NUMBER
+    if end_ms != ms:
+        raise InputError(_("START and STOP must be both ms numbers or both plain numbers "
+                           "(ms numbers are another generator's games)"))
+    if end_ms:
+        last = int(raw[raw.index("ms") + 2:])
+    else:
+        body = _IGNORED.sub("", raw.removesuffix("L").lower())
+        last = int(body) if _DIGITS.fullmatch(body) and len(body) <= 22 else -1
+    if not 2 <= last <= most + 1:
+        raise InputError(_("STOP {text} is not a PySolFC game number nor one past the last: "
+                           "{accepted}", text=quoted(stop.strip()), accepted=accepted()))
+    if last <= first.seed:
+        raise InputError(_("STOP ({stop}) must be greater than START ({start}): the range "
+                           "is START … STOP-1", stop=stop.strip(), start=start.strip()))
+    return PysolRange(ms, first.seed, last)
