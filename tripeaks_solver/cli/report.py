@@ -45,6 +45,7 @@ def report_command(csv_path: Path, plot_path: Path | None, force: bool, as_json:
         "typed": report.typed,
         **s.as_dict(),
         "layout_file": None,  # batch's key: the report reads rows, not the layouts' file
+        "pysol": None,  # batch's key: the range of PySolFC games it was given
     }
     if as_json:
         click.echo(json.dumps(result, indent=2))
