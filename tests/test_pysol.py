@@ -177,3 +177,43 @@ def test_every_deal_is_a_permutation() -> None:
                 continue
             line = PysolGame(ms or seed < 32000, seed).line()
             assert sorted(line) == list(range(52))
+
+
+def test_named_deals_deal_and_name_themselves() -> None:
+    from tripeaks_solver.model.codes import GameCode, game_code
+
+    code = game_code("TP1-C-AAAAAAD")
+    assert isinstance(code, GameCode)
+    assert code.deal() == Deal.from_number(3) and code.deal(True) == Deal.from_number(3, True)
+    assert str(code.played("easy", True)) == "TP1-EJ-AAAAAAD"
+    game = game_code(" pysol:617 ")
+    assert isinstance(game, PysolGame) and game.number is None and game.rules == "easy"
+    assert game.deal() == Deal.from_pysol("617") and game.played("classic") is game
+    with pytest.raises(InputError, match="52 cards"):
+        game.deal(joker=True)
+
+
+def test_ranges_of_game_numbers() -> None:
+    from tripeaks_solver.model.pysol import PysolRange, parse_pysol_range
+
+    plain = parse_pysol_range("pysol:31999", "pysol:32002")
+    assert plain == PysolRange(False, 31999, 32002) and len(plain) == 3
+    assert [plain.game(i).shown for i in range(3)] == [
+        "ms31999", "00000000000000032000", "00000000000000032001"]
+    assert plain[1] == Deal.from_pysol("32000").cards
+    assert plain[0] == PysolGame(True, 31999).line()
+    ms = parse_pysol_range("pysol:ms32000", "pysol:ms32002")
+    assert [ms.game(i).shown for i in range(2)] == ["ms32000", "ms32001"]
+    assert ms[0] == Deal.from_pysol("ms32000").cards
+    assert len(parse_pysol_range("pysol:ms1", f"pysol:ms{MS_MAX + 1}")) == MS_MAX
+    last = parse_pysol_range(f"pysol:{MAX_NUMBER - 2}", f"pysol:{MAX_NUMBER + 1}")
+    assert last.game(2).shown == "100000000000000000000"
+    with pytest.raises(InputError, match="at most 10,000,000,000 games"):
+        parse_pysol_range("pysol:1", f"pysol:{MAX_NUMBER + 1}")
+    with pytest.raises(IndexError):
+        plain.game(3)
+    for start, stop in [("pysol:5", "pysol:5"), ("pysol:5", "pysol:ms9"), ("pysol:ms5", "pysol:9"),
+                        ("pysol:0", "pysol:9"), ("pysol:1", f"pysol:{MAX_NUMBER + 2}"),
+                        ("pysol:1", "pysol:x")]:
+        with pytest.raises(InputError):
+            parse_pysol_range(start, stop)

@@ -42,6 +42,8 @@ MS_MAX = int(LCRandom31.MAX_SEED)
 """The largest ``ms`` number (2^33 − 1)."""
 MAX_NUMBER = int(MTRandom.MAX_SEED)
 """The largest plain game number (10^20, the Mersenne Twister's range in PySolFC)."""
+MAX_RANGE = 10**10
+"""The most games a range may hold (every ``ms`` game fits; a longer one is a typo)."""
 _LONGEST = 64  # characters: longer text is no game number (and never becomes a huge int)
 
 _MS = re.compile(r"#?ms([0-9]+)")
@@ -272,4 +274,7 @@ def parse_pysol_range(start: str, stop: str) -> PysolRange:
     if last <= first.seed:
         raise InputError(_("STOP ({stop}) must be greater than START ({start}): the range "
                            "is START … STOP-1", stop=stop.strip(), start=start.strip()))
+    if last - first.seed > MAX_RANGE:
+        raise InputError(_("a range holds at most {most} games, not {count}",
+                           most=f"{MAX_RANGE:,}", count=f"{last - first.seed:,}"))
     return PysolRange(ms, first.seed, last)
