@@ -209,7 +209,7 @@ NONE = type(None)
 # Every object of `solve --json` has these keys (docs/json.md); a solved deal
 # ("kind": "deal") has these types, its share fields null.
 JSON_TYPES = {
-    "kind": str, "source": str, "code": str, "deal": int, "line": NONE, "rules": str,
+    "kind": str, "source": str, "code": str, "deal": int, "line": NONE, "pysol": NONE, "rules": str,
     "variant": str, "scoring": str, "must_clear": bool, "winnable": bool, "min_draws": (int, NONE),
     "best_score": int, "best_moves": NONE, "max_removed": int, "states": int,
     "seconds": (int, float), "solution": list, "completions": NONE, "wins": NONE,
