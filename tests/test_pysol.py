@@ -17,7 +17,6 @@ from tripeaks_solver.model.pysol import (
     PysolGame,
     is_pysol,
     parse_pysol,
-    pysol_deal,
 )
 
 GOLDEN = Path(__file__).parent / "data" / "pysol-deals.tsv"
@@ -56,7 +55,7 @@ def test_deals_are_pysolfcs(row: dict[str, str]) -> None:
         return
     deal = Deal.from_pysol(row["form"])
     assert deal.line() == row["cards"]
-    assert pysol_deal("pysol:" + row["form"]).line() == row["cards"]
+    assert Deal.from_pysol("pysol:" + row["form"]).line() == row["cards"]
     assert deal.pysol == row["shown"]
     # What PySolFC shows deals the same game when typed back.
     assert Deal.from_pysol(row["shown"]).line() == row["cards"]
@@ -184,13 +183,16 @@ def test_named_deals_deal_and_name_themselves() -> None:
 
     code = game_code("TP1-C-AAAAAAD")
     assert isinstance(code, GameCode)
-    assert code.deal() == Deal.from_number(3) and code.deal(True) == Deal.from_number(3, True)
+    assert Deal.of(code) == Deal.from_number(3) and Deal.of(code, True) == Deal.from_number(3, True)
+    assert Deal.of(code).code is None  # as from_number: the command names the code played
     assert str(code.played("easy", True)) == "TP1-EJ-AAAAAAD"
     game = game_code(" pysol:617 ")
     assert isinstance(game, PysolGame) and game.number is None and game.rules == "easy"
-    assert game.deal() == Deal.from_pysol("617") and game.played("classic") is game
-    with pytest.raises(InputError, match="52 cards"):
-        game.deal(joker=True)
+    assert Deal.of(game) == Deal.from_pysol("617") and game.played("classic") is game
+    assert Deal.of(game).pysol == "ms617"
+    for refused in (lambda: Deal.of(game, True), lambda: game.played("easy", True)):
+        with pytest.raises(InputError, match="52 cards"):
+            refused()
 
 
 def test_ranges_of_game_numbers() -> None:

@@ -73,10 +73,8 @@ def deal_of(deal: DealLike, rules: RulesLike = None) -> tuple[Deal, Rules]:
     deal without one); a 53-card deal is played with the joker."""
     if isinstance(deal, Integral) and not isinstance(deal, bool):
         return _numbered(int(deal), rules)
-    if isinstance(deal, str) and is_pysol(deal):
+    if isinstance(deal, str) and is_pysol(deal) or isinstance(deal, PysolGame):
         deal = Deal.from_pysol(deal)
-    elif isinstance(deal, PysolGame):
-        deal = deal.deal()
     if isinstance(deal, str):
         words = deal.replace(",", " ").split()
         if len(words) == 1 and is_deal_number(words[0]):

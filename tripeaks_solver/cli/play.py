@@ -6,6 +6,7 @@ import json
 
 import click
 
+from ..model.dealing import Deal
 from ..model.pysol import pysol_line
 from .common import SEED, PlayerType, parse_code, pick_rules, plural, rule_options
 from .group import cli
@@ -30,7 +31,7 @@ def play_command(code: str, spec: str, seed: int, rule_choice: str, as_json: boo
     gc = parse_code(code)
     player = make_player(spec)
     rules = pick_rules(rule_choice, gc.rules, opts, gc.joker, gc.number is None)[0]
-    deal = gc.deal(rules.joker)
+    deal = Deal.of(gc, rules.joker)
     result = play(deal, player, rules, seed=seed)
     shown = str(gc.played(rules.name, rules.joker))
     if as_json:

@@ -68,7 +68,7 @@ def deal_command(ctx: click.Context, code: str, fmt: str, as_json: bool, reveal:
         raise click.UsageError(f"give --json or --format {fmt}, not both")
     gc = parse_code(code)
     rules = pick_rules(rule_choice, gc.rules, opts, gc.joker, gc.number is None)[0]
-    deal = gc.deal(rules.joker)
+    deal = Deal.of(gc, rules.joker)
     played = gc.played(rules.name, rules.joker)
     shown = str(played)
     if as_json or fmt == "json":

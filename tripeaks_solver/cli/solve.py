@@ -111,7 +111,7 @@ def _jobs(codes: tuple[str, ...], typed: list[tuple[str, Layout]], rule_choice: 
         rule_sets = pick_rules(rule_choice, gc.rules, opts, gc.joker, gc.number is None)
         if isinstance(gc, PysolGame):  # PySolFC's deal: no code of ours
             jobs.append(_Job(source or str(gc), None, None, "easy", rule_sets, None,
-                             gc.deal(rule_sets[0].joker)))
+                             Deal.of(gc, rule_sets[0].joker)))
             continue
         # The code names the deal as played, as deal's and batch's do: --joker makes it
         # TP1-EJ-…; a deal number takes the letter of its (first) rule set.

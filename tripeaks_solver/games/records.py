@@ -51,7 +51,7 @@ def make_start(kind: str, text: str, rules: Rules) -> Start:
     """The start a record names: ``code``, ``layout`` or ``seen`` and its text."""
     if kind == "code" and is_pysol(text):
         game = PysolGame.parse(text)
-        return Start.of_deal("code", str(game), game.deal(rules.joker), rules)
+        return Start.of_deal("code", str(game), Deal.of(game, rules.joker), rules)
     if kind == "code":
         code = GameCode.parse(text)
         if code.joker and not rules.joker:  # the code says so (TP1-EJ-…)

@@ -3,14 +3,10 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 from ..errors import InputError
 from .i18n import _
 from .pysol import PysolGame, is_pysol
-
-if TYPE_CHECKING:
-    from .dealing import Deal
 
 VERSION = "TP1"
 DEAL_LETTERS = 7
@@ -98,13 +94,6 @@ class GameCode:
         the joker or not: ``TP1-C-…`` played under Easy is ``TP1-E-…``."""
         return GameCode(self.number, rules, joker)
 
-    def deal(self, joker: bool = False) -> Deal:
-        """The deal of this code's number, with 53 cards if ``joker`` (the code's own
-        joker flag is for the caller to add: rules decide)."""
-        from .dealing import Deal
-
-        return Deal.from_number(self.number, joker)
-
     def __str__(self) -> str:
         flag = "J" if self.joker else ""
         return f"{VERSION}-{LETTER_OF_RULES[self.rules]}{flag}-{self.deal_id}"
@@ -159,7 +148,8 @@ def is_deal_number(text: str) -> bool:
 
 NamedDeal = GameCode | PysolGame
 """What names a deal: a game code (or deal number), or a PySolFC game number. Both have
-``rules``, ``joker``, ``number`` (None for PySolFC's), ``played`` and ``deal``."""
+``rules``, ``joker``, ``number`` (None for PySolFC's) and ``played``; ``Deal.of`` deals
+either."""
 
 
 def game_code(text: str) -> NamedDeal:

@@ -23,7 +23,7 @@ import random
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, overload
+from typing import TYPE_CHECKING, Protocol, overload
 
 from pysol_cards.cards import ms_rearrange
 from pysol_cards.random import LCRandom31, MTRandom
@@ -32,8 +32,16 @@ from ..errors import InputError, quoted
 from .i18n import _
 
 if TYPE_CHECKING:
-    from .dealing import Deal
     from .rules import Rules
+
+
+class Dealt(Protocol):
+    """What the functions below read of a deal: its PySolFC game number (``Deal.pysol``),
+    None for a deal that is not PySolFC's (the Deal itself is made in dealing.py,
+    ``Deal.from_pysol``, which builds on this module)."""
+
+    @property
+    def pysol(self) -> str | None: ...
 
 PREFIX = "pysol:"
 MS_FIRST_LARGE = 32000
@@ -140,21 +148,13 @@ class PysolGame:
         rng.shuffle(pile)
         return tuple(_OUR_CARD[c] for c in reversed(pile))
 
-    def deal(self, joker: bool = False) -> Deal:
-        """The project's :class:`Deal` of this game (it keeps the game as ``pysol``).
-        ``joker`` (rules with the joker) is refused: PySolFC deals 52 cards."""
-        from .dealing import Deal
-
+    def played(self, rules: str, joker: bool = False) -> PysolGame:
+        """The game as played under other rules: the same number (as ``GameCode.played``
+        names a code by the rules it is played under); the joker is refused: PySolFC
+        deals 52 cards."""
         if joker:
             raise InputError(_("{game} is a PySolFC deal of 52 cards: the joker variant "
                                "needs a game code (TP1-EJ-…)", game=str(self)))
-        return Deal.from_pysol(self)
-
-    def played(self, rules: str, joker: bool = False) -> PysolGame:
-        """The game as played under other rules: the same number (as ``GameCode.played``
-        names a code by the rules it is played under); the joker is refused."""
-        if joker:
-            self.deal(joker)
         return self
 
 
@@ -171,7 +171,7 @@ def pysol_games(rules: Rules) -> tuple[str, ...]:
     return OPEN_GAMES if rules.open else GAMES
 
 
-def pysol_info(deal: Deal | None, rules: Rules) -> dict[str, object] | None:
+def pysol_info(deal: Dealt | None, rules: Rules) -> dict[str, object] | None:
     """The ``pysol`` key of the JSON outputs: the PySolFC game number as PySolFC shows
     it and the games the answer covers (an empty list under other rules); None for a
     deal that is not PySolFC's."""
@@ -180,7 +180,7 @@ def pysol_info(deal: Deal | None, rules: Rules) -> dict[str, object] | None:
     return {"number": deal.pysol, "games": list(pysol_games(rules))}
 
 
-def pysol_title(deal: Deal | None, rules: Rules) -> str | None:
+def pysol_title(deal: Dealt | None, rules: Rules) -> str | None:
     """``PySolFC: Three Peaks and Three Peaks (Scored)``, for the title of a game; None
     for a deal that is not PySolFC's."""
     if deal is None or deal.pysol is None:
@@ -191,7 +191,7 @@ def pysol_title(deal: Deal | None, rules: Rules) -> str | None:
     return _("PySolFC: {first} and {second}", first=games[0], second=games[1])
 
 
-def pysol_line(deal: Deal | None, rules: Rules) -> str | None:
+def pysol_line(deal: Dealt | None, rules: Rules) -> str | None:
     """``PySolFC game 00000000000000123456: Three Peaks and Three Peaks (Scored)``, for
     text outputs; None for a deal that is not PySolFC's."""
     if deal is None or deal.pysol is None:
@@ -207,12 +207,6 @@ def pysol_line(deal: Deal | None, rules: Rules) -> str | None:
 def parse_pysol(text: str) -> PysolGame:
     """The PySolFC game ``text`` names (``pysol:123456``, or the number alone)."""
     return PysolGame.parse(text)
-
-
-def pysol_deal(text: str | PysolGame) -> Deal:
-    """The deal PySolFC deals for a game number (``pysol:123456``, ``ms42``, …)."""
-    game = text if isinstance(text, PysolGame) else PysolGame.parse(text)
-    return game.deal()
 
 
 @dataclass(frozen=True)
