@@ -194,6 +194,14 @@ def test_batch_over_game_numbers(capsys, tmp_path: Path) -> None:
     code, _out, err = run(capsys, "batch", "pysol:31997", "pysol:32001", "--csv",
                           str(out_csv), "--jobs", "1", "--resume")
     assert_one_line_error(code, err, "another deal")
+    code, out, err = run(capsys, "report", str(out_csv))
+    assert code == 0, err
+    assert out.startswith(f"{out_csv}: 3 rows; PySolFC games at places 0 … 2 (3 deals)")
+    # A row naming another game than its cards is not a batch row.
+    lines = out_csv.read_text().splitlines(keepends=True)
+    out_csv.write_text(lines[0] + lines[1].replace(",ms31998", ",ms31997"))
+    code, _out, err = run(capsys, "report", str(out_csv))
+    assert_one_line_error(code, err, "not the deal of PySolFC game ms31997")
 
 
 @pytest.mark.parametrize("bounds, needle", [
