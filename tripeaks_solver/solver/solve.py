@@ -10,21 +10,30 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
-from functools import cache
+from functools import cache, reduce
+from itertools import combinations
+from operator import or_
 
 import numpy as np
 
 from ..errors import InputError
-from ..kernels import optimum, original, shared, win
+from ..kernels import optimum, original, pysol, shared, win
 from ..kernels.jit import compile_notice
 from ..model.cards import Card, ranks
 from ..model.dealing import Deal
 from ..model.game import Game
-from ..model.geometry import TABLEAU_SIZE, configurations
+from ..model.geometry import COVERED_BY, PEAK_COUNT, TABLEAU_SIZE, configurations
 from ..model.moves import Move
 from ..model.position import Position
 from ..model.rules import EASY, Rules
-from ..model.scoring import MOVE_COST, PEAK_BONUS, WIN_BASE_SCORE, check_scheme, win_score
+from ..model.scoring import (
+    MOVE_COST,
+    PEAK_BONUS,
+    RUN_SCHEMES,
+    WIN_BASE_SCORE,
+    check_scheme,
+    win_score,
+)
 
 # The keys of every object of `solve --json`, in order (docs/json.md).
 SOLVE_KEYS = ("kind", "source", "code", "deal", "line", "rules", "variant", "scoring",
@@ -223,6 +232,75 @@ def scratch() -> shared.Scratch:
     )
 
 
+@cache
+def _pysol_clear_at() -> np.ndarray:
+    # PysolGoal.clear_at: for q = 1, 2, 3, the fewest removals from each configuration
+    # that empty q more peaks, the cards under q of its non-empty peaks' tops (a top
+    # leaves last of the cards it stands on).
+    def under(top: int) -> int:
+        mask, todo = 0, [top]
+        while todo:
+            p = todo.pop()
+            mask |= 1 << p
+            todo.extend(COVERED_BY[p])
+        return mask
+
+    tops = [under(t) for t in range(PEAK_COUNT)]
+    masks = configurations().mask.astype(np.int64).tolist()
+    out = np.full((len(masks), PEAK_COUNT), 99, dtype=np.int8)
+    for i, m in enumerate(masks):
+        left = [t & ~m for t in tops if m & t != t]
+        for q in range(1, len(left) + 1):
+            out[i, q - 1] = min(reduce(or_, some).bit_count() for some in combinations(left, q))
+    return out
+
+
+@cache
+def _pysol_work(capacity: int) -> pysol.PysolWork:
+    n = len(configurations())
+    return pysol.PysolWork(
+        key=np.empty(capacity, dtype=np.int64), g=np.empty(capacity, dtype=np.int32),
+        parent=np.empty(capacity, dtype=np.int32), move=np.empty(capacity, dtype=np.int8),
+        link=np.empty(capacity, dtype=np.int32), table=np.zeros(2 * capacity, dtype=np.int32),
+        draw_g=np.full(n, pysol.NEG, dtype=np.int32), draw_from=np.empty(n, dtype=np.int32),
+        draw_list=np.empty(n, dtype=np.int32))
+
+
+PYSOL_CAPACITY = 1 << 19  # states; doubled when a search needs more (the table: twice that)
+PYSOL_MOST = 1 << 23
+_pysol_capacity = [PYSOL_CAPACITY]
+
+
+def _pysol_best(position: Position, bd: shared.Board, cards: shared.Cards,
+                masks: shared.RuleMasks, path: np.ndarray, seed: int) -> tuple[int, int, int]:
+    """(gain, states, line length) of the best pysol line from ``position`` beating the
+    line of ``seed`` moves already in ``path`` (0: none); when none does, the gain of that
+    line and ``path`` unchanged."""
+    floor = -1
+    if seed:
+        game = position.game()
+        for m in _line(position, path, seed):
+            game.play(m)
+        floor = game.pysol - position.score_under("pysol")
+    kept = path.copy()
+    capacity = _pysol_capacity[0]
+    while True:
+        gain, states, length, overflow = pysol._pysol_optimal(
+            bd, cards, masks, pysol.PysolGoal(_pysol_clear_at(), floor), _pysol_work(capacity),
+            path)
+        if not overflow:
+            break
+        if capacity >= PYSOL_MOST:
+            raise RuntimeError("the pysol search needs more states than it can hold")
+        _pysol_work.cache_clear()  # one work space at a time, kept as large as needed
+        capacity *= 2
+        _pysol_capacity[0] = capacity
+    if length == 0 and int(gain) == floor and seed:
+        path[:seed] = kept[:seed]
+        length = seed
+    return int(gain), int(states), int(length)
+
+
 def board() -> shared.Board:
     return _board()
 
@@ -315,7 +393,7 @@ def solve(start: Deal | Game | Position, rules: Rules | None = None, optimal: bo
 
     if (not optimal or must_clear) and floor == optimum.NO_WIN:  # lost under looser rules
         return solution(False, None, None, None, 0, 0)
-    if not optimal or scheme == "original" or must_clear:
+    if not optimal or scheme in RUN_SCHEMES or must_clear:
         found, length, states = win._dfs(bd, cards, masks, len(cards.stock), ws, path)
     if not optimal:
         return solution(found, None, None, TABLEAU_SIZE if found else None, states,
@@ -323,6 +401,11 @@ def solve(start: Deal | Game | Position, rules: Rules | None = None, optimal: bo
     if must_clear and not found:  # no line clears the board: nothing to optimise
         return solution(False, None, None, None, states, 0)
 
+    if scheme == "pysol":
+        masks = masks._replace(must_clear=must_clear)
+        gain, more, length = _pysol_best(position, bd, cards, masks, path, length if found else 0)
+        return solution(found, None, int(position.score_under("pysol")) + gain,
+                        TABLEAU_SIZE if found else None, states + more, length)
     if scheme == "original":
         gain, more, length = original._original_optimal(
             bd, cards, masks._replace(must_clear=must_clear), ws, path)
