@@ -29,7 +29,7 @@ import numpy as np
 from ..model.geometry import TABLEAU_SIZE as TABLEAU
 from ..model.scoring import PYSOL_PEAK_POINTS, PYSOL_RUN_STEP, PYSOL_STOCK_POINTS
 from .jit import njit
-from .shared import DRAW, _lowest_position, _may_draw, _positions_on, _reverse
+from .shared import DRAW, RANKS, _lowest_position, _may_draw, _positions_on, _reverse
 
 NEG = -(1 << 30)
 RUN_BITS = 5  # a state's key: (config << 4 | rank) << RUN_BITS | run (run ≤ 28)
@@ -39,10 +39,12 @@ HASH_FACTOR = 0x9E3779B1  # keys are below 2^24: the product stays within 63 bit
 
 class PysolGoal(NamedTuple):
     """``clear_at[c, q]``: the fewest removals from configuration c that empty q + 1
-    more peaks (99 where fewer are left); ``floor``: the gain of a line the caller has
-    (−1: none), the search looks for a better one."""
+    more peaks (99 where fewer are left); ``order``: the configurations, most cards
+    removed first; ``floor``: the gain of a line the caller has (−1: none), the search
+    looks for a better one."""
 
     clear_at: np.ndarray
+    order: np.ndarray
     floor: int
 
 
@@ -51,7 +53,9 @@ class PysolWork(NamedTuple):
     the ``move`` that led there, ``link`` to the next state with as many cards removed),
     an open-addressing ``table`` of one layer's states (index + 1, 0 empty; cleared
     before returning), and the best entries of the next layer per configuration
-    (``draw_g``, ``draw_from``, kept at NEG between calls; ``draw_list``)."""
+    (``draw_g``, ``draw_from``, kept at NEG between calls; ``draw_list``); the deal's
+    ``longest[c, r]``, the most removals in a row from configuration c and waste rank r,
+    and ``longest_after[c]``, the most from c or any configuration after it (``_runs``)."""
 
     key: np.ndarray
     g: np.ndarray
@@ -62,6 +66,8 @@ class PysolWork(NamedTuple):
     draw_g: np.ndarray
     draw_from: np.ndarray
     draw_list: np.ndarray
+    longest: np.ndarray
+    longest_after: np.ndarray
 
 
 @njit(cache=True, inline="always")
@@ -75,21 +81,85 @@ def _points(run, peaks_after, cleared):
 
 
 @njit(cache=True)
-def _bound(board, clear_at, c, run, stock_left):
-    """The most any line from configuration c with ``run`` removals in the current run
-    and ``stock_left`` cards in the stock can still score (see the module docstring)."""
+def _runs(board, cards, rules, order, work):
+    """Fill ``work.longest`` and ``work.longest_after`` for this deal (see PysolWork):
+    the configurations in ``order``, each after those its removals lead to."""
+    longest = work.longest
+    after = work.longest_after
+    best_of = np.zeros(RANKS, dtype=np.int64)  # the longest run starting with a card of rank q
+    for e in range(order.shape[0]):
+        c = np.int64(order[e])
+        best_of[:] = 0
+        most = np.int64(0)
+        cand = np.int64(board.available[c])
+        while cand != 0:
+            p = _lowest_position(cand)
+            cand &= cand - 1
+            c2 = np.int64(board.next_id[c, p])
+            q = np.int64(cards.tableau[p])
+            run = 1 + np.int64(longest[c2, q])
+            best_of[q] = max(best_of[q], run)
+            most = max(most, np.int64(after[c2]))
+        for r in range(RANKS):
+            ranks = rules.neighbours[r]
+            run = np.int64(0)
+            while ranks != 0:
+                q = _lowest_position(ranks)
+                ranks &= ranks - 1
+                run = max(run, best_of[q])
+            longest[c, r] = run
+            most = max(most, run)
+        after[c] = most
+
+
+@njit(cache=True)
+def _bound(board, clear_at, work, c, r, run, stock_left):
+    """The most any line from configuration c, waste rank r, with ``run`` removals in
+    the current run and ``stock_left`` cards in the stock can still score.
+
+    The j-th removal from here gets the largest i its place allows (``clear_at``) and
+    the largest run factor: that of the current run's (run + j)-th removal while the
+    run can last j more (``longest``), else that of a later run's min(j, longest
+    after)-th. Each later run needs a draw first, so with d more draws at most
+    longest + d × longest after cards are removed: a win needs the fewest d that removes
+    them all, and scores 10 for each card the stock keeps; an end without a win leaves
+    a card and has no stock points.
+    """
     peaks = np.int64(board.peaks[c])
     left = TABLEAU - np.int64(board.removed[c])
-    total = PYSOL_STOCK_POINTS * stock_left
+    first = np.int64(work.longest[c, r])
+    later = np.int64(work.longest_after[c])
+    # The most the removals can score: ``upto`` after j of them.
+    most_cards = left
+    if first < left:
+        if later == 0:
+            most_cards = first
+        else:
+            draws = (left - first + later - 1) // later
+            if draws > stock_left:
+                most_cards = first + stock_left * later
+    most_cards = min(most_cards, left)
+    upto = np.int64(0)
+    won = np.int64(-1)
     emptied = peaks
     q = 0
-    for j in range(1, left + 1):
+    for j in range(1, most_cards + 1):
         while q < 3 - peaks and np.int64(clear_at[c, q]) <= j:
             q += 1
             emptied += 1
-            total += PYSOL_PEAK_POINTS * (np.int64(1) << emptied)
-        total += (np.int64(1) << emptied) * (np.int64(1) << ((run + j - 1) // PYSOL_RUN_STEP))
-    return total
+            upto += PYSOL_PEAK_POINTS * (np.int64(1) << emptied)
+        place = min(j, later)
+        if j <= first and run + j > place:
+            place = run + j
+        upto += (np.int64(1) << emptied) * (np.int64(1) << ((place - 1) // PYSOL_RUN_STEP))
+        if j == left - 1:
+            won = upto  # the most an end without a win can score
+    if most_cards < left:
+        return upto
+    if left == 1:
+        won = 0
+    draws = 0 if first >= left else (left - first + later - 1) // later
+    return max(won, upto + PYSOL_STOCK_POINTS * (stock_left - draws))
 
 
 @njit(cache=True, inline="always")
@@ -114,6 +184,7 @@ def _pysol_optimal(board, cards, rules, goal, work, path):
     stock_len = cards.stock.shape[0]
     fits = _positions_on(cards, rules)
     clear_at = goal.clear_at
+    _runs(board, cards, rules, goal.order, work)
     cap = work.key.shape[0]
     head = np.full(TABLEAU + 1, EMPTY, dtype=np.int64)
     best = np.int64(goal.floor)
@@ -171,7 +242,7 @@ def _pysol_optimal(board, cards, rules, goal, work, path):
                     if g > best:
                         best, best_at = g, here
                     continue
-                if g + _bound(board, clear_at, c, run, stock_left) <= best:
+                if g + _bound(board, clear_at, work, c, r, run, stock_left) <= best:
                     continue
                 cand = board.available[c] & fits[r]
                 if cand == 0 and s == stock_len:  # stuck
@@ -193,7 +264,8 @@ def _pysol_optimal(board, cards, rules, goal, work, path):
                     g2 = g + _points(run + 1, peaks2, peaks2 > peaks)
                     if c2 == board.full_id:
                         g2 += PYSOL_STOCK_POINTS * stock_left
-                    elif g2 + _bound(board, clear_at, c2, run + 1, stock_left) <= best:
+                    elif g2 + _bound(board, clear_at, work, c2, np.int64(cards.tableau[p]), run + 1,
+                                     stock_left) <= best:
                         continue
                     key2 = (c2 << 4 | np.int64(cards.tableau[p])) << RUN_BITS | (run + 1)
                     h = _slot(work.table, key2, work.key)

@@ -263,7 +263,15 @@ def _pysol_work(capacity: int) -> pysol.PysolWork:
         parent=np.empty(capacity, dtype=np.int32), move=np.empty(capacity, dtype=np.int8),
         link=np.empty(capacity, dtype=np.int32), table=np.zeros(2 * capacity, dtype=np.int32),
         draw_g=np.full(n, pysol.NEG, dtype=np.int32), draw_from=np.empty(n, dtype=np.int32),
-        draw_list=np.empty(n, dtype=np.int32))
+        draw_list=np.empty(n, dtype=np.int32), longest=np.zeros((n, shared.RANKS), dtype=np.int8),
+        longest_after=np.zeros(n, dtype=np.int8))
+
+
+@cache
+def _pysol_order() -> np.ndarray:
+    # PysolGoal.order: most cards removed first, so each configuration comes after
+    # those its removals lead to.
+    return np.argsort(-configurations().removed.astype(np.int64), kind="stable").astype(np.int32)
 
 
 PYSOL_CAPACITY = 1 << 19  # states; doubled when a search needs more (the table: twice that)
@@ -286,7 +294,7 @@ def _pysol_best(position: Position, bd: shared.Board, cards: shared.Cards,
     capacity = _pysol_capacity[0]
     while True:
         gain, states, length, overflow = pysol._pysol_optimal(
-            bd, cards, masks, pysol.PysolGoal(_pysol_clear_at(), floor), _pysol_work(capacity),
+            bd, cards, masks, pysol.PysolGoal(_pysol_clear_at(), _pysol_order(), floor), _pysol_work(capacity),
             path)
         if not overflow:
             break
