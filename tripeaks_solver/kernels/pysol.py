@@ -34,25 +34,28 @@ from .shared import DRAW, RANKS, _lowest_position, _may_draw, _positions_on, _re
 NEG = -(1 << 30)
 RUN_BITS = 5  # a state's key: (config << 4 | rank) << RUN_BITS | run (run ≤ 28)
 EMPTY = -1
-HASH_FACTOR = 0x9E3779B1  # keys are below 2^24: the product stays within 63 bits
+BOUND_FROM = 20  # the bound costs more than it saves earlier (measured)
 
 
 class PysolGoal(NamedTuple):
     """``clear_at[c, q]``: the fewest removals from configuration c that empty q + 1
     more peaks (99 where fewer are left); ``order``: the configurations, most cards
     removed first; ``floor``: the gain of a line the caller has (−1: none), the search
-    looks for a better one."""
+    looks for a better one; ``win_draws``: the fewest draws (from the deal's opening) of
+    any win from the start position, more than the stock holds when none is left."""
 
     clear_at: np.ndarray
     order: np.ndarray
     floor: int
+    win_draws: int
 
 
 class PysolWork(NamedTuple):
     """Work space: the states found (``key``, score so far ``g``, ``parent`` state,
     the ``move`` that led there, ``link`` to the next state with as many cards removed),
-    an open-addressing ``table`` of one layer's states (index + 1, 0 empty; cleared
-    before returning), and the best entries of the next layer per configuration
+    ``chain`` to the next state of the layer with the same configuration and waste rank,
+    ``first_of`` each (configuration, rank) code's first state in the layer (index + 1,
+    0 none; all 0 between calls), ``count`` the states found, and the best entries of the next layer per configuration
     (``draw_g``, ``draw_from``, kept at NEG between calls; ``draw_list``); the deal's
     ``longest[c, r]``, the most removals in a row from configuration c and waste rank r,
     and ``longest_after[c]``, the most from c or any configuration after it (``_runs``)."""
@@ -62,7 +65,9 @@ class PysolWork(NamedTuple):
     parent: np.ndarray
     move: np.ndarray
     link: np.ndarray
-    table: np.ndarray
+    chain: np.ndarray
+    first_of: np.ndarray
+    count: np.ndarray
     draw_g: np.ndarray
     draw_from: np.ndarray
     draw_list: np.ndarray
@@ -112,66 +117,129 @@ def _runs(board, cards, rules, order, work):
         after[c] = most
 
 
-@njit(cache=True)
-def _bound(board, clear_at, work, c, r, run, stock_left):
-    """The most any line from configuration c, waste rank r, with ``run`` removals in
-    the current run and ``stock_left`` cards in the stock can still score.
+@njit(cache=True, inline="always")
+def _at_least(e, spans, n):
+    """Of the run factors of n removals, the most that can be 2^e or more: the current
+    run's first ``a`` (at most ``first``; its (run + t)-th removals) and the rest in later
+    runs of at most ``later`` each, full ones first (the most of the larger factors), a
+    taken at its best for this e."""
+    first, later, run = spans
+    most = np.int64(-1)
+    low = 4 * e + 1  # the first place in a run whose factor is 2^e
+    for a in range(min(first, n) + 1):
+        m = n - a
+        if later == 0:
+            if m > 0:
+                continue
+            full, rest = np.int64(0), np.int64(0)
+        else:
+            full, rest = m // later, m % later
+        count = max(0, a - max(0, low - 1 - run)) + full * max(0, later - low + 1) + max(
+            0, rest - low + 1)
+        most = max(most, count)
+    return most
 
-    The j-th removal from here gets the largest i its place allows (``clear_at``) and
-    the largest run factor: that of the current run's (run + j)-th removal while the
-    run can last j more (``longest``), else that of a later run's min(j, longest
-    after)-th. Each later run needs a draw first, so with d more draws at most
-    longest + d × longest after cards are removed: a win needs the fewest d that removes
-    them all, and scores 10 for each card the stock keeps; an end without a win leaves
-    a card and has no stock points.
+
+@njit(cache=True)
+def _removals_bound(clear_at, c, peaks, spans, n):
+    """The most n more removals from configuration c (``peaks`` empty) can score, with
+    ``spans`` = (first, later, run) as in ``_at_least``: the factors, smallest first,
+    meet the j-th removal's largest i (the q-th peak emptied from here needs at least
+    ``clear_at[c, q-1]`` removals), and each peak emptied within n adds its points."""
+    total = np.int64(0)
+    emptied = peaks
+    q = 0
+    for j in range(1, n + 1):
+        if q < 3 - peaks and np.int64(clear_at[c, q]) <= j:
+            q += 1
+            emptied += 1
+            total += PYSOL_PEAK_POINTS * (np.int64(1) << emptied)
+    j = 0
+    emptied = peaks
+    q = 0
+    above = _at_least(0, spans, n)  # = n
+    for e in range(8):
+        higher = _at_least(e + 1, spans, n) if e < 7 else 0
+        for _ in range(above - higher):
+            j += 1
+            while q < 3 - peaks and np.int64(clear_at[c, q]) <= j:
+                q += 1
+                emptied += 1
+            total += (np.int64(1) << emptied) << e
+        above = higher
+    return total
+
+
+@njit(cache=True)
+def _bound(board, cards, goal, work, key, s):
+    """The most any line from the state ``key`` (configuration, waste rank, run) at
+    stock index s can still score.
+
+    The current run can last at most ``longest[c, r]`` more removals, and any later run
+    at most ``longest_after[c]``; each later run needs a draw first. Of n removals the
+    run factors can be no larger than those of the current run cut at its best and
+    full later runs (``_at_least``), and the largest of them go, at best, with the
+    latest removals, whose i is the largest. An end without a win removes at most all
+    cards but one; a win all of them, with at least as many draws as its runs need and
+    as ``goal.win_draws`` (the fewest of any win from the start) says, and scores 10
+    for each card the stock keeps.
     """
+    run = key & ((1 << RUN_BITS) - 1)
+    r = (key >> RUN_BITS) & 15
+    c = key >> (RUN_BITS + 4)
+    stock_left = cards.stock.shape[0] - s
     peaks = np.int64(board.peaks[c])
     left = TABLEAU - np.int64(board.removed[c])
     first = np.int64(work.longest[c, r])
     later = np.int64(work.longest_after[c])
-    # The most the removals can score: ``upto`` after j of them.
+    spans = (first, later, run)
     most_cards = left
+    draws = np.int64(0)
     if first < left:
         if later == 0:
             most_cards = first
+            draws = stock_left + 1
         else:
             draws = (left - first + later - 1) // later
-            if draws > stock_left:
-                most_cards = first + stock_left * later
-    most_cards = min(most_cards, left)
-    upto = np.int64(0)
-    won = np.int64(-1)
-    emptied = peaks
-    q = 0
-    for j in range(1, most_cards + 1):
-        while q < 3 - peaks and np.int64(clear_at[c, q]) <= j:
-            q += 1
-            emptied += 1
-            upto += PYSOL_PEAK_POINTS * (np.int64(1) << emptied)
-        place = min(j, later)
-        if j <= first and run + j > place:
-            place = run + j
-        upto += (np.int64(1) << emptied) * (np.int64(1) << ((place - 1) // PYSOL_RUN_STEP))
-        if j == left - 1:
-            won = upto  # the most an end without a win can score
-    if most_cards < left:
-        return upto
-    if left == 1:
-        won = 0
-    draws = 0 if first >= left else (left - first + later - 1) // later
-    return max(won, upto + PYSOL_STOCK_POINTS * (stock_left - draws))
+            most_cards = min(left, first + stock_left * later)
+    draws = max(draws, goal.win_draws - s)
+    stuck = _removals_bound(goal.clear_at, c, peaks, spans, min(most_cards, left - 1))
+    if draws > stock_left:
+        return stuck
+    won = _removals_bound(goal.clear_at, c, peaks, spans, left)
+    return max(stuck, won + PYSOL_STOCK_POINTS * (stock_left - draws))
 
 
-@njit(cache=True, inline="always")
-def _slot(table, key, keys):
-    # The table slot holding `key`, or the empty slot where it goes.
-    mask = table.shape[0] - 1
-    h = (key * HASH_FACTOR) >> 16 & mask
-    while True:
-        e = table[h]
-        if e == 0 or keys[e - 1] == key:
-            return h
-        h = (h + 1) & mask
+@njit(cache=True)
+def _add(work, head, state, parent_move):
+    """Record ``state`` = (key, g, bucket) reached from ``parent_move`` = (index, move)
+    in this layer, unless a state of its configuration and waste rank with as long a
+    run and as good a score is there already (what is ahead of it is then no better:
+    every line from it is a line from that one, each removal scoring as much or more);
+    those it beats in turn are marked dead (g = NEG). Returns False when the work space
+    is full."""
+    key, g, bucket = state
+    code = key >> RUN_BITS
+    run = key & ((1 << RUN_BITS) - 1)
+    e = work.first_of[code] - 1
+    while e >= 0:
+        other = work.key[e] & ((1 << RUN_BITS) - 1)
+        if other >= run and work.g[e] >= g:
+            return True
+        if other <= run and work.g[e] <= g:
+            work.g[e] = NEG
+        e = work.chain[e] - 1
+    n = work.count[0]
+    if n == work.key.shape[0]:
+        return False
+    work.key[n], work.g[n] = key, g
+    work.parent[n], work.move[n] = parent_move
+    work.chain[n] = work.first_of[code]
+    work.first_of[code] = n + 1
+    work.link[n] = head[bucket]
+    head[bucket] = n
+    work.count[0] = n + 1
+    return True
 
 
 @njit(cache=True)
@@ -183,66 +251,51 @@ def _pysol_optimal(board, cards, rules, goal, work, path):
     work space was too small (nothing else is then meaningful)."""
     stock_len = cards.stock.shape[0]
     fits = _positions_on(cards, rules)
-    clear_at = goal.clear_at
     _runs(board, cards, rules, goal.order, work)
-    cap = work.key.shape[0]
     head = np.full(TABLEAU + 1, EMPTY, dtype=np.int64)
     best = np.int64(goal.floor)
     best_at = EMPTY
-    n = 0
+    work.count[0] = 0
     n_draws = 0
-    overflow = False
+    ok = True
     s0 = cards.drawn
-    layer_first = 0
     for s in range(s0, stock_len + 1):
-        layer_first = n
+        layer_first = work.count[0]
         for m in range(TABLEAU + 1):
             head[m] = EMPTY
         # The layer's entries: the start, or the best arrival by a draw at each config.
         if s == s0:
             c = np.int64(cards.config)
             key = (c << 4 | cards.waste) << RUN_BITS | cards.run
-            work.key[0], work.g[0], work.parent[0], work.move[0] = key, 0, EMPTY, DRAW
-            h = _slot(work.table, key, work.key)
-            work.table[h] = 1
-            m = np.int64(board.removed[c])
-            work.link[0] = head[m]
-            head[m] = 0
-            n = 1
+            ok = _add(work, head, (key, np.int64(0), np.int64(board.removed[c])),
+                      (EMPTY, DRAW))
         else:
             r = np.int64(cards.stock[s - 1])
             for e in range(n_draws):
                 c = np.int64(work.draw_list[e])
-                if n == cap:
-                    overflow = True
-                    break
-                key = (c << 4 | r) << RUN_BITS
-                work.key[n], work.g[n] = key, work.draw_g[c]
-                work.parent[n], work.move[n] = work.draw_from[c], DRAW
-                work.table[_slot(work.table, key, work.key)] = n + 1
-                m = np.int64(board.removed[c])
-                work.link[n] = head[m]
-                head[m] = n
-                n += 1
-            for e in range(n_draws):
-                work.draw_g[work.draw_list[e]] = NEG
+                if ok:
+                    ok = _add(work, head, ((c << 4 | r) << RUN_BITS, np.int64(work.draw_g[c]),
+                                           np.int64(board.removed[c])),
+                              (np.int64(work.draw_from[c]), DRAW))
+                work.draw_g[c] = NEG
             n_draws = 0
-        stock_left = stock_len - s
         for m in range(TABLEAU + 1):
             idx = head[m]
-            while idx != EMPTY and not overflow:
+            while idx != EMPTY and ok:
                 key = work.key[idx]
                 g = np.int64(work.g[idx])
+                here = idx
+                idx = work.link[idx]
+                if g == NEG:  # beaten by a state found after it
+                    continue
                 run = key & ((1 << RUN_BITS) - 1)
                 r = (key >> RUN_BITS) & 15
                 c = key >> (RUN_BITS + 4)
-                here = idx
-                idx = work.link[idx]
                 if c == board.full_id:
                     if g > best:
                         best, best_at = g, here
                     continue
-                if g + _bound(board, clear_at, work, c, r, run, stock_left) <= best:
+                if m >= BOUND_FROM and g + _bound(board, cards, goal, work, key, s) <= best:
                     continue
                 cand = board.available[c] & fits[r]
                 if cand == 0 and s == stock_len:  # stuck
@@ -256,42 +309,25 @@ def _pysol_optimal(board, cards, rules, goal, work, path):
                     work.draw_g[c] = g
                     work.draw_from[c] = here
                 peaks = np.int64(board.peaks[c])
-                while cand != 0:
+                while cand != 0 and ok:
                     p = _lowest_position(cand)
                     cand &= cand - 1
                     c2 = np.int64(board.next_id[c, p])
                     peaks2 = np.int64(board.peaks[c2])
                     g2 = g + _points(run + 1, peaks2, peaks2 > peaks)
                     if c2 == board.full_id:
-                        g2 += PYSOL_STOCK_POINTS * stock_left
-                    elif g2 + _bound(board, clear_at, work, c2, np.int64(cards.tableau[p]), run + 1,
-                                     stock_left) <= best:
-                        continue
+                        g2 += PYSOL_STOCK_POINTS * (stock_len - s)
                     key2 = (c2 << 4 | np.int64(cards.tableau[p])) << RUN_BITS | (run + 1)
-                    h = _slot(work.table, key2, work.key)
-                    e = work.table[h]
-                    if e != 0:
-                        if g2 > work.g[e - 1]:
-                            work.g[e - 1], work.parent[e - 1], work.move[e - 1] = g2, here, p
-                        continue
-                    if n == cap:
-                        overflow = True
-                        break
-                    work.key[n], work.g[n], work.parent[n], work.move[n] = key2, g2, here, p
-                    work.table[h] = n + 1
-                    work.link[n] = head[m + 1]
-                    head[m + 1] = n
-                    n += 1
-        # Leave the table empty for the next layer (and the next call), last in first:
-        # each key's probe from its home slot then still meets only the keys before it.
-        for e in range(n - 1, layer_first - 1, -1):
-            work.table[_slot(work.table, work.key[e], work.key)] = 0
-        if overflow:
+                    ok = _add(work, head, (key2, g2, np.int64(m + 1)), (here, np.int64(p)))
+        # Leave first_of empty for the next layer (and the next call).
+        for e in range(layer_first, work.count[0]):
+            work.first_of[work.key[e] >> RUN_BITS] = 0
+        if not ok:
             break
     for e in range(n_draws):
         work.draw_g[work.draw_list[e]] = NEG
-    if overflow:
-        return best, n, 0, True
+    if not ok:
+        return best, work.count[0], 0, True
     length = 0
     e = best_at
     while e != EMPTY and work.parent[e] != EMPTY:
@@ -299,4 +335,4 @@ def _pysol_optimal(board, cards, rules, goal, work, path):
         length += 1
         e = work.parent[e]
     _reverse(path, length)
-    return best, n, length, False
+    return best, work.count[0], length, False

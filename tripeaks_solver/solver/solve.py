@@ -261,7 +261,8 @@ def _pysol_work(capacity: int) -> pysol.PysolWork:
     return pysol.PysolWork(
         key=np.empty(capacity, dtype=np.int64), g=np.empty(capacity, dtype=np.int32),
         parent=np.empty(capacity, dtype=np.int32), move=np.empty(capacity, dtype=np.int8),
-        link=np.empty(capacity, dtype=np.int32), table=np.zeros(2 * capacity, dtype=np.int32),
+        link=np.empty(capacity, dtype=np.int32), chain=np.empty(capacity, dtype=np.int32),
+        first_of=np.zeros(n << shared.SHIFT, dtype=np.int32), count=np.zeros(1, dtype=np.int64),
         draw_g=np.full(n, pysol.NEG, dtype=np.int32), draw_from=np.empty(n, dtype=np.int32),
         draw_list=np.empty(n, dtype=np.int32), longest=np.zeros((n, shared.RANKS), dtype=np.int8),
         longest_after=np.zeros(n, dtype=np.int8))
@@ -274,16 +275,20 @@ def _pysol_order() -> np.ndarray:
     return np.argsort(-configurations().removed.astype(np.int64), kind="stable").astype(np.int32)
 
 
-PYSOL_CAPACITY = 1 << 19  # states; doubled when a search needs more (the table: twice that)
+PYSOL_CAPACITY = 1 << 19  # states; doubled when a search needs more
 PYSOL_MOST = 1 << 23
 _pysol_capacity = [PYSOL_CAPACITY]
 
 
 def _pysol_best(position: Position, bd: shared.Board, cards: shared.Cards,
-                masks: shared.RuleMasks, path: np.ndarray, seed: int) -> tuple[int, int, int]:
-    """(gain, states, line length) of the best pysol line from ``position`` beating the
-    line of ``seed`` moves already in ``path`` (0: none); when none does, the gain of that
-    line and ``path`` unchanged."""
+                masks: shared.RuleMasks, path: np.ndarray) -> tuple[int | None, int, int, int]:
+    """(fewest draws of a win or None, gain, states, line length) of the best pysol line
+    from ``position``: the app's optimum first (the fewest draws bound the stock's
+    points, its line is the first to beat), then the search for a better line."""
+    min_draws, states, _, _, seed = optimum._optimal(bd, cards, masks, shared.Goal(False, 0),
+                                                     scratch(), path)
+    if masks.must_clear and min_draws < 0:  # no line clears the board
+        return None, 0, int(states), 0
     floor = -1
     if seed:
         game = position.game()
@@ -293,9 +298,10 @@ def _pysol_best(position: Position, bd: shared.Board, cards: shared.Cards,
     kept = path.copy()
     capacity = _pysol_capacity[0]
     while True:
-        gain, states, length, overflow = pysol._pysol_optimal(
-            bd, cards, masks, pysol.PysolGoal(_pysol_clear_at(), _pysol_order(), floor), _pysol_work(capacity),
-            path)
+        goal = pysol.PysolGoal(_pysol_clear_at(), _pysol_order(), floor,
+                               min_draws if min_draws >= 0 else len(cards.stock) + 1)
+        gain, more, length, overflow = pysol._pysol_optimal(bd, cards, masks, goal,
+                                                           _pysol_work(capacity), path)
         if not overflow:
             break
         if capacity >= PYSOL_MOST:
@@ -306,7 +312,8 @@ def _pysol_best(position: Position, bd: shared.Board, cards: shared.Cards,
     if length == 0 and int(gain) == floor and seed:
         path[:seed] = kept[:seed]
         length = seed
-    return int(gain), int(states), int(length)
+    return (int(min_draws) if min_draws >= 0 else None, int(gain), int(states + more),
+            int(length))
 
 
 def board() -> shared.Board:
@@ -395,12 +402,20 @@ def solve(start: Deal | Game | Position, rules: Rules | None = None, optimal: bo
                         must_clear)
 
     if position.cards_left == 0:  # already won: nothing to search
-        return solution(True, position.drawn if scheme != "original" and optimal else None,
+        return solution(True, position.drawn if scheme not in RUN_SCHEMES and optimal else None,
                         position.shown_score(scheme) if optimal else None, TABLEAU_SIZE, 1, 0,
                         position.moves_played if optimal and scheme == "cards-left" else None)
 
     if (not optimal or must_clear) and floor == optimum.NO_WIN:  # lost under looser rules
         return solution(False, None, None, None, 0, 0)
+    if scheme == "pysol" and optimal:
+        min_draws, gain, states, length = _pysol_best(
+            position, bd, cards, masks._replace(must_clear=must_clear), path)
+        if min_draws is None and must_clear:
+            return solution(False, None, None, None, states, 0)
+        return solution(min_draws is not None, None,
+                        int(position.score_under("pysol")) + gain,
+                        TABLEAU_SIZE if min_draws is not None else None, states, length)
     if not optimal or scheme in RUN_SCHEMES or must_clear:
         found, length, states = win._dfs(bd, cards, masks, len(cards.stock), ws, path)
     if not optimal:
@@ -409,11 +424,6 @@ def solve(start: Deal | Game | Position, rules: Rules | None = None, optimal: bo
     if must_clear and not found:  # no line clears the board: nothing to optimise
         return solution(False, None, None, None, states, 0)
 
-    if scheme == "pysol":
-        masks = masks._replace(must_clear=must_clear)
-        gain, more, length = _pysol_best(position, bd, cards, masks, path, length if found else 0)
-        return solution(found, None, int(position.score_under("pysol")) + gain,
-                        TABLEAU_SIZE if found else None, states + more, length)
     if scheme == "original":
         gain, more, length = original._original_optimal(
             bd, cards, masks._replace(must_clear=must_clear), ws, path)
