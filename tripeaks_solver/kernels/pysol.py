@@ -55,7 +55,7 @@ class PysolWork(NamedTuple):
     the ``move`` that led there, ``link`` to the next state with as many cards removed),
     ``chain`` to the next state of the layer with the same configuration and waste rank,
     ``first_of`` each (configuration, rank) code's first state in the layer (index + 1,
-    0 none; all 0 between calls), ``count`` the states found, and the best entries of the next layer per configuration
+    0 none; all 0 between calls), ``found`` the states found, and the best entries of the next layer per configuration
     (``draw_g``, ``draw_from``, kept at NEG between calls; ``draw_list``); the deal's
     ``longest[c, r]``, the most removals in a row from configuration c and waste rank r,
     and ``longest_after[c]``, the most from c or any configuration after it (``_runs``)."""
@@ -67,7 +67,7 @@ class PysolWork(NamedTuple):
     link: np.ndarray
     chain: np.ndarray
     first_of: np.ndarray
-    count: np.ndarray
+    found: np.ndarray
     draw_g: np.ndarray
     draw_from: np.ndarray
     draw_list: np.ndarray
@@ -229,7 +229,7 @@ def _add(work, head, state, parent_move):
         if other <= run and work.g[e] <= g:
             work.g[e] = NEG
         e = work.chain[e] - 1
-    n = work.count[0]
+    n = work.found[0]
     if n == work.key.shape[0]:
         return False
     work.key[n], work.g[n] = key, g
@@ -238,7 +238,7 @@ def _add(work, head, state, parent_move):
     work.first_of[code] = n + 1
     work.link[n] = head[bucket]
     head[bucket] = n
-    work.count[0] = n + 1
+    work.found[0] = n + 1
     return True
 
 
@@ -255,12 +255,12 @@ def _pysol_optimal(board, cards, rules, goal, work, path):
     head = np.full(TABLEAU + 1, EMPTY, dtype=np.int64)
     best = np.int64(goal.floor)
     best_at = EMPTY
-    work.count[0] = 0
+    work.found[0] = 0
     n_draws = 0
     ok = True
     s0 = cards.drawn
     for s in range(s0, stock_len + 1):
-        layer_first = work.count[0]
+        layer_first = work.found[0]
         for m in range(TABLEAU + 1):
             head[m] = EMPTY
         # The layer's entries: the start, or the best arrival by a draw at each config.
@@ -320,14 +320,14 @@ def _pysol_optimal(board, cards, rules, goal, work, path):
                     key2 = (c2 << 4 | np.int64(cards.tableau[p])) << RUN_BITS | (run + 1)
                     ok = _add(work, head, (key2, g2, np.int64(m + 1)), (here, np.int64(p)))
         # Leave first_of empty for the next layer (and the next call).
-        for e in range(layer_first, work.count[0]):
+        for e in range(layer_first, work.found[0]):
             work.first_of[work.key[e] >> RUN_BITS] = 0
         if not ok:
             break
     for e in range(n_draws):
         work.draw_g[work.draw_list[e]] = NEG
     if not ok:
-        return best, work.count[0], 0, True
+        return best, work.found[0], 0, True
     length = 0
     e = best_at
     while e != EMPTY and work.parent[e] != EMPTY:
@@ -335,4 +335,4 @@ def _pysol_optimal(board, cards, rules, goal, work, path):
         length += 1
         e = work.parent[e]
     _reverse(path, length)
-    return best, work.count[0], length, False
+    return best, work.found[0], length, False

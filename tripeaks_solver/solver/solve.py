@@ -262,7 +262,7 @@ def _pysol_work(capacity: int) -> pysol.PysolWork:
         key=np.empty(capacity, dtype=np.int64), g=np.empty(capacity, dtype=np.int32),
         parent=np.empty(capacity, dtype=np.int32), move=np.empty(capacity, dtype=np.int8),
         link=np.empty(capacity, dtype=np.int32), chain=np.empty(capacity, dtype=np.int32),
-        first_of=np.zeros(n << shared.SHIFT, dtype=np.int32), count=np.zeros(1, dtype=np.int64),
+        first_of=np.zeros(n << shared.SHIFT, dtype=np.int32), found=np.zeros(1, dtype=np.int64),
         draw_g=np.full(n, pysol.NEG, dtype=np.int32), draw_from=np.empty(n, dtype=np.int32),
         draw_list=np.empty(n, dtype=np.int32), longest=np.zeros((n, shared.RANKS), dtype=np.int8),
         longest_after=np.zeros(n, dtype=np.int8))
