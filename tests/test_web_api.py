@@ -911,3 +911,47 @@ def test_a_judgement_the_game_has_left_is_dropped(tmp_path):
     judged = review.json()
     assert judged["at"] == state["at"] and len(judged["rows"]) == len(state["record"]) == 2
     assert (judged["samples"], judged["samples_asked"]) == (10, 10)
+
+
+# --- a correction while a move waits for its card (issue 54, D1, D14) -----------------------
+def waiting_on_ac(c: TestClient) -> tuple[str, dict]:
+    """8h on 9c, a draw that showed 2c, then A♣ played: its card asked."""
+    state = start(c, "Jd 4s Ac 8h 4c 2h 8c 6h 8d 8s 9c")
+    name = state["name"]
+    for path, body in (("move", {"move": "8h"}), ("move", {"move": "draw"}),
+                       ("reveal", {"card": "2c"}), ("move", {"move": "Ac"})):
+        state = c.post(f"/api/games/{name}/{path}", json={**body, "at": state["at"]}).json()
+    assert state["need"]["move"] == "Ac"
+    return name, state
+
+
+@pytest.mark.parametrize("told, to", [("Ac", "Qd"), ("2c", "5c")])
+def test_a_correction_under_a_waiting_move_never_locks_the_game(tmp_path, told, to):
+    """The page's own "Correct that card" on the question: A♣ was Q♦ (or the 2♣ under it
+    was 5♣), so the move no longer plays: it is dropped, and the game goes on."""
+    c = client(tmp_path)
+    name, asked = waiting_on_ac(c)
+    r = c.post(f"/api/games/{name}/correct", json={"told": told, "to": to, "at": asked["at"]})
+    assert r.status_code == 200, r.text
+    state = r.json()
+    assert state["need"] is None and "Ac" not in state["record"]
+    assert state["legal"]  # a move is asked for again
+    again = c.get(f"/api/games/{name}")
+    assert again.status_code == 200 and again.json()["at"] == state["at"]
+    r = c.post(f"/api/games/{name}/reveal", json={"card": "5s", "at": asked["at"]})
+    assert r.status_code == 409
+    r = c.post(f"/api/games/{name}/move", json={"move": "undo", "at": state["at"]})
+    assert r.status_code == 200, r.text
+    stored = parse_record_file((tmp_path / name).read_text(), name)
+    assert [o.token for o in stored.moves] == r.json()["record"]
+
+
+def test_a_correction_of_the_waiting_card_that_still_plays_keeps_the_question(tmp_path):
+    c = client(tmp_path)
+    name, asked = waiting_on_ac(c)
+    state = c.post(f"/api/games/{name}/correct",
+                   json={"told": "Ac", "to": "Ad", "at": asked["at"]}).json()
+    assert state["need"]["move"] == "Ad" and state["need"]["place"] == asked["need"]["place"]
+    state = c.post(f"/api/games/{name}/reveal", json={"card": "5s", "at": state["at"]}).json()
+    assert state["record"][-1] == "Ad:5s"
+    assert (tmp_path / name).read_text().endswith("Ad:5s\n")

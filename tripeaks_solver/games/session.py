@@ -239,13 +239,18 @@ class CoachSession:
                 "{move} turned up {n} card you have not seen, not {count}: say it again",
                 "{move} turned up {n} cards you have not seen, not {count}: say them again",
                 len(self.need), move=self.pending.name, count=len(cards)))
-        self.said += cards
-        if len(self.said) < len(self.need):
+        if len(self.said) + len(cards) < len(self.need):
+            self.said += cards
             return None
-        move, said = self.pending, iter(self.said)
+        move, said = self.pending, iter(self.said + cards)
         known = self.game.knowledge.places
-        shown = tuple(c if (c := known[p]) is not None else next(said)
-                      for p in self.game.shows(move))
+        try:
+            places = self.game.shows(move)
+        except IllegalMoveError as exc:  # never left waiting (see fix): dropped, said why
+            self.cancel()
+            raise InputError(_("{move} does not play here ({error}): it is dropped, play "
+                               "your move again", move=move.name, error=exc)) from None
+        shown = tuple(c if (c := known[p]) is not None else next(said) for p in places)
         return self._answered(Observed(move, shown))
 
     def _answered(self, step: Observed) -> None:
@@ -288,18 +293,46 @@ class CoachSession:
         """Correct a card said earlier: ``fix(OLD, NEW)``, the card said as OLD was NEW.
         The record is rewritten in one step and the game played again with it; an
         InputError (nothing changed) when NEW contradicts another card or a move no
-        longer plays. A move waiting for its cards goes on waiting. Returns what was
-        corrected, in words."""
+        longer plays. A move waiting for its cards goes on waiting (its own card
+        corrected too) while it still plays; else it is dropped, and the words say so.
+        NEW said already for that move is refused. Returns what was corrected, in words."""
         if len(cards) != 2:
             raise InputError(_("fix OLD NEW: the card said wrong, then the card it was (e.g. "
                                "fix 5d 6d)"))
         wrong, right = Card.parse(cards[0]), Card.parse(cards[1])
+        if right in self.said:
+            raise InputError(_("{card} is said already, for the move waiting for its cards: "
+                               "say the rest, or drop the move, first", card=right.name))
         fixed, said = corrected(self.game, wrong, right)
+        waiting = self._waiting_after(fixed, wrong, right)
         self.record.replace(header(fixed.start, self.scoring)
                             + "".join(o.token + "\n" for o in fixed.record))
         self.game = fixed
-        return _("{card} said {where} is now {other}; the record is rewritten.",
+        done = _("{card} said {where} is now {other}; the record is rewritten.",
                  card=wrong.name, where=said, other=right.name)
+        if self.pending is None or waiting == self.pending:
+            return done
+        if waiting is not None:
+            self.pending = waiting
+            return done
+        move = self.pending
+        self.cancel()
+        return done + " " + _("{move}, waiting for the card it turned up, does not play "
+                              "with that: it is dropped, play your move again.",
+                              move=move.name)
+
+    def _waiting_after(self, fixed: ObservedGame, wrong: Card, right: Card) -> Move | None:
+        # The move waiting for its cards in the game corrected (its own card corrected
+        # too), or None when it no longer plays there or turns up other places.
+        move = self.pending
+        if move is None:
+            return None
+        if move.card == wrong:
+            move = Move.remove(right)
+        try:
+            return move if fixed.needs(move) == self.need else None
+        except (IllegalMoveError, InputError):
+            return None
 
     # --- advice -----------------------------------------------------------------------
     def advice_job(self) -> Callable[[], Advice]:
