@@ -129,6 +129,41 @@ def test_a_line_added_or_cut_by_hand_is_read_again_not_written_after(tmp_path, e
     assert len(stored.moves) == len(again["record"]) + 1 and stored.torn is None
 
 
+def test_a_record_emptied_under_the_server_is_never_removed(tmp_path):
+    """Another program rewrites the record in place (``cat new > record``: emptied, then
+    written): the timer finds it empty meanwhile and lets the game go, but the file the
+    server wrote to stays, and what the program writes is read (issue 54, D2)."""
+    hub = Hub(tmp_path)
+    table = hub.create({"start": SEEN})
+    name, path = table.name, tmp_path / table.name
+    table.move("8h", None)
+    text = path.read_text()
+    with open(path, "r+") as f:
+        f.truncate(0)  # ``> record``
+        hub.sweep()  # the timer's look, between the truncate and the write
+        assert path.exists()
+        f.write(text + "draw:Kd\n")
+    assert path.read_text() == text + "draw:Kd\n"
+    hub.sweep()
+    assert hub.table(name).state()["record"] == ["8h", "draw:Kd"]
+    hub.close()
+    assert path.read_text() == text + "draw:Kd\n"
+
+
+def test_an_emptied_record_is_kept_as_changed_outside(tmp_path):
+    c = client(tmp_path)
+    state = move(c, start(c, SEEN), "8h").json()
+    path = tmp_path / state["name"]
+    path.write_bytes(b"")  # ``> record``
+    r = move(c, state, "draw")
+    assert r.status_code == 409 and path.exists() and path.read_bytes() == b""
+    hub_of(c).sweep()
+    r = c.get(f"/api/games/{state['name']}")
+    assert r.status_code == 400 and path.exists()  # not a record now: said, not removed
+    c.close()
+    assert path.exists()
+
+
 def test_a_record_removed_under_the_page_is_not_written_again(tmp_path):
     c = client(tmp_path)
     state = move(c, start(c), "draw").json()

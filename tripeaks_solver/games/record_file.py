@@ -240,6 +240,9 @@ class RecordFile:
             raise FileError(_("cannot write the record {path}: {why}", path=self.path,
                               why=exc.strerror or exc), "write", "record",
                             errno=exc.errno) from None
+        # Written: never removed again, even found empty (another program rewriting it
+        # in place, emptied before its write).
+        self.file.created = False
         self._mark()
 
     def replace(self, text: str) -> None:
@@ -299,7 +302,8 @@ class RecordFile:
         self.tail = None
 
     def close(self) -> None:
-        """Release the lock; a file this session made and never wrote goes."""
+        """Release the lock; a file this session made and never wrote goes (one it
+        wrote to stays, whatever it holds)."""
         if self.file is not None:
             self.file.close(discard=True)
             self.file = None
