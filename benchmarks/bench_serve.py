@@ -2,6 +2,7 @@
 
     python benchmarks/bench_serve.py                  # 600 records, 3 runs of each
     python benchmarks/bench_serve.py --records 600 --runs 5
+    python benchmarks/bench_serve.py --part latency   # the kept-alive round trip only
 
 Prints, for the games list of a data directory holding ``--records`` records (games
 of 0 to 60 moves): the first call (every record read and replayed) and the repeat calls
@@ -10,7 +11,9 @@ of 0 to 60 moves): the first call (every record read and replayed) and the repea
 the process is gone. For four clients killed during expensive advice: the CPU seconds
 the server used in the two seconds after, and the time a cheap advice then took. With
 ``--browser`` (headless Chromium at /usr/bin/chromium): Ctrl-C with the page of a game
-open, its advice (2,000 samples) under way. A benchmark, not a test: it asserts nothing.
+open, its advice (2,000 samples) under way. For the round trip on one kept-alive
+connection (as a browser keeps it): the median and 95th percentile of the state of a game
+and of ``/api/messages``. A benchmark, not a test: it asserts nothing.
 """
 
 from __future__ import annotations
@@ -94,6 +97,31 @@ def make_records(folder: Path, n: int) -> None:
         (folder / f"game-{i:04}.txt").write_text(head + "".join(m + "\n" for m in moves))
 
 
+def round_trips(folder: Path, n: int) -> None:
+    """``n`` requests one after the other on one kept-alive connection: the state of a
+    game, and the page's messages (no game at all)."""
+    server = Server(folder)
+    try:
+        name = server.call("POST", "/api/games", {"start": SEEN})[1]["name"]
+        conn = http.client.HTTPConnection("127.0.0.1", server.port, timeout=60)
+        for path in (f"/api/games/{name}", "/api/messages"):
+            took = []
+            for _ in range(n):
+                start = time.perf_counter()
+                conn.request("GET", path)
+                r = conn.getresponse()
+                r.read()
+                took.append(time.perf_counter() - start)
+                assert r.status == 200, r.status
+            took.sort()
+            print(f"kept-alive round trip, GET {path.replace(name, 'NAME')}, {n} in a row: "
+                  f"median {1000 * statistics.median(took):.2f} ms, 95th percentile "
+                  f"{1000 * took[int(0.95 * (n - 1))]:.2f} ms")
+        conn.close()
+    finally:
+        server.stop()
+
+
 def median(xs: list[float]) -> str:
     return f"{statistics.median(xs):.3f} s (of {len(xs)}: {min(xs):.3f}–{max(xs):.3f})"
 
@@ -103,7 +131,19 @@ def main() -> None:
     parser.add_argument("--records", type=int, default=600, help="records listed (600)")
     parser.add_argument("--runs", type=int, default=3, help="runs of each (3)")
     parser.add_argument("--browser", action="store_true", help="Ctrl-C with a page open too")
+    parser.add_argument("--part", choices=("all", "list", "signals", "latency"),
+                        default="all", help="one part only (all)")
     args = parser.parse_args()
+    if args.part in ("all", "latency"):
+        with tempfile.TemporaryDirectory() as tmp:
+            round_trips(Path(tmp), 300)
+    if args.part in ("all", "list"):
+        games_list(args)
+    if args.part in ("all", "signals"):
+        signals(args)
+
+
+def games_list(args: argparse.Namespace) -> None:
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
         make_records(folder, args.records)
@@ -120,6 +160,8 @@ def main() -> None:
         print(f"  repeat call, nothing changed: {median(repeat)}")
         print(f"  after one record changed: {median(changed)}")
 
+
+def signals(args: argparse.Namespace) -> None:
     with tempfile.TemporaryDirectory() as tmp:
         for sig in (signal.SIGINT, signal.SIGTERM):
             took = []

@@ -681,6 +681,36 @@ def test_serve_listens_on_loopback_and_stops_on_ctrl_c(tmp_path):
             proc.communicate()
 
 
+@pytest.mark.parametrize("host", ["127.0.0.1", "localhost"])
+def test_the_connections_of_serve_send_at_once(host):
+    """The listening socket is a TCP one by its protocol number, so that asyncio sets
+    TCP_NODELAY on every connection it accepts: an answer's head and body (two writes)
+    never wait ~40 ms for the client's delayed ACK (issue 54, D3)."""
+    import asyncio
+
+    from tripeaks_solver.cli.serve import _bind
+
+    sock = _bind(host, 0)
+    assert sock.proto == socket.IPPROTO_TCP
+    seen: list[int] = []
+
+    async def run() -> None:
+        async def handle(reader, writer) -> None:
+            seen.append(writer.get_extra_info("socket").getsockopt(socket.IPPROTO_TCP,
+                                                                   socket.TCP_NODELAY))
+            writer.close()
+
+        server = await asyncio.start_server(handle, sock=sock)
+        port = sock.getsockname()[1]
+        async with server:
+            _reader, writer = await asyncio.open_connection(sock.getsockname()[0], port)
+            await _reader.read()
+            writer.close()
+
+    asyncio.run(run())
+    assert seen and seen[0] != 0
+
+
 def test_serve_on_a_port_in_use_is_one_line_exit_2(tmp_path):
     with socket.socket() as taken:
         taken.bind(("127.0.0.1", 0))

@@ -38,7 +38,9 @@ def _bind(host: str, port: int) -> socket.socket:
     except socket.gaierror as exc:
         raise InputError(f"--host {host}: {exc.strerror}") from None
     family, address = infos[0][0], infos[0][4]
-    sock = socket.socket(family, socket.SOCK_STREAM)
+    # TCP by its number: asyncio sets TCP_NODELAY only on such sockets' connections (an
+    # answer's head and body would otherwise wait ~40 ms for the client's delayed ACK).
+    sock = socket.socket(family, socket.SOCK_STREAM, infos[0][2] or socket.IPPROTO_TCP)
     try:
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         sock.bind(address)
