@@ -719,3 +719,99 @@ def test_the_end_says_when_it_caps_the_samples(tmp_path):
     exact = move(c, start(c), "draw").json()
     end = c.get(f"/api/games/{exact['name']}/analysis", params={"samples": 1000}).json()
     assert (end["samples"], end["samples_asked"]) == (None, None)
+
+
+# --- issue 54, D4: a peek step is all or nothing on the disk ---------------------------------
+def peek_walk(c: TestClient, deal, each) -> dict:
+    """A peek followed to its end on a seen start of ``deal``; ``each(state)`` before
+    every request (reveal or peek-next) returns the state to go on from."""
+    state = start(c, " ".join(deal.cards[p].token for p in range(18, 29)))
+    name = state["name"]
+    state = c.post(f"/api/games/{name}/peek", json={"at": state["at"]}).json()
+    for _ in range(100):
+        if state["peek"] is None or state["peek"]["done"]:
+            return state
+        state = each(state)
+    raise AssertionError("the peek did not end")
+
+
+def next_request(c: TestClient, deal, state: dict):
+    name = state["name"]
+    if state["need"] is not None:
+        card = deal.cards[state["need"]["place"]].token
+        return c.post(f"/api/games/{name}/reveal", json={"card": card, "at": state["at"]})
+    return c.post(f"/api/games/{name}/peek-next", json={"at": state["at"]})
+
+
+def test_each_request_of_a_peek_is_one_write_of_its_lines(tmp_path, monkeypatch):
+    """A card said and the step that follows it (undos and moves), or the last step's
+    ~dozens of undos: one write and one sync each, so a kill leaves all or none."""
+    from tripeaks_solver.model.dealing import Deal
+
+    deal = Deal.from_number(2)
+    c = client(tmp_path)
+    writes: list[bytes] = []
+    real = record_file.write_all
+    monkeypatch.setattr(record_file, "write_all",
+                        lambda fd, data: (writes.append(data), real(fd, data))[1])
+    most = 0
+
+    def each(state: dict) -> dict:
+        nonlocal most
+        writes.clear()
+        r = next_request(c, deal, state)
+        assert r.status_code == 200, r.text
+        assert len(writes) <= 1, writes  # none: the first card of two said
+        most = max([most] + [w.count(b"\n") for w in writes])
+        return r.json()
+
+    final = peek_walk(c, deal, each)
+    assert most > 2  # some requests wrote several lines, at once
+    stored = parse_record_file((tmp_path / final["name"]).read_text(), "x")
+    assert [o.token for o in stored.moves] == final["record"]
+
+
+def test_a_peek_step_refused_by_a_full_disk_leaves_the_record_and_the_game(tmp_path,
+                                                                           monkeypatch):
+    """The file may grow by the card said's own line, not by the step after it (as a
+    file size limit or a full disk): 507, the record and the game as they were; with
+    room again, the same request goes through (the docs' "the record as it was")."""
+    from tripeaks_solver.model.dealing import Deal
+
+    deal = Deal.from_number(2)
+    c = client(tmp_path)
+    real = record_file.write_all
+    room: list[int | None] = [None]
+
+    def limited(fd: int, data: bytes) -> None:
+        if room[0] is not None and os.fstat(fd).st_size + len(data) > room[0]:
+            raise OSError(errno.EFBIG, os.strerror(errno.EFBIG))
+        real(fd, data)
+
+    monkeypatch.setattr(record_file, "write_all", limited)
+    refused = 0
+
+    def each(state: dict) -> dict:
+        nonlocal refused
+        path = tmp_path / state["name"]
+        before = path.read_bytes()
+        need = state["need"]
+        if need is not None and need["of"] == 1:
+            card = deal.cards[need["place"]].token
+            room[0] = len(before) + len(f"{need['move']}:{card}\n")  # its own line only
+            r = next_request(c, deal, state)
+            room[0] = None
+            if r.status_code == 200:
+                return r.json()
+            assert r.status_code == 507, r.text
+            assert path.read_bytes() == before
+            assert c.get(f"/api/games/{state['name']}").json() == state
+            refused += 1
+        r = next_request(c, deal, state)
+        assert r.status_code == 200, r.text
+        return r.json()
+
+    final = peek_walk(c, deal, each)
+    assert refused > 0
+    stored = parse_record_file((tmp_path / final["name"]).read_text(), "x")
+    assert [o.token for o in stored.moves] == final["record"]

@@ -37,7 +37,8 @@ thread); :meth:`state_key` tells whether advice computed earlier is still curren
 from __future__ import annotations
 
 import secrets
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -84,6 +85,7 @@ class CoachSession:
         self.pending: Move | None = None  # a move waiting for the cards it turned up
         self.need: tuple[int, ...] = ()
         self.said: list[Card] = []
+        self._lines: list[str] | None = None  # in a step: its lines, written at its end
 
     # --- making one -----------------------------------------------------------------
     @classmethod
@@ -282,12 +284,48 @@ class CoachSession:
         except InputError as exc:
             raise InputError(known_already(self.game, step) or str(exc)) from None
         try:
-            self.record.write(game.record[-1].token + "\n")
-        except InputError as exc:
+            self._write(game.record[-1].token + "\n")
+        except RecordWriteError:
             game.knowledge, game.game = before[0], before[1]
             del game.record[before[2]:]
-            raise RecordWriteError(str(exc)) from exc  # the cause: why (files.os_errno)
+            raise
         self._settle_peek()
+
+    def _write(self, text: str) -> None:
+        # Appended to the record, synced; in a step, at its end.
+        if self._lines is not None:
+            self._lines.append(text)
+            return
+        try:
+            self.record.write(text)
+        except InputError as exc:
+            raise RecordWriteError(str(exc)) from exc  # the cause: why (files.os_errno)
+
+    @contextmanager
+    def step(self) -> Iterator[None]:
+        """Everything done inside is one step, all or nothing: its moves are written to
+        the record in one write (and one sync) at its end; when anything inside fails,
+        that write too, the session and the record are as they were before it. (A peek
+        step's undos and moves, a card said and the step that follows it.)"""
+        if self._lines is not None:  # inside a step already: part of it
+            yield
+            return
+        game = self.game
+        saved = (game, game.knowledge, game.game, list(game.record), self.pending,
+                 self.need, list(self.said), self.peek_base, self.peek_began)
+        self._lines = []
+        try:
+            yield
+            lines, self._lines = "".join(self._lines), None
+            if lines:
+                self._write(lines)
+        except BaseException:
+            self._lines = None
+            game, game.knowledge, game.game, record, self.pending, self.need, self.said, \
+                self.peek_base, self.peek_began = saved
+            game.record[:] = record
+            self.game = game
+            raise
 
     def fix(self, *cards: str) -> str:
         """Correct a card said earlier: ``fix(OLD, NEW)``, the card said as OLD was NEW.
@@ -307,6 +345,8 @@ class CoachSession:
         waiting = self._waiting_after(fixed, wrong, right)
         self.record.replace(header(fixed.start, self.scoring)
                             + "".join(o.token + "\n" for o in fixed.record))
+        if self._lines:  # the moves of the step so far: in the record rewritten
+            self._lines.clear()
         self.game = fixed
         done = _("{card} said {where} is now {other}; the record is rewritten.",
                  card=wrong.name, where=said, other=right.name)

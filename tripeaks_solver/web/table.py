@@ -124,9 +124,14 @@ class Table:
             if self.follow():
                 raise Conflict(_(CHANGED))
             self._check(at, answers)
+            followed, done = self.followed, self.peek_done
             try:
-                change()
-            except (RecordWriteError, RecordChanged) as exc:
+                with self.core.step():  # all or nothing: one write of its lines
+                    change()
+            except BaseException as exc:
+                self.followed, self.peek_done = followed, done
+                if not isinstance(exc, (RecordWriteError, RecordChanged)):
+                    raise
                 # a correction rewrites the record itself: its RecordChanged comes bare
                 if isinstance(exc, RecordChanged) or isinstance(exc.__cause__, RecordChanged):
                     self.follow()
