@@ -815,3 +815,45 @@ def test_a_peek_step_refused_by_a_full_disk_leaves_the_record_and_the_game(tmp_p
     assert refused > 0
     stored = parse_record_file((tmp_path / final["name"]).read_text(), "x")
     assert [o.token for o in stored.moves] == final["record"]
+
+
+# --- issue 54, D5: the games open never drop one that asks for a card or peeks -------------
+def test_opening_many_games_never_drops_one_waiting_for_a_card_or_peeking(tmp_path):
+    c = client(tmp_path)
+    hub = hub_of(c)
+    asking = move(c, start(c, SEEN), "draw").json()  # its card asked
+    seen = start(c, SEEN)
+    peeking = c.post(f"/api/games/{seen['name']}/peek", json={"at": seen["at"]}).json()
+    assert asking["need"] is not None and peeking["peek"] is not None
+    for _ in range(hub.max_open + 3):  # as a player browsing the saved games
+        c.get(f"/api/games/{start(c, SEEN)['name']}")
+    hub.sweep()
+    assert asking["name"] in hub.tables and peeking["name"] in hub.tables
+    assert len(hub.tables) == hub.max_open  # the others, least recently used, went
+    r = c.post(f"/api/games/{asking['name']}/reveal", json={"card": "Kd", "at": asking["at"]})
+    assert r.status_code == 200 and r.json()["record"] == ["draw:Kd"]
+    now = c.get(f"/api/games/{peeking['name']}").json()
+    assert now == peeking  # the peek and its question kept
+
+
+def test_a_game_let_go_for_lack_of_room_says_so(tmp_path, monkeypatch):
+    """Only past MAX_HELD games busy at once is one let go (a client cannot pin every
+    file of the server); its question's answer then names the cause, not a restart."""
+    from tripeaks_solver.web import hub as hub_module
+
+    monkeypatch.setattr(hub_module, "MAX_HELD", 3)
+    c = client(tmp_path)
+    hub_of(c).max_open = 2
+    asked = [move(c, start(c, SEEN), "draw").json() for _ in range(4)]
+    first = asked[0]
+    assert first["name"] not in hub_of(c).tables
+    assert all(a["name"] in hub_of(c).tables for a in asked[1:])
+    r = c.post(f"/api/games/{first['name']}/reveal", json={"card": "Kd", "at": first["at"]})
+    assert r.status_code == 409
+    said = r.json()["error"]
+    assert "room" in said and "restarted" not in said and "another tab" not in said
+    r = c.post(f"/api/games/{first['name']}/cancel", json={"at": first["at"]})
+    assert r.status_code == 409 and "room" in r.json()["error"]
+    # said once: the page reloads, and the game goes on from its record
+    state = c.get(f"/api/games/{first['name']}").json()
+    assert move(c, state, "draw").status_code == 200

@@ -66,6 +66,7 @@ class Table:
         self.initial_unknown = len(session.game.start.knowledge.unknown_places)
         self.closed = False
         self.outside = False  # read again after a change outside: the next 409 says so
+        self.crowded = False  # opened again after it was let go for room while busy
         self.followed: Followed | None = None  # the peek's step the page played
         self.peek_done: PeekTurn | None = None  # a peek ended by following it: said once
 
@@ -137,7 +138,7 @@ class Table:
                     self.follow()
                     raise Conflict(_(CHANGED)) from None
                 raise
-            self.outside = False
+            self.outside = self.crowded = False
             return self._state()
 
     def _live(self) -> None:
@@ -221,6 +222,10 @@ class Table:
             return
         if self.outside:
             raise Conflict(_(CHANGED))
+        if answers and self.core.pending is None and self.crowded:
+            raise Conflict(_("the move waiting for its card was dropped: the server closed "
+                             "the game to make room for others (too many open at once): "
+                             "reload the page and play it again"))
         if answers and self.core.pending is None:
             # The page still asks for a card the server no longer waits for: the move was
             # never written (a restart drops it) or another tab cancelled it.
