@@ -357,9 +357,9 @@ class CoachSession:
             return done
         move = self.pending
         self.cancel()
-        return done + " " + _("{move}, waiting for the card it turned up, does not play "
-                              "with that: it is dropped, play your move again.",
-                              move=move.name)
+        return done + " " + _("{move}, which waited for the card it turned up, does not "
+                              "play after the correction: it is dropped, play your move "
+                              "again.", move=move.name)
 
     def _waiting_after(self, fixed: ObservedGame, wrong: Card, right: Card) -> Move | None:
         # The move waiting for its cards in the game corrected (its own card corrected
