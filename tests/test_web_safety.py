@@ -695,6 +695,28 @@ def test_the_token_cookie_is_named_per_port(tmp_path):
     assert other.get("/api/games").status_code == 403
 
 
+@pytest.mark.parametrize("path, where", [
+    ("//evil.example/", "/evil.example/"), ("/%2F%2Fevil.example", "/evil.example"),
+    ("/%5C%5Cevil.example", "/%5C%5Cevil.example"), ("/%E2%82%AC", "/%E2%82%AC"),
+    ("/%0d%0aX-Injected:%201", "/%0D%0AX-Injected%3A%201"),
+    ("/play/a.txt", "/play/a.txt")])
+def test_the_token_visit_sends_the_page_to_a_path_of_this_server(tmp_path, path, where):
+    """The 303 that takes the token out of the address names a path of this server,
+    percent-encoded, beginning with one slash: never another host (``//evil.example``),
+    never a 500 for a character a header cannot hold (issue 54, D6)."""
+    from urllib.parse import unquote
+
+    from starlette.requests import Request
+
+    guard = web_app.make_app(tmp_path, lambda: {HOST}, "aaa")
+    scope = {"type": "http", "method": "GET", "path": unquote(path),  # as uvicorn gives it
+             "raw_path": path.encode(), "query_string": b"token=aaa&lang=sk",
+             "headers": [(b"host", HOST.encode())]}
+    r = guard.token_visit(Request(scope))
+    assert r is not None and r.status_code == 303
+    assert r.headers["location"] == where + "?lang=sk"
+
+
 def test_api_requests_from_another_site_are_refused_even_gets(tmp_path):
     c = client(tmp_path)
     state = start(c)

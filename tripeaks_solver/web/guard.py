@@ -18,7 +18,7 @@ import secrets
 import time
 from collections.abc import Callable, Iterable
 from typing import Any
-from urllib.parse import urlencode
+from urllib.parse import quote, urlencode
 
 from starlette.requests import ClientDisconnect, Request
 from starlette.responses import JSONResponse, Response
@@ -155,7 +155,10 @@ class Guard:
                 or request.url.path.startswith(("/api/", "/static/"))):
             return None
         rest = [(k, v) for k, v in request.query_params.multi_items() if k != "token"]
-        where = request.url.path + ("?" + urlencode(rest) if rest else "")
+        # A path of this server: one slash first (``//host`` names another host),
+        # percent-encoded (a header holds no other character).
+        where = "/" + quote(request.scope["path"].lstrip("/"), safe="/") + (
+            "?" + urlencode(rest) if rest else "")
         return Response(status_code=303, headers={**HEADERS, "Location": where,
                                                   "Set-Cookie": self.set_cookie().decode()})
 
