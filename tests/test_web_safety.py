@@ -717,6 +717,21 @@ def test_the_token_visit_sends_the_page_to_a_path_of_this_server(tmp_path, path,
     assert r.headers["location"] == where + "?lang=sk"
 
 
+def test_the_page_is_served_only_with_its_headers(tmp_path):
+    """The page's template is not a static file (framed from another site, its API
+    calls answered: clickjacking); every static file carries the page's headers (issue
+    54, D7)."""
+    c = client(tmp_path)
+    for path in ("/static/index.html", "/static/Index.html", "/static/index.html/"):
+        assert c.get(path).status_code == 404, path
+    for path in ("/", "/static/app.js", "/static/style.css"):
+        r = c.get(path)
+        assert r.status_code == 200, path
+        assert "frame-ancestors 'none'" in r.headers["content-security-policy"], path
+        assert r.headers["x-content-type-options"] == "nosniff", path
+        assert r.headers["referrer-policy"] == "no-referrer", path
+
+
 def test_api_requests_from_another_site_are_refused_even_gets(tmp_path):
     c = client(tmp_path)
     state = start(c)

@@ -67,6 +67,21 @@ def status_of(exc: BaseException) -> int:
     return 400
 
 
+class PageFiles(StaticFiles):
+    """The page's scripts and styles, with the page's headers (no frame, no sniffing,
+    no referrer); never an HTML file: the page itself is served by its routes, with its
+    headers and its bounds filled in."""
+
+    async def get_response(self, path: str, scope: Any) -> Response:
+        if path.strip("/").lower().endswith((".html", ".htm")):
+            raise HTTPException(404, "Not Found")
+        response = await super().get_response(path, scope)
+        for name, value in HEADERS.items():
+            if name != "Cache-Control":  # the scripts may be kept (their ETag says when)
+                response.headers.setdefault(name, value)
+        return response
+
+
 # --- the handlers ----------------------------------------------------------------------
 async def body(request: Request) -> dict:
     raw = await request.body()
@@ -308,7 +323,7 @@ def make_app(folder: Path, hosts: Callable[[], Iterable[str]] | None,
         Route("/api/games/{name}/review", review),
         Route("/api/games/{name}/review/{ply}", review_board),
         Route("/api/solve", solve, methods=["POST"]),
-        Mount("/static", StaticFiles(directory=STATIC), name="static"),
+        Mount("/static", PageFiles(directory=STATIC), name="static"),
     ]
     # Starlette's types want every handler to take any Exception; each takes its own.
     app = Starlette(routes=routes, lifespan=lifespan,
