@@ -139,3 +139,22 @@ def test_the_terminal_coach_fixing_the_waiting_moves_card_goes_on(capsys, monkey
     assert "Traceback" not in err and "dropped" in out
     assert [o.token for o in parse_record_file(path.read_text(), "c").moves] == [
         "8h", "draw:2c"]
+
+
+def test_a_temporary_file_left_by_a_killed_correction_blocks_no_other(tmp_path: Path) -> None:
+    """A correction killed between its temporary file and the rename leaves the file
+    behind; a later session with the same process id (as in a container, where a
+    server is always process 1) corrects all the same (issue 54, D8)."""
+    import os
+
+    from test_session import new_session
+
+    session, _, path = new_session(tmp_path, 1)
+    session.play("d:6c")
+    for name in (f".{path.name}.{os.getpid()}.tmp", f".{path.name}.tmp"):
+        (tmp_path / name).write_text("")
+    assert "is now 4♠" in session.fix("6c", "4s")
+    session.close()
+    assert [o.token for o in parse_record_file(path.read_text(), "g").moves] == ["draw:4s"]
+    assert sorted(p.name for p in tmp_path.iterdir() if p.name.startswith(".")) == sorted(
+        [f".{path.name}.{os.getpid()}.tmp", f".{path.name}.tmp"])  # nothing more left

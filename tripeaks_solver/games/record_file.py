@@ -11,6 +11,7 @@ import os
 import re
 import stat
 import sys
+import tempfile
 import threading
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -252,10 +253,11 @@ class RecordFile:
         assert self.file is not None
         self.check()
         target = Path(os.path.realpath(self.path))
-        tmp = target.parent / f".{target.name}.{os.getpid()}.tmp"
-        fd = -1
+        tmp, fd = "", -1
         try:
-            fd = os.open(tmp, os.O_RDWR | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC, 0o666)
+            # A name of its own: a file a killed correction left behind is in no way.
+            fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.",
+                                       suffix=".tmp")
             os.fchmod(fd, os.fstat(self.file.fd).st_mode & 0o7777)
             write_all(fd, text.encode("utf-8"))
             os.fsync(fd)
