@@ -613,6 +613,30 @@ def test_two_servers_starting_the_same_game_in_the_same_second_take_the_next_nam
     assert sorted(p.name for p in tmp_path.iterdir()) == sorted(names)
 
 
+def test_symbolic_links_are_listed_with_why_and_never_read_or_opened(tmp_path):
+    """A link out of the data directory is not read (the list said its start, moves and
+    score); a link to another record of the folder names that record, which is the one
+    to open (opening the link said "open in another session") (issue 54, D9)."""
+    folder = tmp_path / "data"
+    folder.mkdir()
+    (tmp_path / "outside.txt").write_text(RECORD + "draw\n")
+    (folder / "out.txt").symlink_to(tmp_path / "outside.txt")
+    c = client(folder)
+    name = start(c)["name"]
+    (folder / "same.txt").symlink_to(folder / name)
+    games = {g["file"]: g for g in c.get("/api/games").json()["games"]}
+    assert set(games) == {name, "out.txt", "same.txt"}
+    for link in ("out.txt", "same.txt"):
+        g = games[link]
+        assert g["start"] is None and g["moves"] is None and g["score"] is None, g
+        assert "symbolic link" in g["error"], g
+    assert "out of" in games["out.txt"]["error"] and name in games["same.txt"]["error"]
+    r = c.get("/api/games/same.txt")
+    assert r.status_code == 400 and name in r.json()["error"]
+    assert c.get("/api/games/out.txt").status_code == 400
+    assert c.get(f"/api/games/{name}").status_code == 200
+
+
 def test_records_not_named_txt_are_neither_listed_nor_served(tmp_path):
     (tmp_path / "game.rec").write_text(RECORD)
     c = client(tmp_path)

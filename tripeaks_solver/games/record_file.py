@@ -381,8 +381,12 @@ class RecordIndex:
     record cannot be read is said in the language it was read in). Safe to share
     between threads."""
 
-    def __init__(self, folder: Path | None = None) -> None:
+    def __init__(self, folder: Path | None = None, follow_links: bool = True) -> None:
+        """``follow_links``: read a record a symbolic link names; when False, such a
+        link is listed unreadable, with where it leads, and never read (the server's
+        list: it opens no link)."""
         self.folder = games_dir() if folder is None else Path(folder)
+        self.follow_links = follow_links
         self.lock = threading.Lock()
         self.known: dict[str, tuple[tuple[int, int, int, str], SavedGame]] = {}
 
@@ -400,18 +404,21 @@ class RecordIndex:
             known, out = {}, []
             for entry in entries:
                 path = self.folder / entry.name
+                link = not self.follow_links and entry.is_symlink()
                 try:
                     st = os.stat(path)
+                    if link:
+                        st = os.lstat(path)
                 except OSError as exc:
                     if exc.errno in SYSTEM_ERRNOS:
                         raise
                     continue  # gone meanwhile, or a link to nothing
-                if not stat.S_ISREG(st.st_mode):
+                if not stat.S_ISREG(st.st_mode) and not link:
                     continue
                 key = (st.st_size, st.st_mtime_ns, st.st_ino, current())
                 cached = self.known.get(entry.name)
                 game = cached[1] if cached is not None and cached[0] == key else \
-                    _saved_game(path, st)
+                    _linked_game(path, st, self.folder) if link else _saved_game(path, st)
                 known[entry.name] = (key, game)
                 out.append((game, st))
             self.known = known
@@ -429,6 +436,21 @@ def saved_games(folder: Path | None = None) -> list[SavedGame]:
         return RecordIndex(folder).games()
     except OSError:
         return []
+
+
+def link_why(path: Path, folder: Path) -> str:
+    """Why the symbolic link ``path`` of ``folder`` is not read as a record: where it
+    leads, in the current language."""
+    target = Path(os.path.realpath(path))
+    if target.parent != Path(os.path.realpath(folder)):
+        return _("a symbolic link out of the folder: not read")
+    return _("a symbolic link to {name}: open that record", name=target.name)
+
+
+def _linked_game(path: Path, st: os.stat_result, folder: Path) -> SavedGame:
+    why = link_why(path, folder)
+    when = datetime.datetime.fromtimestamp(st.st_mtime)
+    return SavedGame(path, when, "?", "?", "?", None, f"unreadable: {why}", None, why=why)
 
 
 def _saved_game(path: Path, st: os.stat_result) -> SavedGame:
@@ -453,4 +475,4 @@ def _saved_game(path: Path, st: os.stat_result) -> SavedGame:
 
 
 __all__ = ["RecordChanged", "RecordFile", "RecordIndex", "SavedGame", "data_dir",
-           "default_record", "games_dir", "saved_games"]
+           "default_record", "games_dir", "link_why", "saved_games"]

@@ -25,7 +25,7 @@ from typing import TypeVar
 
 from ..errors import InputError
 from ..games.files import FileError, held_by_other, held_files, os_errno
-from ..games.record_file import RecordFile, RecordIndex
+from ..games.record_file import RecordFile, RecordIndex, link_why
 from ..games.records import make_start
 from ..games.session import CoachSession
 from ..model.codes import GameCode
@@ -63,7 +63,7 @@ class Hub:
         self.lock = threading.Lock()
         self.tables: OrderedDict[str, Table] = OrderedDict()  # least recently used first
         self.crowded: OrderedDict[str, None] = OrderedDict()  # busy games let go for room
-        self.index = RecordIndex(self.folder)
+        self.index = RecordIndex(self.folder, follow_links=False)
         self._stop = threading.Event()
         self._timer: threading.Thread | None = None
 
@@ -76,6 +76,8 @@ class Hub:
         path = self.folder / name
         if path.resolve().parent != self.folder.resolve():
             raise InputError("not a record name: a bare file name of the data directory")
+        if path.is_symlink():  # one game, one name: the record it names is opened
+            raise InputError(link_why(path, self.folder))
         if path.suffix != ".txt":
             raise NotFound(_("no record {name} in the data directory (records end in .txt)",
                              name=repr(name)))
