@@ -637,6 +637,48 @@ def test_symbolic_links_are_listed_with_why_and_never_read_or_opened(tmp_path):
     assert c.get(f"/api/games/{name}").status_code == 200
 
 
+RECORD_8H = RECORD.replace("code TP1-E-AAAAAAD", f"seen {SEEN}") + "8h\ndraw:Kd\n"
+
+
+@pytest.mark.parametrize("name, data, why", [
+    ("cr-only.txt", RECORD_8H.replace("\n", "\r").encode(), "CR alone"),
+    ("long-line.txt", (RECORD_8H + "# " + "x" * 5000 + "\n").encode(), "4,096 bytes"),
+    ("huge.txt", (RECORD_8H + ("# " + "x" * 98 + "\n") * 11_000).encode(), "1,000,000 bytes")])
+def test_the_list_the_page_coach_and_replay_agree_on_what_a_record_is(tmp_path, capsys,
+                                                                      name, data, why):
+    """A record with CR-only line ends (an old Mac editor's), a line over 4,096 bytes,
+    or over 1 MB in all: refused alike by the list, the page, coach and replay, with the
+    same reason (the list read CR-only ends as line ends; replay alone refused the long
+    line; a 95 MB record took 30 s to list) (issue 54, D10, D21)."""
+    from cli_run import run
+
+    (tmp_path / name).write_bytes(data)
+    (tmp_path / "good.txt").write_bytes(RECORD_8H.replace("\n", "\r\n").encode())
+    c = client(tmp_path)
+    games = {g["file"]: g for g in c.get("/api/games").json()["games"]}
+    assert games["good.txt"]["moves"] == 2 and games["good.txt"]["error"] is None
+    assert games[name]["moves"] is None and why in games[name]["error"], games[name]
+    r = c.get(f"/api/games/{name}")
+    assert r.status_code == 400 and why in r.json()["error"], r.text
+    for command in (["replay"], ["coach", "--json"]):
+        code, _out, err = run(capsys, *command, "--record", str(tmp_path / name))
+        assert code == 2 and why in err, (command, err)
+    code, _out, err = run(capsys, "replay", "--record", str(tmp_path / "good.txt"))
+    assert code == 0, err
+    assert (tmp_path / name).read_bytes() == data
+
+
+def test_a_record_that_is_not_utf8_is_listed_with_why_in_the_readers_language(tmp_path):
+    """Not Python's codec message inside a translated sentence (issue 54, D20)."""
+    (tmp_path / "latin1.txt").write_bytes(RECORD_8H.encode() + "# café\n".encode("latin-1"))
+    c = client(tmp_path)
+    for lang in ("en", "sk", "vi"):
+        g = c.get("/api/games", params={"lang": lang}).json()["games"][0]
+        assert g["moves"] is None and "codec" not in g["error"] and "0xe9" not in g["error"]
+        if lang == "en":
+            assert "not UTF-8 text" in g["error"]
+
+
 def test_records_not_named_txt_are_neither_listed_nor_served(tmp_path):
     (tmp_path / "game.rec").write_text(RECORD)
     c = client(tmp_path)

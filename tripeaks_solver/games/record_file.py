@@ -161,6 +161,11 @@ class RecordFile:
                             "links", "record")
         self._mark()
         size = self.file.size
+        from .records import MAX_RECORD, too_large
+
+        if size > MAX_RECORD:  # never read into memory whole
+            self.close()
+            raise InputError(too_large(str(self.path)))
         try:
             data = os.pread(self.file.fd, size, 0) if size else b""
         except OSError as exc:
@@ -455,18 +460,23 @@ def _linked_game(path: Path, st: os.stat_result, folder: Path) -> SavedGame:
 
 def _saved_game(path: Path, st: os.stat_result) -> SavedGame:
     """The record file ``path`` as a list shows it (read as it is, without its lock)."""
-    from .records import parse_record_file, replay_record
+    from .records import MAX_RECORD, parse_record_file, replay_record, too_large
     from .turns import score_of
 
     when = datetime.datetime.fromtimestamp(st.st_mtime)
     try:
-        text = path.read_text(encoding="utf-8").removeprefix(BOM)
+        if st.st_size > MAX_RECORD:  # not read at all
+            raise InputError(too_large(path.name))
+        # As the record is opened: bytes as UTF-8, no line end but LF (and CRLF) read as one.
+        text = path.read_bytes().decode("utf-8").removeprefix(BOM)
         record = parse_record_file(text, path.name)
         game = replay_record(record.start, record.moves)
     except (OSError, UnicodeDecodeError, InputError) as exc:
         if isinstance(exc, OSError) and exc.errno in SYSTEM_ERRNOS:
             raise
-        why = (exc.strerror or str(exc)) if isinstance(exc, OSError) else str(exc)
+        why = (exc.strerror or str(exc)) if isinstance(exc, OSError) else \
+            _("not a game record (not UTF-8 text)") if isinstance(exc, UnicodeDecodeError) \
+            else str(exc)
         return SavedGame(path, when, "?", "?", "?", None, f"unreadable: {why}", None, why=why)
     start = record.start
     return SavedGame(path, when, f"{start.kind} {start.text}", str(start.rules),
