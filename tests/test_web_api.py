@@ -628,6 +628,26 @@ def test_the_start_form_is_given_the_bounds_the_server_holds_the_advice_to(tmp_p
             check_samples(samples) if samples else number(seed, "seed")
 
 
+@pytest.mark.parametrize("typed", ["+7", " 7", "7 ", "7_0", "\u0667", "\uff17", "-0", "7.0",
+                                   "0x7", "1e3"])
+def test_whole_numbers_are_ascii_digits_only(tmp_path, typed):
+    """``int()`` reads ``+7``, `` 7``, ``7_0`` (70), Arabic-Indic and full-width digits:
+    the page then showed "seed +7" for seed 7 (issue 54, D11)."""
+    from tripeaks_solver.web.app import number
+
+    with pytest.raises(InputError):
+        number(typed, "seed")
+    c = client(tmp_path)
+    name = start(c, "TP1-E-AAAAAAD")["name"]
+    for field in ("seed", "samples", "at"):
+        r = c.get(f"/api/games/{name}/advice", params={field: typed})
+        assert r.status_code == 400, (field, r.text)
+    r = c.post(f"/api/games/{name}/move", json={"move": "draw", "at": typed})
+    assert r.status_code == 400
+    assert c.get(f"/api/games/{name}/review/{typed}").status_code in (400, 404)
+    assert number("007", "seed") == 7 and number(7, "seed") == 7
+
+
 def test_the_page_files_are_package_data():
     from importlib.resources import files
 

@@ -114,10 +114,13 @@ def number(value, what: str, default: int | None = None) -> int | None:
         return default
     if isinstance(value, bool) or not isinstance(value, (int, str)):
         raise InputError(_("{what}: a whole number", what=what))
-    try:
-        out = int(value)
-    except ValueError:
-        raise InputError(_("{what}: a whole number", what=what)) from None
+    # Digits 0-9 only: int() reads "+7", " 7", "7_0" and digits of other scripts, which
+    # the page would show as typed.
+    if isinstance(value, str) and not (value.isascii() and value.isdigit()):
+        raise InputError(_("{what}: a whole number", what=what))
+    if isinstance(value, str) and len(value.lstrip("0")) > 30:  # past every bound
+        raise InputError(_("{what}: a whole number from 0", what=what))
+    out = int(value)
     if not 0 <= out <= MAX_NUMBER:
         raise InputError(_("{what}: a whole number from 0", what=what))
     return out
