@@ -924,6 +924,7 @@ def test_a_peek_step_refused_by_a_full_disk_leaves_the_record_and_the_game(tmp_p
 def test_opening_many_games_never_drops_one_waiting_for_a_card_or_peeking(tmp_path):
     c = client(tmp_path)
     hub = hub_of(c)
+    hub.max_open = 5
     asking = move(c, start(c, SEEN), "draw").json()  # its card asked
     seen = start(c, SEEN)
     peeking = c.post(f"/api/games/{seen['name']}/peek", json={"at": seen["at"]}).json()

@@ -38,7 +38,7 @@ from .table import Conflict, Gone, Table
 
 NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._+-]{0,150}")
 IDLE_SECONDS = 60  # a game left alone this long is let go: a terminal coach may take it
-MAX_OPEN = 32  # games held open at once (a file descriptor each)
+MAX_OPEN = 128  # games held open at once (a file descriptor each; serve raises the limit)
 MAX_HELD = 256  # games held open at once when those asking for a card or peeking count
 SWEEP_SECONDS = 1.0  # the timer's period
 OUT_OF_FILES = (errno.EMFILE, errno.ENFILE)
