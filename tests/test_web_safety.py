@@ -164,6 +164,27 @@ def test_an_emptied_record_is_kept_as_changed_outside(tmp_path):
     assert path.exists()
 
 
+def test_an_edit_in_place_of_the_same_size_with_its_time_put_back_is_seen(tmp_path):
+    """``draw:Kd`` made ``draw:Kh`` in place, the modification time put back (``touch
+    -d``): the change time says the file was written (issue 54, D15)."""
+    c = client(tmp_path)
+    state = move(c, move(c, start(c, SEEN), "8h").json(), "draw").json()
+    state = c.post(f"/api/games/{state['name']}/reveal",
+                   json={"card": "Kd", "at": state["at"]}).json()
+    path = tmp_path / state["name"]
+    before = os.stat(path)
+    time.sleep(0.01)  # a change time the file system tells apart
+    data = path.read_bytes().replace(b"draw:Kd", b"draw:Kh")
+    with open(path, "r+b") as f:
+        f.write(data)
+    os.utime(path, ns=(before.st_atime_ns, before.st_mtime_ns))
+    r = move(c, state, "undo")
+    assert r.status_code == 409 and path.read_bytes() == data
+    again = c.get(f"/api/games/{state['name']}").json()
+    assert again["record"] == ["8h", "draw:Kh"]
+    assert move(c, again, "undo").status_code == 200
+
+
 def test_a_record_removed_under_the_page_is_not_written_again(tmp_path):
     c = client(tmp_path)
     state = move(c, start(c), "draw").json()

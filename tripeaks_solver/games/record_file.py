@@ -100,7 +100,7 @@ class RecordFile:
     that fails leaves the file as it was before it.
 
     Before every write the path must still name the file held, as this session left it
-    (its device, inode, size and time): a file replaced by a rename (``sed -i``, an
+    (its device, inode, size, modification and change times): a file replaced by a rename (``sed -i``, an
     editor), moved, removed, or written by another program is never written to
     (:class:`RecordChanged`). ``single_link``: a file with another hard link (a name
     that may lie outside the folder) is refused, and never written."""
@@ -115,7 +115,7 @@ class RecordFile:
         self.skip = 0  # bytes of a byte-order mark the file begins with
         self.text = ""  # what the file held when it was opened
         self.tail: tuple[str, str | None] | None = None  # a last line to end first
-        self.left: tuple[int, int, int, int] = (0, 0, 0, 0)  # the file as last written
+        self.left: tuple[int, ...] = (0, 0, 0, 0, 0)  # the file as last written
 
     @classmethod
     def new_in(cls, start: Start, folder: Path | None = None,
@@ -189,7 +189,7 @@ class RecordFile:
         # The file as this session leaves it: what the next write checks.
         assert self.file is not None
         st = self.file.identity()
-        self.left = (st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns)
+        self.left = (st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns)
 
     def changed(self) -> str | None:
         """Why the path no longer names the file held as this session left it
@@ -206,13 +206,15 @@ class RecordFile:
             raise FileError(_("cannot look at the record {path}: {why}", path=self.path,
                               why=exc.strerror or exc), "file", "record",
                             errno=exc.errno) from None
-        dev, ino, size, mtime = self.left
+        dev, ino, size, mtime, ctime = self.left
         if (here.st_dev, here.st_ino) != (dev, ino):
             return "replaced"
         if (here.st_size, here.st_mtime_ns) != (size, mtime):
             return "written"
         if self.single_link and here.st_nlink > 1:
             return "linked"
+        if here.st_ctime_ns != ctime:  # written with its time put back (touch -d)
+            return "written"
         return None
 
     def check(self) -> None:
@@ -393,7 +395,7 @@ class RecordIndex:
         self.folder = games_dir() if folder is None else Path(folder)
         self.follow_links = follow_links
         self.lock = threading.Lock()
-        self.known: dict[str, tuple[tuple[int, int, int, str], SavedGame]] = {}
+        self.known: dict[str, tuple[tuple[int, int, int, int, str], SavedGame]] = {}
 
     def scan(self) -> list[tuple[SavedGame, os.stat_result]]:
         """Every record (a ``.txt`` regular file) with the file's status now, newest
@@ -420,7 +422,7 @@ class RecordIndex:
                     continue  # gone meanwhile, or a link to nothing
                 if not stat.S_ISREG(st.st_mode) and not link:
                     continue
-                key = (st.st_size, st.st_mtime_ns, st.st_ino, current())
+                key = (st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino, current())
                 cached = self.known.get(entry.name)
                 game = cached[1] if cached is not None and cached[0] == key else \
                     _linked_game(path, st, self.folder) if link else _saved_game(path, st)
