@@ -731,6 +731,20 @@ def test_the_connections_of_serve_send_at_once(host):
     assert seen and seen[0] != 0
 
 
+@pytest.mark.parametrize("host, loopback", [("127.0.0.1", True), ("::1", True),
+                                             ("::ffff:127.0.0.1", True), ("::ffff:7f00:2", True),
+                                             ("::ffff:10.0.0.1", False), ("10.0.0.1", False),
+                                             ("::", False)])
+def test_an_ipv4_loopback_written_as_ipv6_is_the_loopback(host, loopback):
+    """``--host ::ffff:127.0.0.1`` (IPv4-mapped) was taken for a foreign address: a
+    warning and a token (issue 54, D16)."""
+    import ipaddress
+
+    from tripeaks_solver.cli.serve import _is_loopback
+
+    assert _is_loopback(ipaddress.ip_address(host)) is loopback
+
+
 def test_serve_on_a_port_in_use_is_one_line_exit_2(tmp_path):
     with socket.socket() as taken:
         taken.bind(("127.0.0.1", 0))

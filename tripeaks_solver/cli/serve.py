@@ -61,6 +61,13 @@ def _address(sock: socket.socket) -> ipaddress.IPv4Address | ipaddress.IPv6Addre
     return ipaddress.ip_address(sock.getsockname()[0].split("%")[0])
 
 
+def _is_loopback(address: ipaddress.IPv4Address | ipaddress.IPv6Address) -> bool:
+    """Whether ``address`` is this machine's own (an IPv4 one written as IPv6 too:
+    ``::ffff:127.0.0.1``)."""
+    mapped = getattr(address, "ipv4_mapped", None)
+    return (mapped or address).is_loopback
+
+
 def _url_host(address: ipaddress.IPv4Address | ipaddress.IPv6Address | str) -> str:
     """A host as a URL and a Host header write it: an IPv6 address in brackets."""
     text = str(address)
@@ -128,7 +135,7 @@ def _serve(port: int, host: str, data_dir: Path | None, open_browser: bool,
     bound = _address(sock)
     token = None
     shown = _url_host(bound)
-    if not bound.is_loopback:
+    if not _is_loopback(bound):
         token = secrets.token_urlsafe(24)
         if bound.is_unspecified:  # every interface: the machine's name reaches it
             shown = socket.gethostname()
