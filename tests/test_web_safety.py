@@ -819,6 +819,22 @@ def test_the_page_is_served_only_with_its_headers(tmp_path):
         assert r.headers["referrer-policy"] == "no-referrer", path
 
 
+@pytest.mark.parametrize("name, values", [
+    ("origin", [f"http://{HOST}", "http://evil.example"]),
+    ("origin", ["http://evil.example", f"http://{HOST}"]),
+    ("sec-fetch-site", ["same-origin", "cross-site"])])
+def test_a_guarded_header_given_twice_is_refused(tmp_path, name, values):
+    """Only the first was checked (issue 54, D17); a browser never sends two."""
+    c = client(tmp_path)
+    headers = [(name, v) for v in values]
+    r = c.get("/api/games", headers=headers)
+    assert r.status_code in (400, 403), r.text
+    r = c.post("/api/games", json={"start": "TP1-E-AAAAAAD"}, headers=headers)
+    assert r.status_code in (400, 403) and list(tmp_path.iterdir()) == []
+    r = c.get("/api/games", headers=[(name, values[0])])  # once: as before
+    assert r.status_code == (200 if values[0] != "http://evil.example" else 403)
+
+
 def test_api_requests_from_another_site_are_refused_even_gets(tmp_path):
     c = client(tmp_path)
     state = start(c)

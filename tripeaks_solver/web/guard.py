@@ -174,11 +174,13 @@ class Guard:
         if request.method not in SAFE_METHODS or request.url.path.startswith("/api/"):
             # A change, or any API request (a GET too: another site's <img> must not
             # make the server work), only from this server's own page.
-            origin = request.headers.get("origin")
-            if origin is not None and origin != f"http://{host}":
+            origins = request.headers.getlist("origin")
+            sites = request.headers.getlist("sec-fetch-site")
+            if len(origins) > 1 or len(sites) > 1:  # a browser sends each once at most
+                return error(400, "Origin or Sec-Fetch-Site given more than once")
+            if origins and origins[0] != f"http://{host}":
                 return error(403, "request from another site refused")
-            site = request.headers.get("sec-fetch-site")
-            if site is not None and site not in ("same-origin", "none"):
+            if sites and sites[0] not in ("same-origin", "none"):
                 return error(403, "request from another site refused")
         if request.method == "POST":
             kind = request.headers.get("content-type", "").split(";")[0].strip().lower()
