@@ -185,6 +185,27 @@ def test_an_edit_in_place_of_the_same_size_with_its_time_put_back_is_seen(tmp_pa
     assert move(c, again, "undo").status_code == 200
 
 
+def test_a_crlf_record_is_continued_with_crlf_line_ends(tmp_path):
+    """A record saved by a Windows editor keeps one kind of line end whoever writes it
+    next: a move, a correction, a torn line's end (issue 54, D19)."""
+    path = tmp_path / "win.txt"
+    path.write_bytes(RECORD_8H.replace("\n", "\r\n").encode() + b"draw:4")  # a torn tail
+    c = client(tmp_path)
+    state = c.get("/api/games/win.txt").json()
+    state = move(c, state, "draw").json()
+    r = c.post("/api/games/win.txt/reveal", json={"card": "5d", "at": state["at"]})
+    assert r.status_code == 200, r.text
+    data = path.read_bytes()
+    assert data.count(b"\n") == data.count(b"\r\n") and data.endswith(b"draw:5d\r\n")
+    state = c.post("/api/games/win.txt/correct",
+                   json={"told": "5d", "to": "6d", "at": r.json()["at"]}).json()
+    data = path.read_bytes()
+    assert data.count(b"\n") == data.count(b"\r\n") and data.endswith(b"draw:6d\r\n")
+    assert move(c, state, "undo").status_code == 200
+    data = path.read_bytes()
+    assert data.count(b"\n") == data.count(b"\r\n") and data.endswith(b"undo\r\n")
+
+
 def test_a_record_removed_under_the_page_is_not_written_again(tmp_path):
     c = client(tmp_path)
     state = move(c, start(c), "draw").json()

@@ -116,6 +116,7 @@ class RecordFile:
         self.text = ""  # what the file held when it was opened
         self.tail: tuple[str, str | None] | None = None  # a last line to end first
         self.left: tuple[int, ...] = (0, 0, 0, 0, 0)  # the file as last written
+        self.newline = "\n"  # the file's line end: CRLF in one a Windows editor saved
 
     @classmethod
     def new_in(cls, start: Start, folder: Path | None = None,
@@ -183,6 +184,7 @@ class RecordFile:
             self.skip = len(BOM.encode("utf-8"))
             text = text[len(BOM):]
         self.text = text
+        self.newline = "\r\n" if text.split("\n", 1)[0].endswith("\r") else "\n"
         return text
 
     def _mark(self) -> None:
@@ -235,6 +237,7 @@ class RecordFile:
     def _append(self, text: str) -> None:
         assert self.file is not None
         fd = self.file.fd
+        text = text.replace("\n", self.newline)  # one kind of line end in a file
         before = os.lseek(fd, 0, os.SEEK_END)
         try:
             write_all(fd, text.encode("utf-8"))
@@ -259,6 +262,7 @@ class RecordFile:
         record or the new one, never a part)."""
         assert self.file is not None
         self.check()
+        text = text.replace("\n", self.newline)
         target = Path(os.path.realpath(self.path))
         tmp, fd = "", -1
         try:
