@@ -573,6 +573,30 @@ def test_malformed_bodies_are_400(tmp_path, body):
     assert not list(tmp_path.iterdir())
 
 
+def test_the_solve_page_stops_between_its_searches_when_its_client_left():
+    """Issue 54, D22: a solve ran to its end after its client left."""
+    from tripeaks_solver.web.solving import solve_page
+
+    asked: list[int] = []
+
+    def stop_after(n: int):
+        def should_stop() -> bool:
+            asked.append(1)
+            return len(asked) > n
+        return should_stop
+
+    with pytest.raises(Cancelled):
+        solve_page("TP1-E-AAAAAAD", "app", stop_after(0))
+    asked.clear()
+    with pytest.raises(Cancelled):
+        solve_page("TP1-E-AAAAAAD", "app", stop_after(1))  # after one rule set
+    assert len(asked) == 2
+    from tripeaks_solver.model.rules import RULE_ORDER
+
+    page = solve_page("TP1-E-AAAAAAD", "app", lambda: False)
+    assert [r["rules"] for r in page["rules"]] == list(RULE_ORDER)
+
+
 def test_malformed_fields_of_the_other_requests_are_400(tmp_path):
     c = client(tmp_path)
     state = start(c)

@@ -267,7 +267,8 @@ def make_app(folder: Path, hosts: Callable[[], Iterable[str]] | None,
             raise InputError(_("give a game code (TP1-E-AAAAAAB) or a layout of 52 cards"))
         scoring = text_field(data, "scoring", "app", "app, original or cards-left")
         return ok(await job(request, ("solve", text, scoring),
-                            lambda should_stop: solve_page(text, scoring), "heavy"))
+                            lambda should_stop: solve_page(text, scoring, should_stop),
+                            "heavy"))
 
     async def input_error(request: Request, exc: Exception) -> Response:
         status = status_of(exc)

@@ -23,7 +23,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from ..analysis.fair import StopCheck
+from ..analysis.fair import Cancelled, StopCheck
 from ..errors import InputError
 from ..games.following import Followed, follow_peek, peek_back
 from ..games.record_file import RecordChanged
@@ -346,6 +346,8 @@ class Table:
                                count=len(record)))
 
         def compute(should_stop: StopCheck) -> dict:
+            if should_stop():  # its client left while it waited for its turn
+                raise Cancelled
             return {"at": version, **board_after(start, record, ply, scoring)}
 
         return key, compute, "heavy"
