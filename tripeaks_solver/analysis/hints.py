@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ..limits import PLAYER_SAMPLES
 from ..model.dealing import Deal
 from ..model.game import Game, Status
 from ..model.moves import Move, move_numbers
@@ -126,9 +127,6 @@ def hint(start: Game | Position, scheme: str = "app", must_clear: bool = False,
 def _stop_here(should_stop: StopCheck | None) -> None:
     if should_stop is not None and should_stop():
         raise Cancelled
-
-
-MAX_PLAYER_SAMPLES = 100_000  # the most a fair:N player takes
 
 
 # --- analyze -------------------------------------------------------------------------
@@ -366,13 +364,6 @@ def _taken_back(moves: list[Move]) -> list[bool]:
     return back
 
 
-def fair_rating(start: Game | Position, samples: int = 1000, seed: int | None = None,
-                score_samples: int = 100, known: frozenset[int] | None = None) -> FairHint:
-    """The fair hint of a position: only what its player has seen (or the places
-    ``known``) is used."""
-    return fair_hint(View.of(_position(start), known), samples, seed, score_samples)
-
-
 @dataclass(frozen=True)
 class FairAdvice:
     """A fair hint's shares, the move the strongest fair player would play, and its
@@ -406,7 +397,7 @@ def fair_advice(view: View, samples: int = 1000, seed: int = 0, score_samples: i
     wins. Both see only ``view``; ``seed`` fixes both. ``should_stop``: as fair_hint."""
     rating = fair_hint(view, samples, seed, score_samples, scheme=scheme,
                        should_stop=should_stop)
-    player = fair_player(min(samples, MAX_PLAYER_SAMPLES))
+    player = fair_player(min(samples, PLAYER_SAMPLES))
     if not rating.moves:
         return FairAdvice(rating, player.name, seed, None)
     # The player's own order of the legal moves (its ties go to the first); with one
