@@ -11,6 +11,7 @@ import csv
 import io
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from enum import StrEnum
 
 import numpy as np
 
@@ -59,10 +60,11 @@ class MoveValue:
     loses_points: bool  # the best final score after it is worse than before it
 
     @property
-    def mark(self) -> str:
+    def mark(self) -> Mark:
         """``??`` throws the win away, ``?`` makes the best result worse (fewer points;
         under cards-left more cards left or more moves), else empty."""
-        return "??" if self.throws_win else "?" if self.loses_points else ""
+        return (Mark.THROWS_WIN if self.throws_win else
+                Mark.LOSES_POINTS if self.loses_points else Mark.NONE)
 
 
 @dataclass(frozen=True)
@@ -130,7 +132,17 @@ def _stop_here(should_stop: StopCheck | None) -> None:
 
 
 # --- analyze -------------------------------------------------------------------------
-MARKS = ("", "?", "??", "!")
+class Mark(StrEnum):
+    """A move's mark in a review, as chess annotates: the string is the mark printed
+    (and the JSON's ``mark``), so a Mark compares equal to it."""
+
+    NONE = ""
+    LOSES_POINTS = "?"  # the best result reachable is worse after the move
+    THROWS_WIN = "??"  # a win was left before the move and none is after it
+    ONLY_KEEPER = "!"  # the only move that kept the win
+
+
+MARKS = tuple(Mark)
 
 
 @dataclass(frozen=True)
@@ -313,14 +325,14 @@ def analyze_game(start: Start, record: Iterable[Observed | Move | str], scheme: 
         if sol_before is not None:  # exactly
             here = solve(position, scheme=scheme)
             lost = _value(sol_before)[1] - _value(here)[1]  # analyze never asks must_clear
-            mark = ""
+            mark = Mark.NONE
             if not back:
                 if sol_before.winnable and not here.winnable:
-                    mark = "??"
+                    mark = Mark.THROWS_WIN
                 elif _loses(sol_before, here):
-                    mark = "?"
+                    mark = Mark.LOSES_POINTS
                 elif sol_before.winnable and _only_keeper(before, move):
-                    mark = "!"
+                    mark = Mark.ONLY_KEEPER
             winnable_before, winnable_after = sol_before.winnable, here.winnable
             best_before, best_after = sol_before.best_score, here.best_score
             if scheme == "cards-left":

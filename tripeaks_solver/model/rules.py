@@ -4,12 +4,21 @@ variants of the literature as options that combine."""
 from __future__ import annotations
 
 from dataclasses import dataclass, fields
+from enum import StrEnum
 
 from ..errors import InputError
 from .cards import WILD_RANK
 from .i18n import _
 
 RANK_COUNT = 13
+
+class RuleSet(StrEnum):
+    """The two rule sets of the app, by the name every output, code and CSV row gives
+    them (a RuleSet compares equal to its name)."""
+
+    EASY = "easy"  # K and A adjacent: the app's default
+    CLASSIC = "classic"  # no wrap
+
 
 # Option name in output and CSV -> field of Rules; in this order.
 VARIANT_OPTIONS = {
@@ -39,8 +48,8 @@ class Rules:
     open: bool = False
 
     @property
-    def name(self) -> str:
-        return "easy" if self.wrap else "classic"
+    def name(self) -> RuleSet:
+        return RuleSet.EASY if self.wrap else RuleSet.CLASSIC
 
     @property
     def variant(self) -> str:
@@ -87,8 +96,9 @@ class Rules:
 
 EASY = Rules(wrap=True)
 CLASSIC = Rules(wrap=False)
-RULE_SETS = {"easy": EASY, "classic": CLASSIC}
-RULE_ORDER = ("easy", "classic")  # the order of rule sets in every output
+# Keyed by name, as the commands and files give it (a plain string finds its RuleSet).
+RULE_SETS: dict[str, Rules] = {RuleSet.EASY: EASY, RuleSet.CLASSIC: CLASSIC}
+RULE_ORDER: tuple[str, ...] = tuple(RuleSet)  # the order of rule sets in every output
 RULE_CHOICES = ("code", "easy", "classic", "both")
 
 
@@ -102,7 +112,7 @@ def select_rules(choice: str, code_rules: str | None = None, *, wrap: bool | Non
     ``draw_when_stuck``, ``open``) apply to every rule set chosen.
     """
     if wrap is not None:
-        names: tuple[str, ...] = ("easy" if wrap else "classic",)
+        names: tuple[str, ...] = (RuleSet.EASY if wrap else RuleSet.CLASSIC,)
     elif choice == "both":
         names = RULE_ORDER
     elif choice == "code":
