@@ -1,7 +1,7 @@
-"""The enums that name the rule sets and a review's marks (model/rules.py RuleSet,
-analysis/hints.py Mark) are the strings they replaced wherever a string went: JSON,
-CSV, messages, lookups by a plain name. The limits (limits.py) are those the commands
-enforce."""
+"""The enums that name the rule sets and a review's marks in the code (model/rules.py
+RuleSet, analysis/hints.py Mark) leave the package as the plain strings they replaced:
+a user's rows, objects and JSON hold no enum. The limits (limits.py) are those the
+commands enforce."""
 
 from __future__ import annotations
 
@@ -18,13 +18,16 @@ from tripeaks_solver.model.rules import RULE_ORDER, RULE_SETS, RuleSet, select_r
 
 
 def test_a_rule_set_is_its_name_everywhere_a_name_went() -> None:
-    assert tp.EASY.name is RuleSet.EASY and tp.CLASSIC.name is RuleSet.CLASSIC
+    assert tp.EASY.name == RuleSet.EASY and type(tp.CLASSIC.name) is str
     assert RULE_SETS["classic"] is tp.CLASSIC and RULE_ORDER == ("easy", "classic")
     assert tp.Rules.named(" Classic ").name == "classic"
     assert json.dumps({"rules": tp.EASY.name}) == '{"rules": "easy"}'
     assert f"{tp.CLASSIC.name}" == "classic" and str(tp.CLASSIC) == "Classic"
     assert [r.name for r in select_rules("both")] == ["easy", "classic"]
     assert [r.name for r in select_rules("code", "classic")] == [RuleSet.CLASSIC]
+    assert {type(n) for n in RULE_ORDER} == {type(k) for k in RULE_SETS} == {str}
+    row = next(tp.batch(0, 1, "classic"))
+    assert type(row["rules"]) is str and repr(row["rules"]) == "'classic'"
 
 
 def test_the_marks_are_the_strings_printed() -> None:
@@ -33,7 +36,7 @@ def test_the_marks_are_the_strings_printed() -> None:
     # A game with a thrown win: the review's rows carry Marks, its JSON plain marks.
     report = tp.analyze("TP1-E-AAAAAAD", "d d d d d d d d d d d d d d d d d d d d d d d")
     marks = [m.mark for m in report.review.moves]
-    assert all(isinstance(m, Mark) for m in marks) and Mark.THROWS_WIN in marks
+    assert {type(m) for m in marks} == {str} and Mark.THROWS_WIN in marks
     assert {row["mark"] for row in json.loads(json.dumps(report.to_dict()))["moves"]} \
         <= set(MARKS)
 

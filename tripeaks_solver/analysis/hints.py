@@ -60,11 +60,11 @@ class MoveValue:
     loses_points: bool  # the best final score after it is worse than before it
 
     @property
-    def mark(self) -> Mark:
+    def mark(self) -> str:
         """``??`` throws the win away, ``?`` makes the best result worse (fewer points;
         under cards-left more cards left or more moves), else empty."""
         return (Mark.THROWS_WIN if self.throws_win else
-                Mark.LOSES_POINTS if self.loses_points else Mark.NONE)
+                Mark.LOSES_POINTS if self.loses_points else Mark.NONE).value
 
 
 @dataclass(frozen=True)
@@ -133,8 +133,9 @@ def _stop_here(should_stop: StopCheck | None) -> None:
 
 # --- analyze -------------------------------------------------------------------------
 class Mark(StrEnum):
-    """A move's mark in a review, as chess annotates: the string is the mark printed
-    (and the JSON's ``mark``), so a Mark compares equal to it."""
+    """A move's mark in a review, as chess annotates it. The code names the marks so;
+    what leaves the package (``MoveValue.mark``, a review's rows, JSON) is the mark as
+    printed, the plain string ``Mark.THROWS_WIN.value``."""
 
     NONE = ""
     LOSES_POINTS = "?"  # the best result reachable is worse after the move
@@ -142,7 +143,7 @@ class Mark(StrEnum):
     ONLY_KEEPER = "!"  # the only move that kept the win
 
 
-MARKS = tuple(Mark)
+MARKS = tuple(m.value for m in Mark)
 
 
 @dataclass(frozen=True)
@@ -325,14 +326,15 @@ def analyze_game(start: Start, record: Iterable[Observed | Move | str], scheme: 
         if sol_before is not None:  # exactly
             here = solve(position, scheme=scheme)
             lost = _value(sol_before)[1] - _value(here)[1]  # analyze never asks must_clear
-            mark = Mark.NONE
+            kind = Mark.NONE
             if not back:
                 if sol_before.winnable and not here.winnable:
-                    mark = Mark.THROWS_WIN
+                    kind = Mark.THROWS_WIN
                 elif _loses(sol_before, here):
-                    mark = Mark.LOSES_POINTS
+                    kind = Mark.LOSES_POINTS
                 elif sol_before.winnable and _only_keeper(before, move):
-                    mark = Mark.ONLY_KEEPER
+                    kind = Mark.ONLY_KEEPER
+            mark = kind.value
             winnable_before, winnable_after = sol_before.winnable, here.winnable
             best_before, best_after = sol_before.best_score, here.best_score
             if scheme == "cards-left":

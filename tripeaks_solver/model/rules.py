@@ -14,7 +14,8 @@ RANK_COUNT = 13
 
 class RuleSet(StrEnum):
     """The two rule sets of the app, by the name every output, code and CSV row gives
-    them (a RuleSet compares equal to its name)."""
+    them. The code names them so; what leaves the package (``Rules.name``, rows, JSON)
+    is the plain string, ``RuleSet.EASY.value``, so that a user's data holds no enum."""
 
     EASY = "easy"  # K and A adjacent: the app's default
     CLASSIC = "classic"  # no wrap
@@ -48,8 +49,8 @@ class Rules:
     open: bool = False
 
     @property
-    def name(self) -> RuleSet:
-        return RuleSet.EASY if self.wrap else RuleSet.CLASSIC
+    def name(self) -> str:
+        return (RuleSet.EASY if self.wrap else RuleSet.CLASSIC).value
 
     @property
     def variant(self) -> str:
@@ -97,8 +98,8 @@ class Rules:
 EASY = Rules(wrap=True)
 CLASSIC = Rules(wrap=False)
 # Keyed by name, as the commands and files give it (a plain string finds its RuleSet).
-RULE_SETS: dict[str, Rules] = {RuleSet.EASY: EASY, RuleSet.CLASSIC: CLASSIC}
-RULE_ORDER: tuple[str, ...] = tuple(RuleSet)  # the order of rule sets in every output
+RULE_SETS: dict[str, Rules] = {RuleSet.EASY.value: EASY, RuleSet.CLASSIC.value: CLASSIC}
+RULE_ORDER = tuple(r.value for r in RuleSet)  # the order of rule sets in every output
 RULE_CHOICES = ("code", "easy", "classic", "both")
 
 
@@ -112,7 +113,7 @@ def select_rules(choice: str, code_rules: str | None = None, *, wrap: bool | Non
     ``draw_when_stuck``, ``open``) apply to every rule set chosen.
     """
     if wrap is not None:
-        names: tuple[str, ...] = (RuleSet.EASY if wrap else RuleSet.CLASSIC,)
+        names: tuple[str, ...] = ((RuleSet.EASY if wrap else RuleSet.CLASSIC).value,)
     elif choice == "both":
         names = RULE_ORDER
     elif choice == "code":
