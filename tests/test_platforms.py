@@ -238,3 +238,23 @@ def test_every_module_imports_without_fcntl() -> None:
     assert proc.returncode == 0, proc.stderr
     count, kind = proc.stdout.split()
     assert int(count) > 60 and kind == "none"
+
+
+POSIX_ONLY = {"fcntl", "resource", "termios", "tty", "pty", "pwd", "grp", "posix", "syslog",
+              "crypt", "readline"}
+
+
+def test_no_module_imports_a_posix_only_module_at_its_top() -> None:
+    # A function may import one inside try/except ImportError (serve's resource, the
+    # coach's readline); at a module's top it would stop the import on Windows.
+    import ast
+
+    package = Path(locking.__file__).resolve().parent.parent
+    found = []
+    for path in sorted(package.rglob("*.py")):
+        for node in ast.parse(path.read_text(encoding="utf-8")).body:
+            names = ([a.name for a in node.names] if isinstance(node, ast.Import) else
+                     [node.module or ""] if isinstance(node, ast.ImportFrom) else [])
+            found += [f"{path.relative_to(package)}: {n}" for n in names
+                      if n.split(".")[0] in POSIX_ONLY]
+    assert len(list(package.rglob("*.py"))) > 80 and found == []
