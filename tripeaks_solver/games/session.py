@@ -44,6 +44,7 @@ from typing import TYPE_CHECKING
 
 from ..analysis.stats import fraction
 from ..errors import IllegalMoveError, InputError
+from ..limits import REVIEW_SAMPLES
 from ..model.cards import Card
 from ..model.game import UNDO_LIMIT, Status
 from ..model.i18n import _, ngettext
@@ -57,9 +58,6 @@ from .turns import TURN_KEYS, Advice, PeekTurn, score_of
 if TYPE_CHECKING:
     from ..analysis.hints import Review
     from ..model.rules import Rules
-
-REVIEW_SAMPLES = 200  # at most, for the review at the end
-
 
 class RecordWriteError(InputError):
     """The record could not be written: the move was not made and the file is as it was
