@@ -5,9 +5,7 @@ it (SHARE_SAMPLES random completions, seed SHARE_SEED: the same text, the same f
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
-from ..analysis.fair import Cancelled
+from ..analysis.fair import Cancelled, StopCheck
 from ..errors import InputError
 from ..games.turns import score_of
 from ..model.codes import GameCode
@@ -16,6 +14,7 @@ from ..model.game import Game
 from ..model.geometry import TABLEAU_SIZE
 from ..model.i18n import _
 from ..model.layout import Layout
+from ..model.pysol import is_pysol, pysol_info
 from ..model.rules import RULE_ORDER, Rules
 from ..model.scoring import SCHEMES
 
@@ -25,10 +24,14 @@ SHARE_SEED = 0
 
 
 def read_deal(text: str) -> tuple[Deal | Layout, str, str | None]:
-    """The deal a code or a full layout names (a layout with ``??`` cards as itself), the
-    title to show, and the rule set a code names (None for a layout, which names none)."""
+    """The deal a code, a PySolFC game number (``pysol:123456``, under PySolFC's rules,
+    Easy) or a full layout names (a layout with ``??`` cards as itself), the title to
+    show, and the rule set a code names (None for a layout, which names none)."""
     if not isinstance(text, str) or not text.strip() or len(text) > MAX_TEXT:
         raise InputError(_("give a game code (TP1-E-AAAAAAB) or a layout of 52 cards"))
+    if is_pysol(text):
+        deal = Deal.from_pysol(text)
+        return deal, deal.title, "easy"
     words = text.replace(",", " ").split()
     if len(words) == 1:
         code = GameCode.parse(words[0])
@@ -52,24 +55,26 @@ def frame(game: Game, scoring: str) -> dict:
             "status": position.status.value}
 
 
-def solve_page(text: str, scoring: str = "app",
-               should_stop: Callable[[], bool] | None = None) -> dict:
+def solve_page(text: str, scoring: str = "app", should_stop: StopCheck | None = None) -> dict:
     """Both rule sets' verdicts, best scores and best lines, step by step; for a layout
     with ``??`` cards, the share of its completions won (``unknown`` how many cards are
-    not known, each rule set's ``share``; no line). ``should_stop()``: give up between
-    the rule sets (the client gone)."""
+    not known, each rule set's ``share``; no line). ``should_stop`` is asked before each
+    rule set's search (Cancelled: its client left)."""
     from ..solver.solve import solve
 
     if scoring not in SCHEMES:
         raise InputError(f"scoring: one of {', '.join(SCHEMES)}")
     deal, title, code_rules = read_deal(text)
     by_rules: list[dict] = []
-    out = {"title": title, "code_rules": code_rules, "scoring": scoring,
-           "line": deal.line(), "rules": by_rules, "unknown": 0}
+    out: dict[str, object] = {"title": title, "code_rules": code_rules, "scoring": scoring,
+                              "line": deal.line(), "rules": by_rules, "unknown": 0}
     if isinstance(deal, Layout):
-        return {**out, "unknown": len(deal.unknown_places),
+        return {**out, "pysol": None, "unknown": len(deal.unknown_places),
                 "rules": _shares(deal, should_stop)}
+    out["pysol"] = pysol_info(deal, Rules.named("easy"))
     for name in RULE_ORDER:
+        if should_stop is not None and should_stop():
+            raise Cancelled
         rules = Rules.named(name).with_options(joker=deal.has_joker)
         solution = solve(deal, rules, scheme=scoring)
         game = Game(deal, rules)
@@ -83,7 +88,7 @@ def solve_page(text: str, scoring: str = "app",
     return out
 
 
-def _shares(layout: Layout, should_stop: Callable[[], bool] | None) -> list[dict]:
+def _shares(layout: Layout, should_stop: StopCheck | None) -> list[dict]:
     """Each rule set's share of the completions of ``layout`` won (win_probability)."""
     from ..analysis.probability import win_probability
 
