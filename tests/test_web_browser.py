@@ -1234,3 +1234,25 @@ def test_a_stuck_game_offers_a_peek_at_what_was_under(server, browser):
     place = int(attr(browser, "#question", "data-place"))
     assert deal.cards[place].token not in known  # a card never seen
     assert "In the app: undo" in browser.find_element(By.ID, "question-peek").text
+
+
+def test_a_picker_is_one_tab_stop_and_the_arrows_move_in_it(server, browser):
+    """The start picker's 52 cards are one stop of the Tab key (the Start field a few
+    Tabs from the top, not 59); the arrows move by card and by row, Enter picks."""
+    browser.get(server.url)
+    WebDriverWait(browser, WAIT).until(lambda d: d.find_elements(By.CSS_SELECTOR, "[data-pick]"))
+    browser.execute_script("document.activeElement.blur()")  # from the top of the page
+    tabs = 0
+    while browser.switch_to.active_element.get_attribute("id") != "start-text":
+        browser.switch_to.active_element.send_keys(Keys.TAB)
+        tabs += 1
+        assert tabs <= 12, browser.switch_to.active_element.get_attribute("outerHTML")[:80]
+    browser.switch_to.active_element.send_keys(Keys.SHIFT, Keys.TAB)  # back into the picker
+    assert browser.switch_to.active_element.get_attribute("data-pick") == "Ac"
+    for key, want in ((Keys.ARROW_RIGHT, "2c"), (Keys.ARROW_DOWN, "2d"), (Keys.END, "Ks"),
+                      (Keys.ARROW_UP, "Kh"), (Keys.HOME, "Ac"), (Keys.ARROW_LEFT, "Ac")):
+        browser.switch_to.active_element.send_keys(key)
+        assert browser.switch_to.active_element.get_attribute("data-pick") == want, key
+    browser.switch_to.active_element.send_keys(Keys.ARROW_RIGHT, Keys.ENTER)
+    assert attr(browser, '[data-pick="2c"]', "aria-pressed") == "true"
+    assert browser.find_element(By.ID, "start-text").get_attribute("value") == "2c"

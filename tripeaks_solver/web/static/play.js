@@ -282,6 +282,7 @@ function showQuestion(state, peek) {
       "aria-label": seen ? _("{card}, told already", { card: cardName(t) }) : cardName(t),
       onclick: seen ? null : () => send("reveal", { card: t }) }));
   }
+  roving(grid);
   document.querySelector("#question [data-action=cancel]").hidden = following;
   document.querySelector("#question [data-action=stop-peek]").hidden = !following;
   document.querySelector("#question [data-action=correct]").disabled = !state.told.length;
@@ -335,6 +336,7 @@ function showCorrect(state) {
     if (known.has(t)) continue;
     grid.append(pickButton(t, { "data-correct-to": t, onclick: () => correct(told.card, t) }));
   }
+  roving(grid);
   box.replaceChildren(el("h2", { text: _("Correct a card") }),
     el("p", { text: _("You told {card} for {place}. Which card was it?", { card: pretty(told.card), place: placeName(told.place, state.empty_waste) }) }),
     grid, el("button", { type: "button", onclick: () => openCorrect(null), text: _("Another card") }), " ", close);

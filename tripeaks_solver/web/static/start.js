@@ -96,6 +96,7 @@ async function showStart() {
     const t = r + s;
     grid.append(pickButton(t, { "data-pick": t, "aria-pressed": "false", onclick: () => pick(t) }));
   }
+  roving(grid);
   $("#start-text").addEventListener("input", renderPicker);
   $("#start-text").addEventListener("keydown", (ev) => { if (ev.key === "Enter") start(); });
   for (const box of document.querySelectorAll("input[name=variant]")) box.addEventListener("change", renderPicker);
