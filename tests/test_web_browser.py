@@ -1070,6 +1070,7 @@ def test_two_tabs_of_a_game_stay_in_step(server, browser):
         browser.switch_to.window(a)
 
 
+@pytest.mark.slow  # CI's slow step; the fast set keeps the keys (the quickest browser game)
 def test_saved_games_are_named_for_people(server, browser):
     """The list names a game by when it was played, its rules, its first cards and how it
     stands; its file is a small line under it."""
@@ -1148,6 +1149,7 @@ def test_the_star_stays_off_the_rank_and_suit(server, browser):
         set_width(browser, 1280)
 
 
+@pytest.mark.slow  # CI's slow step; the fast set keeps the keys (the quickest browser game)
 def test_a_server_on_the_lan_shows_its_qr_code(browser, tmp_path):
     """The page of a server given the address other machines open (``serve --host``)
     shows it with a QR code of it, the code qrcode draws for that address; a server on
@@ -1236,6 +1238,7 @@ def test_a_stuck_game_offers_a_peek_at_what_was_under(server, browser):
     assert "In the app: undo" in browser.find_element(By.ID, "question-peek").text
 
 
+@pytest.mark.slow  # CI's slow step; the fast set keeps the keys (the quickest browser game)
 def test_a_picker_is_one_tab_stop_and_the_arrows_move_in_it(server, browser):
     """The start picker's 52 cards are one stop of the Tab key (the Start field a few
     Tabs from the top, not 59); the arrows move by card and by row, Enter picks."""

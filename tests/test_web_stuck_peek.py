@@ -8,6 +8,8 @@ from __future__ import annotations
 import warnings
 from pathlib import Path
 
+import pytest
+
 with warnings.catch_warnings():  # starlette's note on httpx's successor
     warnings.simplefilter("ignore")
     from starlette.testclient import TestClient
@@ -37,6 +39,7 @@ def stuck_game(c: TestClient, deal: Deal) -> dict:
     return state
 
 
+@pytest.mark.slow  # a whole game played to its end: the fast set keeps the refusal
 def test_a_stuck_game_with_cards_never_seen_can_be_peeked(tmp_path: Path):
     deal = Deal.from_number(5)
     with TestClient(web_app.make_app(tmp_path, lambda: {HOST}), base_url=f"http://{HOST}") as c:
