@@ -12,8 +12,6 @@ import io
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
-import numpy as np
-
 from ..model.dealing import Deal
 from ..model.game import Game, Status
 from ..model.moves import Move, move_numbers
@@ -22,7 +20,9 @@ from ..model.position import Position
 from ..model.rules import Rules
 from ..model.scoring import check_scheme, objective
 from ..solver.solve import Solution, solve
+from .chances import MAX_PLAYER_SAMPLES, Chances, move_chances
 from .fair import Cancelled, FairHint, StopCheck, View, fair_hint
+from .judgement import Decision, accuracy, decide
 from .players import fair_player
 from .stats import fraction
 
@@ -128,29 +128,32 @@ def _stop_here(should_stop: StopCheck | None) -> None:
         raise Cancelled
 
 
-MAX_PLAYER_SAMPLES = 100_000  # the most a fair:N player takes
 
 
 # --- analyze -------------------------------------------------------------------------
-MARKS = ("", "?", "??", "!")
+MARKS = ("", "?!", "?", "??")  # the judgement's, as it could be seen then
+EXACT_MARKS = ("", "??", "?", "!")  # in hindsight, every card known
 
 
 @dataclass(frozen=True)
 class MoveReview:
-    """One move of a record, judged exactly (and fairly when asked).
+    """One move of a record, judged as it could be seen then (``decision``: against the
+    advice of its moment, :mod:`judgement`; ``luck``: what the cards it turned up did
+    to the chance), exactly when the whole deal is known by the end, and with the
+    fair ceilings when asked.
 
     ``number``: the move's as the app counts moves (:func:`moves.move_numbers`);
     ``lost``: best final score before minus after (cards-left: cards more left);
     ``best_moves_before`` and ``best_moves_after``: under cards-left, the moves of the
-    best result (None otherwise); ``mark``: ``??`` the move threw the win away, ``?``
+    best result (None otherwise); ``exact_mark``: ``??`` the move threw the win away, ``?``
     the best result still reachable got worse (as hint's ``?``: under cards-left more
     cards left, or as many in more moves), ``!`` it was the only move of several that
     kept the win, else empty (undos and the moves they took back are never marked:
     ``taken_back``, they are not part of the game as it stands). ``share_before``
     and ``share_after``: the share of completions of the unseen cards still winnable
-    before and after the move, as the player could know it; ``verdict`` for a ``??``
-    move: ``mistake`` when the fair view also rated it below the best move, ``bad luck``
-    when it rated it best.
+    before and after the move, as the player could know it (the ceiling: a player
+    who saw every card); ``verdict`` for an exact ``??`` move: ``mistake`` when the
+    judgement of its moment marked it too, ``bad luck`` when it did not.
     """
 
     number: int
@@ -160,7 +163,7 @@ class MoveReview:
     best_before: int | None
     best_after: int | None
     lost: int | None
-    mark: str | None
+    exact_mark: str | None
     share_before: float | None = None
     share_after: float | None = None
     verdict: str | None = None
@@ -168,6 +171,14 @@ class MoveReview:
     best_moves_before: int | None = None
     best_moves_after: int | None = None
     taken_back: bool = False  # an undo, or a move an undo later took back
+    decision: Decision | None = None  # None: an undo, or a move taken back
+    luck: float | None = None
+
+    @property
+    def mark(self) -> str:
+        """The judgement's mark as it could be seen then: ``?!``, ``?``, ``??`` or
+        empty (:mod:`judgement`)."""
+        return "" if self.decision is None else self.decision.mark
 
 
 @dataclass(frozen=True)
@@ -184,6 +195,8 @@ class Review:
     fair: bool
     status: Status = Status.IN_PLAY  # of the game after the record
     exact: bool = True  # the deal was known: the exact columns are filled
+    samples: int = 1000  # the completions of each judgement (the advice's)
+    seed: int = 0  # and their seed (the game's)
 
     @property
     def lost_total(self) -> int | None:
@@ -203,12 +216,42 @@ class Review:
             said += f", best {self.best_start} at the start and {self.final_best} at the end"
         if self.lost_at is not None:
             said += f", lost at move {self.lost_at}"
+        said += ", marks " + ", ".join(f"{m} {self.count(m)}" for m in MARKS[1:])
         if self.exact:
-            said += ", marks " + ", ".join(f"{m} {self.count(m)}" for m in ("??", "?", "!"))
+            said += ", exact marks " + ", ".join(f"{m} {self.count_exact(m)}"
+                                                 for m in EXACT_MARKS[1:])
         return said
 
     def count(self, mark: str) -> int:
+        """The moves the judgement of their moment marked ``mark``."""
         return sum(r.mark == mark for r in self.moves)
+
+    def count_exact(self, mark: str) -> int:
+        """The moves marked ``mark`` exactly (in hindsight, every card known)."""
+        return sum(r.exact_mark == mark for r in self.moves)
+
+    @property
+    def decisions(self) -> list[Decision]:
+        """The moves of the game as it stands, judged as they could be seen then."""
+        return [r.decision for r in self.moves if r.decision is not None]
+
+    @property
+    def accuracy(self) -> float | None:
+        """:func:`judgement.accuracy` of the game's decisions."""
+        return accuracy(self.decisions)
+
+    def costliest(self, n: int = 3) -> list[MoveReview]:
+        """The ``n`` marked moves that cost the most: by chance lost, then points lost."""
+        marked = [r for r in self.moves if r.mark and r.decision is not None]
+        marked.sort(key=lambda r: (-r.decision.chance_lost, -r.decision.points_lost,  # type: ignore[union-attr]
+                                   r.number))
+        return marked[:n]
+
+    @property
+    def luck_total(self) -> float | None:
+        """The sum of the luck of the moves (None when no move turned up a card)."""
+        lucks = [r.luck for r in self.moves if r.luck is not None]
+        return sum(lucks) if lucks else None
 
     def rows(self) -> list[dict]:
         """One plain dict per move, the fields of :data:`ROW_FIELDS` (JSON and CSV)."""
@@ -217,10 +260,10 @@ class Review:
                  "best_before": r.best_before, "best_after": r.best_after,
                  "best_moves_before": r.best_moves_before,
                  "best_moves_after": r.best_moves_after, "lost": r.lost,
-                 "mark": r.mark, "share_before": fraction(r.share_before),
+                 "exact_mark": r.exact_mark, "share_before": fraction(r.share_before),
                  "share_after": fraction(r.share_after),
                  "share_best": fraction(r.share_best), "verdict": r.verdict,
-                 "taken_back": r.taken_back} for r in self.moves]
+                 "taken_back": r.taken_back, **_judged(r)} for r in self.moves]
 
     @property
     def standing(self) -> int:
@@ -234,8 +277,29 @@ class Review:
 
 
 ROW_FIELDS = ("number", "move", "winnable_before", "winnable_after", "best_before",
-              "best_after", "best_moves_before", "best_moves_after", "lost", "mark",
-              "share_before", "share_after", "share_best", "verdict", "taken_back")
+              "best_after", "best_moves_before", "best_moves_after", "lost", "exact_mark",
+              "share_before", "share_after", "share_best", "verdict", "taken_back",
+              "chance_played", "chance_best", "chance_lost", "points_played", "points_best",
+              "points_lost", "better", "followed", "mark", "grade", "luck")
+
+
+def _judged(r: MoveReview) -> dict:
+    """The judgement of a row as it could be seen then (None where there is none:
+    an undo, a move taken back)."""
+    d = r.decision
+    if d is None:
+        return {"chance_played": None, "chance_best": None, "chance_lost": None,
+                "points_played": None, "points_best": None, "points_lost": None,
+                "better": None, "followed": None, "mark": "", "grade": None, "luck": None}
+    return {"chance_played": fraction(d.chance_played), "chance_best": fraction(d.chance_best),
+            "chance_lost": fraction(d.chance_lost), "points_played": _points(d.points_played),
+            "points_best": _points(d.points_best), "points_lost": _points(d.points_lost),
+            "better": None if d.better is None else d.better.token, "followed": d.followed,
+            "mark": d.mark, "grade": d.grade, "luck": fraction(r.luck)}
+
+
+def _points(value: float) -> float:
+    return round(value, 2)
 
 
 def _cell(value: object) -> str:
@@ -268,7 +332,7 @@ def _only_keeper(position: Position, move: Move) -> bool:
 
 
 def analyze(deal: Deal, rules: Rules, record: Iterable[Move | str], scheme: str = "app",
-            fair: bool = False, samples: int = 100, seed: int | None = None) -> Review:
+            fair: bool = False, samples: int = 1000, seed: int | None = None) -> Review:
     """Judge every move of ``record`` (undos included) from the opening of ``deal``.
     IllegalMoveError at an illegal move, InputError for a malformed token."""
     start = Start.of_deal("deal", deal.line(), deal, rules)
@@ -276,24 +340,27 @@ def analyze(deal: Deal, rules: Rules, record: Iterable[Move | str], scheme: str 
 
 
 def analyze_game(start: Start, record: Iterable[Observed | Move | str], scheme: str = "app",
-                 fair: bool = False, samples: int = 100, seed: int | None = None,
+                 fair: bool = False, samples: int = 1000, seed: int | None = None,
                  progress: Callable[[int], None] | None = None,
                  should_stop: StopCheck | None = None) -> Review:
     """Judge every move of an observed ``record`` (undos included) of a game that began
-    as ``start``. Exactly when the whole deal is known by the end (from the start, or
-    every card seen); fairly too with ``fair``, and only fairly otherwise: each move's
-    shares come from what the player knew before it; rows numbered as the app counts
-    moves. ``progress(n)`` is called after the n-th move of the record; ``should_stop``
-    as :func:`fair.fair_hint` asks it (Cancelled). IllegalMoveError at an illegal move,
-    InputError for a bad token or an observation that contradicts what is known."""
+    as ``start``: each move as it could be seen then (the advice's chances from what
+    the player knew before it, ``samples`` completions drawn with ``seed``, as
+    :func:`chances.move_chances` computes them and keeps them), exactly too when the
+    whole deal is known by the end, and with ``fair`` the ceiling shares too; rows
+    numbered as the app counts moves. ``progress(n)`` is called after the n-th move of
+    the record; ``should_stop`` as :func:`fair.fair_hint` asks it (Cancelled).
+    IllegalMoveError at an illegal move, InputError for a bad token or an observation
+    that contradicts what is known."""
     check_scheme(scheme)
+    seed = 0 if seed is None else seed
     observed = ObservedGame(start)
     known = []  # what the player knew before each move
     for step in record:
         known.append(observed.known_places)
         observed.play(step)
+    known.append(observed.known_places)  # and after the last
     exact = observed.exact
-    fair = fair or not exact
     # Every card the player saw is where the record says on this deal; the others are
     # read only by the exact searches, which run when there are none.
     deal = observed.deal or observed.knowledge.filled()
@@ -312,6 +379,13 @@ def analyze_game(start: Start, record: Iterable[Observed | Move | str], scheme: 
         position = Position.of(game)
         winnable_before = winnable_after = best_before = best_after = lost = mark = None
         moves_before = moves_after = None
+        decision = luck = None
+        if not back:
+            chances = move_chances(View.of(before, known[i]), samples, seed, scheme,
+                                   should_stop)
+            decision = decide(chances, move)
+            luck = _luck(position, known[i], known[i + 1], decision, samples, seed, scheme,
+                         should_stop)
         if sol_before is not None:  # exactly
             here = solve(position, scheme=scheme)
             lost = _value(sol_before)[1] - _value(here)[1]  # analyze never asks must_clear
@@ -328,6 +402,8 @@ def analyze_game(start: Start, record: Iterable[Observed | Move | str], scheme: 
             if scheme == "cards-left":
                 moves_before, moves_after = sol_before.best_moves, here.best_moves
         share_before = share_after = share_best = verdict = None
+        if mark == "??" and decision is not None:
+            verdict = "mistake" if decision.grade else "bad luck"
         if fair and not back:
             rating = fair_hint(View.of(before, known[i]), samples, seed,
                                score_samples=0, with_now=True, scheme=scheme,
@@ -335,11 +411,9 @@ def analyze_game(start: Start, record: Iterable[Observed | Move | str], scheme: 
             share_before = rating.share_now
             share_after = next(m.share for m in rating.moves if m.move == move)
             share_best = rating.moves[0].share
-            if mark == "??":
-                verdict = "bad luck" if share_after >= share_best else "mistake"
         rows.append(MoveReview(number, move, winnable_before, winnable_after, best_before,
                                best_after, lost, mark, share_before, share_after, verdict,
-                               share_best, moves_before, moves_after, back))
+                               share_best, moves_before, moves_after, back, decision, luck))
         if progress is not None:
             progress(i + 1)
     lost_at = None
@@ -351,7 +425,24 @@ def analyze_game(start: Start, record: Iterable[Observed | Move | str], scheme: 
     return Review(Position(deal, start.rules), scheme, tuple(rows), start_best,
                   position.shown_score(scheme),
                   None if here is None else here.best_score, lost_at, fair, position.status,
-                  exact)
+                  exact, samples, seed)
+
+
+def _luck(after: Position, known_then: frozenset[int], known_after: frozenset[int],
+          decision: Decision, samples: int, seed: int, scheme: str,
+          should_stop: StopCheck | None) -> float | None:
+    """What the cards a move turned up did to the chance: the chance of the position
+    after them (the advice's there; 1 or 0 when the game ended) minus the chance of the
+    move played. None when it showed no card the player did not know."""
+    if after.status is Status.WON:
+        return 1.0 - decision.chance_played
+    if after.status is not Status.IN_PLAY:
+        return 0.0 - decision.chance_played
+    if known_after == known_then:
+        return None
+    value = move_chances(View.of(after, known_after), samples, seed, scheme,
+                         should_stop).value
+    return None if value is None else value - decision.chance_played
 
 
 def _taken_back(moves: list[Move]) -> list[bool]:
@@ -375,9 +466,9 @@ def fair_rating(start: Game | Position, samples: int = 1000, seed: int | None = 
 
 @dataclass(frozen=True)
 class FairAdvice:
-    """A fair hint's shares, the move the strongest fair player would play, and its
-    rollouts: per legal move, the games (of ``rollouts``) that the careful player,
-    playing on after it over guesses at the unseen cards, won."""
+    """A fair hint's shares (the ceilings), the move the advice recommends, and every
+    legal move's chance (:mod:`chances`): per legal move, the games (of ``rollouts``)
+    that the careful player, playing on after it over guesses at the unseen cards, won."""
 
     rating: FairHint
     player: str  # e.g. ``fair:1000``
@@ -385,6 +476,7 @@ class FairAdvice:
     recommended: Move | None
     rollouts: int = 0
     wins: tuple[tuple[Move, int], ...] = ()
+    chances: Chances | None = None
 
     def __repr__(self) -> str:
         play = "no move" if self.recommended is None else f"play {self.recommended.token}"
@@ -400,18 +492,18 @@ class FairAdvice:
 
 def fair_advice(view: View, samples: int = 1000, seed: int = 0, score_samples: int = 100,
                 scheme: str = "app", should_stop: StopCheck | None = None) -> FairAdvice:
-    """Every legal move's share of completions still winnable (:func:`fair.fair_hint`),
-    and the recommendation of the strongest fair player, ``fair:N`` with N =
-    ``samples`` (rollouts of the careful player: ``players.py``), with its rollouts'
-    wins. Both see only ``view``; ``seed`` fixes both. ``should_stop``: as fair_hint."""
+    """Every legal move's share of completions still winnable (:func:`fair.fair_hint`,
+    the ceiling), and its chance with the move recommended (:func:`chances.move_chances`,
+    the strongest fair player, ``fair:N`` with N = ``samples``, choosing by points where
+    every chance is the same). Both see only ``view``; ``seed`` fixes both.
+    ``should_stop``: as fair_hint."""
     rating = fair_hint(view, samples, seed, score_samples, scheme=scheme,
                        should_stop=should_stop)
     player = fair_player(min(samples, MAX_PLAYER_SAMPLES))
     if not rating.moves:
         return FairAdvice(rating, player.name, seed, None)
-    # The player's own order of the legal moves (its ties go to the first); with one
-    # legal move its rollouts still say how often playing on wins.
+    chances = move_chances(view, samples, seed, scheme, should_stop)
     order = view.canonical().legal_moves()
-    move, sums = player.decide(view, order, np.random.default_rng(seed), should_stop)
-    wins = tuple((m, int(sums[j, 0])) for j, m in enumerate(order))
-    return FairAdvice(rating, player.name, seed, move, player.samples, wins)
+    wins = tuple((m, chances.of(m).wins) for m in order)
+    return FairAdvice(rating, player.name, seed, chances.recommended, chances.rollouts, wins,
+                      chances)

@@ -1,0 +1,107 @@
+"""A decision judged as it could be seen then, as a chess site's review judges a move.
+
+Each move of a game is judged against the advice at that moment (:mod:`chances`: the
+cards the player knew then, the game's seed, the same samples as the advice): the
+chance it lost against the move recommended, graded
+
+- ``?!`` an inaccuracy: at least INACCURACY (5 points of chance) lost;
+- ``?`` a mistake: at least MISTAKE (10 points of chance);
+- ``??`` a blunder: at least BLUNDER (20 points of chance);
+
+and, where every move's chance is the same (all won, all lost), by the expected points
+lost instead (POINT_GRADES: 10, 25 and 50 points; under ``cards-left`` 1, 2 and 4 cards
+more left). A move that was the advice is never marked. *Luck* is apart: what the cards
+the move turned up did to the chance, the chance of the position after them (for a
+player following the advice) minus the chance of the move played (None when the move
+showed no card the player did not know; 1 or 0 when the game ended with it).
+
+A game's *accuracy* is the share of its decisions (moves with more than one legal move,
+not taken back) left unmarked.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..model.moves import Move
+from .chances import Chances, better_sign
+
+INACCURACY, MISTAKE, BLUNDER = 0.05, 0.10, 0.20
+POINT_GRADES = {"cards-left": (1.0, 2.0, 4.0)}  # any other scheme: DEFAULT_POINT_GRADES
+DEFAULT_POINT_GRADES = (10.0, 25.0, 50.0)
+GRADES = ("inaccuracy", "mistake", "blunder")
+GRADE_MARKS = {"inaccuracy": "?!", "mistake": "?", "blunder": "??"}
+EPSILON = 1e-9
+
+
+@dataclass(frozen=True)
+class Decision:
+    """One move judged against the advice of its moment.
+
+    ``chance_best`` and ``points_best``: the move recommended's; ``chance_lost`` (at
+    least 0) and ``points_lost`` (more points for the advice is positive; under
+    ``cards-left`` fewer cards left) are the advice's minus the move's; ``better``: the
+    move recommended when it was better (a higher chance, or, where every chance is
+    the same, more points), else None; ``grade``: None or one of GRADES; ``choices``: the legal moves."""
+
+    move: Move
+    followed: bool
+    chance_played: float
+    chance_best: float
+    chance_lost: float
+    points_played: float
+    points_best: float
+    points_lost: float
+    better: Move | None
+    grade: str | None
+    choices: int
+    by_points: bool  # every chance was the same: graded by the points
+
+    @property
+    def mark(self) -> str:
+        """``?!``, ``?``, ``??`` or empty."""
+        return "" if self.grade is None else GRADE_MARKS[self.grade]
+
+
+def grade_of(lost: float, thresholds: tuple[float, float, float]) -> str | None:
+    """The grade of a loss: None below the first threshold, then GRADES in turn."""
+    grade = None
+    for name, at in zip(GRADES, thresholds, strict=True):
+        if lost >= at - EPSILON:
+            grade = name
+    return grade
+
+
+def decide(chances: Chances, move: Move) -> Decision:
+    """``move`` (a legal move of the position ``chances`` rates) judged."""
+    best, played = chances.moves[0], chances.of(move)
+    sign = better_sign(chances.scheme)
+    followed = move == best.move
+    lost = max(0.0, best.chance - played.chance)
+    points_lost = sign * (best.points - played.points)
+    by_points = len({m.wins for m in chances.moves}) == 1
+    grade = None
+    if not followed:
+        if by_points:
+            grade = grade_of(points_lost, POINT_GRADES.get(chances.scheme,
+                                                           DEFAULT_POINT_GRADES))
+        else:
+            grade = grade_of(lost, (INACCURACY, MISTAKE, BLUNDER))
+    better = None
+    if not followed and (best.chance > played.chance or by_points and points_lost > 0):
+        better = best.move
+    return Decision(move, followed, played.chance, best.chance, lost, played.points,
+                    best.points, points_lost, better, grade, len(chances.moves), by_points)
+
+
+def accuracy(decisions: list[Decision]) -> float | None:
+    """The share of the decisions (more than one legal move) left unmarked; None when
+    there was none."""
+    choices = [d for d in decisions if d.choices > 1]
+    if not choices:
+        return None
+    return sum(d.grade is None for d in choices) / len(choices)
+
+
+__all__ = ["BLUNDER", "DEFAULT_POINT_GRADES", "GRADES", "GRADE_MARKS", "INACCURACY", "MISTAKE",
+           "POINT_GRADES", "Decision", "accuracy", "decide", "grade_of"]
