@@ -144,8 +144,9 @@ class HintReport:
 @dataclass(frozen=True)
 class AnalysisReport:
     """What ``analyze`` answers about a played record: the ``review`` (every move
-    judged, and where the game was lost) of the game that began as ``start``; ``fair``
-    shares were computed from ``samples`` completions a move seeded with ``seed``.
+    judged, and where the game was lost) of the game that began as ``start``, each move
+    over ``samples`` guessed games seeded with ``seed`` (and with ``fair`` the ceiling
+    shares over as many completions).
     ``error`` and ``error_move``: an illegal move of the record stopped it (``review``
     is then None)."""
 
@@ -162,7 +163,7 @@ class AnalysisReport:
         head = f"<AnalysisReport {_title(self.start, self.scheme)}"
         if self.review is None:
             return f"{head}: move {self.error_move}: {self.error}>"
-        fair = f", fair over {self.samples} samples (seed {self.seed})" if self.fair else ""
+        fair = f", over {self.samples} samples (seed {self.seed})"
         return f"{head}{fair}: {self.review.said}>"
 
     def to_dict(self) -> dict:
@@ -173,18 +174,22 @@ class AnalysisReport:
                "layout": start.text if start.kind == "layout" else None,
                "seen": start.text if start.kind == "seen" else None,
                "rules": start.rules.name, "variant": start.rules.variant,
-               "scoring": self.scheme, "fair": fair, "samples": self.samples if fair else None,
-               "seed": self.seed if fair else None, "exact": None, "status": None,
+               "scoring": self.scheme, "fair": fair, "samples": self.samples,
+               "seed": self.seed, "exact": None, "status": None,
                "final_score": None, "best_start": None, "final_best": None, "lost_at": None,
-               "lost_total": None, "marks": None, "moves": [], "error": self.error,
+               "lost_total": None, "marks": None, "exact_marks": None, "accuracy": None,
+               "luck": None, "costliest": None, "moves": [], "error": self.error,
                "error_move": self.error_move}
         if review is not None:
             out.update(exact=review.exact, status=review.status.value,
                        final_score=review.final_score, best_start=review.best_start,
                        final_best=review.final_best, lost_at=review.lost_at,
                        lost_total=review.lost_total,
-                       marks={m: review.count(m) for m in ("??", "?", "!")} if review.exact
-                       else None, moves=review.rows())
+                       marks={m: review.count(m) for m in ("??", "?", "?!")},
+                       exact_marks={m: review.count_exact(m) for m in ("??", "?", "!")}
+                       if review.exact else None, accuracy=fraction(review.accuracy),
+                       luck=fraction(review.luck_total),
+                       costliest=[r.number for r in review.costliest()], moves=review.rows())
         return out
 
 

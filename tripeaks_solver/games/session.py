@@ -57,9 +57,6 @@ if TYPE_CHECKING:
     from ..analysis.hints import Review
     from ..model.rules import Rules
 
-REVIEW_SAMPLES = 200  # at most, for the review at the end
-
-
 class RecordWriteError(InputError):
     """The record could not be written: the move was not made and the file is as it was
     before it; the session cannot go on safely."""
@@ -421,18 +418,21 @@ class CoachSession:
 
     @property
     def review_samples(self) -> int:
-        return min(self.samples, REVIEW_SAMPLES)
+        """The samples of the review's judgements: the advice's, whose chances it
+        reuses (``analysis.chances`` keeps them)."""
+        return self.samples
 
     def review(self, progress: Callable[[int], None] | None = None) -> Review | None:
-        """The whole game judged, as ``analyze`` judges it (None before any move);
-        ``progress(n)`` after the n-th move. Slow; it does not touch the session."""
+        """The whole game judged, as ``analyze --samples N --seed S`` judges it with the
+        session's samples and seed (None before any move); ``progress(n)`` after the
+        n-th move. It reuses the chances the advice computed during play; it does not
+        touch the session."""
         if not self.game.record:
             return None
         from ..analysis.hints import analyze_game
 
         return analyze_game(self.game.start, list(self.game.record), self.scoring,
-                            fair=not self.game.exact, samples=self.review_samples,
-                            seed=self.seed, progress=progress)
+                            samples=self.review_samples, seed=self.seed, progress=progress)
 
     def final(self, review: Review | None = None) -> dict:
         """The ``final`` object of ``coach --json``: the result, the score, the record
@@ -443,7 +443,10 @@ class CoachSession:
                 "analysis": None if review is None else {
                     "exact": review.exact, "best_start": review.best_start,
                     "final_best": review.final_best, "lost_at": review.lost_at,
-                    "lost_total": review.lost_total, "moves": review.rows()}}
+                    "lost_total": review.lost_total, "accuracy": fraction(review.accuracy),
+                    "luck": fraction(review.luck_total),
+                    "costliest": [r.number for r in review.costliest()],
+                    "moves": review.rows()}}
 
 
 __all__ = ["TURN_KEYS", "Advice", "CoachSession", "PeekTurn", "RecordWriteError"]

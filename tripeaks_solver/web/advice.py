@@ -39,18 +39,24 @@ def advice_of(position, known: frozenset[int], exact: bool, scoring: str, sample
             line = [first, *solve(position.play(first), scheme=scoring).moves]
         out.update(player="exact", winnable=h.winnable, best_score=h.best_score,
                    line=[m.token for m in line],
-                   moves=[{"move": m.move.token, "share": 1.0 if m.winnable else 0.0,
+                   chance=(1.0 if h.moves[0].winnable else 0.0) if h.moves else None,
+                   moves=[{"move": m.move.token, "chance": 1.0 if m.winnable else 0.0,
+                           "points": m.best_score, "share": 1.0 if m.winnable else 0.0,
                            "best_score": m.best_score, "mark": m.mark} for m in h.moves])
         out["recommended"] = h.moves[0].move.token if h.moves else None
         return out
     fa = fair_advice(View.of(position, known), samples, seed, 0, scoring,
                      should_stop=should_stop)
     advice = Advice(fair=fa)
+    ch = fa.chances
+    ceilings = {m.move: m.share for m in fa.rating.moves}
     out.update(player=fa.player, seed=seed,
                recommended=fa.recommended and fa.recommended.token,
-               chance=fraction(advice.chance), rather=rather_than(advice),
-               moves=[{"move": m.move.token, "share": fraction(m.share), "best_score": None,
-                       "mark": ""} for m in fa.rating.moves])
+               chance=fraction(advice.chance), rather=None if ch is None else rather_than(ch),
+               moves=[] if ch is None else [
+                   {"move": m.move.token, "chance": fraction(m.chance),
+                    "points": round(m.points, 2), "share": fraction(ceilings[m.move]),
+                    "best_score": None, "mark": ""} for m in ch.moves])
     return out
 
 
