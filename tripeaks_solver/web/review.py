@@ -129,6 +129,8 @@ def judge(start: Start, record: list[Observed], scoring: str, samples: int, seed
                      "loss": j["chance_lost"], "chance_played": j["chance_played"],
                      "chance_best": j["chance_best"], "points_lost": j["points_lost"],
                      "luck": j["luck"], "exact_mark": r.exact_mark or "",
+                     "choices": None if r.decision is None else r.decision.choices,
+                     "by_points": r.decision is not None and r.decision.by_points,
                      "best_before": r.best_before, "best_after": r.best_after,
                      "lost": r.lost, "verdict": r.verdict})
     by_ply = {id(r): ply for ply, r in enumerate(review.moves, 1)}
