@@ -332,17 +332,19 @@ def _only_keeper(position: Position, move: Move) -> bool:
 
 
 def analyze(deal: Deal, rules: Rules, record: Iterable[Move | str], scheme: str = "app",
-            fair: bool = False, samples: int = 1000, seed: int | None = None) -> Review:
-    """Judge every move of ``record`` (undos included) from the opening of ``deal``.
-    IllegalMoveError at an illegal move, InputError for a malformed token."""
+            fair: bool = False, samples: int = 1000, seed: int | None = None,
+            judged: bool = True) -> Review:
+    """Judge every move of ``record`` (undos included) from the opening of ``deal``
+    (:func:`analyze_game`). IllegalMoveError at an illegal move, InputError for a
+    malformed token."""
     start = Start.of_deal("deal", deal.line(), deal, rules)
-    return analyze_game(start, record, scheme, fair, samples, seed)
+    return analyze_game(start, record, scheme, fair, samples, seed, judged=judged)
 
 
 def analyze_game(start: Start, record: Iterable[Observed | Move | str], scheme: str = "app",
                  fair: bool = False, samples: int = 1000, seed: int | None = None,
                  progress: Callable[[int], None] | None = None,
-                 should_stop: StopCheck | None = None) -> Review:
+                 should_stop: StopCheck | None = None, judged: bool = True) -> Review:
     """Judge every move of an observed ``record`` (undos included) of a game that began
     as ``start``: each move as it could be seen then (the advice's chances from what
     the player knew before it, ``samples`` completions drawn with ``seed``, as
@@ -351,7 +353,8 @@ def analyze_game(start: Start, record: Iterable[Observed | Move | str], scheme: 
     numbered as the app counts moves. ``progress(n)`` is called after the n-th move of
     the record; ``should_stop`` as :func:`fair.fair_hint` asks it (Cancelled).
     IllegalMoveError at an illegal move, InputError for a bad token or an observation
-    that contradicts what is known."""
+    that contradicts what is known. ``judged`` False leaves the judgement of each
+    moment out (the exact values alone: no mark, no chance)."""
     check_scheme(scheme)
     seed = 0 if seed is None else seed
     observed = ObservedGame(start)
@@ -380,7 +383,7 @@ def analyze_game(start: Start, record: Iterable[Observed | Move | str], scheme: 
         winnable_before = winnable_after = best_before = best_after = lost = mark = None
         moves_before = moves_after = None
         decision = luck = None
-        if not back:
+        if judged and not back:
             chances = move_chances(View.of(before, known[i]), samples, seed, scheme,
                                    should_stop)
             decision = decide(chances, move)

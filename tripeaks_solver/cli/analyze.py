@@ -130,8 +130,7 @@ def review_lines(title: str, review: Review, samples: int, seed: int | None) -> 
     judged_cols = [(pgettext("review column", "chance"), 7),
                    (pgettext("review column", "advice"), 7),
                    (pgettext("review column", "luck"), 5)]
-    exact = [(pgettext("review column", "best before"), 11),
-             (pgettext("review column", "best after"), 10), (pgettext("review column", "lost"), 5)]
+    exact = [(pgettext("review column", "best after"), 10), (pgettext("review column", "lost"), 5)]
     fair = [(pgettext("review column", "ceiling"), 8)]
     judged_cols = [(h, max(w, len(h))) for h, w in judged_cols]
     exact = [(h, max(w, len(h))) for h, w in exact]
@@ -168,18 +167,15 @@ def review_lines(title: str, review: Review, samples: int, seed: int | None) -> 
             strict=True))
         line += f"  {r.mark:<{mark_width}}"
         if review.exact:
-            before = _best(r.best_before, r.best_moves_before)
             after = _best(r.best_after, r.best_moves_after)
-            line += (f"  {before:>{exact[0][1]}} {after:>{exact[1][1]}} "
-                     f"{r.lost:>{exact[2][1]}}  {r.exact_mark or '':<5}")
+            line += f"  {after:>{exact[0][1]}} {r.lost:>{exact[1][1]}}  {r.exact_mark or '':<5}"
         if review.fair:
             ceiling = "" if r.share_after is None else percent(r.share_after, 1)
             line += f"  {ceiling:>{fair[0][1]}}"
         if d.followed:
             line += "  " + _("the advice")
         elif d.better is not None:
-            line += "  " + _("{move} ({lost} chance, {points} points)", move=d.better.pretty,
-                             lost=_signed(-d.chance_lost), points=f"{-d.points_lost:+.0f}")
+            line += f"  {d.better.pretty} ({_signed(-d.chance_lost)}, {-d.points_lost:+.0f})"
         lines.append(line.rstrip())
     done = review.status is not Status.IN_PLAY
     final = (_("{label} {score} final", label=label, score=review.final_score) if done else
@@ -206,7 +202,9 @@ def review_lines(title: str, review: Review, samples: int, seed: int | None) -> 
                       "careful play; advice, the chance of the move recommended then; luck, "
                       "what the cards the move turned up did to the chance (in points of "
                       "percentage); marks ?! an inaccuracy (5 points of chance lost), ? a "
-                      "mistake (10), ?? a blunder (20)."))
+                      "mistake (10), ?? a blunder (20); better, the advice's move when it was "
+                      "better, with what the move played cost (points of chance, expected "
+                      "points)."))
     if review.fair:
         lines += _prose(_("Ceiling: the share of guesses still winnable after the move by a "
                           "player who saw every card."))
