@@ -393,7 +393,7 @@ function showAdvice(advice) {
     const shown = advice.exact ? `${m.best_score === null ? "–" : fmtNumber(m.best_score)}${m.mark ? " " + m.mark : ""}` : percent(m.chance);
     // the ceiling, a second figure named as such, on demand only
     const ceiling = advice.exact ? null : _("Ceiling: {share} of the guesses still winnable by a player who saw every card; expected points {points}.", { share: percent(m.share), points: fmtNumber(Math.round(m.points)) });
-    bars.append(el("div", { class: `bar${m.move === rec ? " best" : ""}`, "data-move": m.move, "data-chance": advice.exact ? null : String(m.chance), title: ceiling },
+    bars.append(el("div", { class: `bar${m.move === rec ? " best" : ""}`, "data-move": m.move, "data-chance": String(m.chance), title: ceiling },
       el("span", { class: "label", text: pretty(m.move) }), el("span", { class: "track", "aria-hidden": "true" }, fill),
       el("span", { class: "value", text: shown }), m.move === rec ? el("span", { class: "star", text: "★", title: _("recommended") }) : null));
   }
