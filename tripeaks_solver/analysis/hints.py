@@ -209,17 +209,17 @@ class Review:
 
     @property
     def said(self) -> str:
-        """``moves 22, in play, score 478, best 757 at the start and 655 at the end, lost
-        at move 21, marks ?? 1, ? 1, ! 1`` and the like."""
+        """``moves 22, in play, score 478, best 757 then 655, lost at move 21, marks ?!2
+        ?0 ??0, exact ??1 ?1 !1`` (the best from the start, then after the record) and
+        the like."""
         said = f"moves {len(self.moves)}, {self.status.value}, score {self.final_score}"
         if self.best_start is not None:
-            said += f", best {self.best_start} at the start and {self.final_best} at the end"
+            said += f", best {self.best_start} then {self.final_best}"
         if self.lost_at is not None:
             said += f", lost at move {self.lost_at}"
-        said += ", marks " + ", ".join(f"{m} {self.count(m)}" for m in MARKS[1:])
+        said += ", marks " + " ".join(f"{m}{self.count(m)}" for m in MARKS[1:])
         if self.exact:
-            said += ", exact marks " + ", ".join(f"{m} {self.count_exact(m)}"
-                                                 for m in EXACT_MARKS[1:])
+            said += ", exact " + " ".join(f"{m}{self.count_exact(m)}" for m in EXACT_MARKS[1:])
         return said
 
     def count(self, mark: str) -> int:

@@ -117,7 +117,7 @@ class HintReport:
                "unknown": len(self.knowledge.unknown_places),
                "winnable": None, "best_score": None, "best_moves": None, "line": None,
                "moves": [], "samples": None, "scored": None, "exact": None,
-               "recommended": None, "player": None, "seed": None,
+               "recommended": None, "chance": None, "player": None, "seed": None,
                "error": self.error, "error_move": self.error_move}
         h = self.exact
         if h is not None:
@@ -125,19 +125,31 @@ class HintReport:
                        line=[m.token for m in h.line], best_moves=h.solution.best_moves)
             out["moves"] = [{"move": m.move.token, "winnable": m.winnable,
                              "best_score": m.best_score, "best_moves": m.best_moves,
-                             "mark": m.mark, "share": None, "share_95": None,
-                             "mean_score": None} for m in h.moves]
+                             "mark": m.mark, "chance": None, "points": None, "share": None,
+                             "share_95": None, "mean_score": None} for m in h.moves]
         if self.advice is not None:
             rating = self.advice.rating
             rec = self.advice.recommended
+            chances = self.advice.chances
             out.update(samples=rating.samples, scored=rating.scored, exact=rating.exact,
                        recommended=None if rec is None else rec.token,
+                       chance=None if chances is None else fraction(chances.value),
                        player=self.advice.player,
                        seed=self.advice.seed)
-            out["moves"] = [{"move": m.move.token, "winnable": None, "best_score": None,
-                             "best_moves": None, "mark": None, "share": fraction(m.share),
-                             "share_95": fractions(m.share_95), "mean_score": m.mean_score}
-                            for m in rating.moves]
+            # The one measure first: the move recommended, then by chance.
+            order = [c.move for c in chances.moves] if chances else [m.move for m in
+                                                                     rating.moves]
+            ceilings = {m.move: m for m in rating.moves}
+            chance_of = {c.move: c for c in chances.moves} if chances else {}
+            out["moves"] = [{"move": mv.token, "winnable": None, "best_score": None,
+                             "best_moves": None, "mark": None,
+                             "chance": fraction(chance_of[mv].chance) if mv in chance_of
+                             else None,
+                             "points": round(chance_of[mv].points, 2) if mv in chance_of
+                             else None,
+                             "share": fraction(ceilings[mv].share),
+                             "share_95": fractions(ceilings[mv].share_95),
+                             "mean_score": ceilings[mv].mean_score} for mv in order]
         return out
 
 
