@@ -41,8 +41,8 @@ class Decision:
     ``chance_best`` and ``points_best``: the move recommended's; ``chance_lost`` (at
     least 0) and ``points_lost`` (more points for the advice is positive; under
     ``cards-left`` fewer cards left) are the advice's minus the move's; ``better``: the
-    move recommended when it was better (a higher chance, or, where every chance is
-    the same, more points), else None; ``grade``: None or one of GRADES; ``choices``: the legal moves."""
+    move recommended when the move is marked (it was better by a grade's worth), else
+    None; ``grade``: None or one of GRADES; ``choices``: the legal moves."""
 
     move: Move
     followed: bool
@@ -87,9 +87,7 @@ def decide(chances: Chances, move: Move) -> Decision:
                                                            DEFAULT_POINT_GRADES))
         else:
             grade = grade_of(lost, (INACCURACY, MISTAKE, BLUNDER))
-    better = None
-    if not followed and (best.chance > played.chance or by_points and points_lost > 0):
-        better = best.move
+    better = best.move if grade is not None else None
     return Decision(move, followed, played.chance, best.chance, lost, played.points,
                     best.points, points_lost, better, grade, len(chances.moves), by_points)
 

@@ -202,8 +202,8 @@ def review_lines(title: str, review: Review, samples: int, seed: int | None) -> 
                       "careful play; advice, the chance of the move recommended then; luck, "
                       "what the cards the move turned up did to the chance (in points of "
                       "percentage); marks ?! an inaccuracy (5 points of chance lost), ? a "
-                      "mistake (10), ?? a blunder (20); better, the advice's move when it was "
-                      "better, with what the move played cost (points of chance, expected "
+                      "mistake (10), ?? a blunder (20); better, the advice's move at a marked "
+                      "move, with what the move played cost (points of chance, expected "
                       "points)."))
     if review.fair:
         lines += _prose(_("Ceiling: the share of guesses still winnable after the move by a "
