@@ -195,8 +195,9 @@ function judgedWords(j) {
   if (j.mark) {
     add(el("span", { class: `mark ${markClass(j.mark)}`, text: j.mark }), " ", markTitle(j) + ".");
     const pts = Math.round(j.points_lost);
-    add(ngettext("It cost {loss} points of chance and {n} expected point.", "It cost {loss} points of chance and {n} expected points.", Math.abs(pts),
-      { loss: fmtNumber(Math.round(100 * j.loss)), n: pts < 0 ? `−${fmtNumber(-pts)}` : fmtNumber(pts) }));
+    const vars = { loss: fmtNumber(Math.round(100 * j.loss)), n: pts < 0 ? `−${fmtNumber(-pts)}` : fmtNumber(pts) };
+    const cost = ngettext("It cost {loss} points of chance and {n} expected point.", "It cost {loss} points of chance and {n} expected points.", Math.abs(pts), vars);
+    add(cost);
   }
   if (j.luck !== null && j.luck !== undefined) {
     add(_("Luck: the cards it turned up moved the chance by {luck} points.", { luck: signed(j.luck) }));
@@ -243,8 +244,12 @@ function summary(j) {
     out.push(_("The costliest decision: move {n} ({move} {mark}); {better} was better, {loss} points of chance more.", {
       n: fmtNumber(c.number), move: pretty(c.move), mark: c.mark, better: pretty(c.better), loss: fmtNumber(Math.round(100 * c.loss)) }));
     if (j.costliest.length > 1) {
-      out.push(_("Then: {moves}.", { moves: j.costliest.slice(1).map((r) => _("move {n} ({move} {mark}, {better} better by {loss})", {
-        n: fmtNumber(r.number), move: pretty(r.move), mark: r.mark, better: pretty(r.better), loss: fmtNumber(Math.round(100 * r.loss)) })).join("; ") }));
+      const next = [];
+      for (const r of j.costliest.slice(1)) {
+        const vars = { n: fmtNumber(r.number), move: pretty(r.move), mark: r.mark, better: pretty(r.better), loss: fmtNumber(Math.round(100 * r.loss)) };
+        next.push(_("move {n} ({move} {mark}, {better} better by {loss})", vars));
+      }
+      out.push(_("Then: {moves}.", { moves: next.join("; ") }));
     }
   } else {
     out.push(_("No decision is marked: every move kept its chance within 5 points of the advice's."));
