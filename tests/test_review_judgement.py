@@ -207,3 +207,62 @@ def test_the_coach_moves_carry_their_chance(tmp_path):
     assert turn["chance"] == turn["moves"][0]["chance"]
     ch = move_chances(View.of(Position(deal, EASY)), SAMPLES, SEED)
     assert [m["chance"] for m in turn["moves"]] == [round(m.chance, 6) for m in ch.moves]
+
+
+# --- the chances kept beside the record -------------------------------------------------------
+def test_the_chances_are_kept_beside_the_record_and_reused(tmp_path, capsys):
+    """A coach session keeps the advice's chances in NAME.txt.chances; ``analyze --record``
+    in a fresh cache reads them (the game's samples and seed by default) and judges as the
+    session's review does, computing none again; the record itself is unchanged (replay
+    reads it), and a sidecar spoiled by a torn line or another file loads what it can."""
+    from tripeaks_solver.analysis import chances as chances_module
+    from tripeaks_solver.analysis.chances import forget_chances
+    from tripeaks_solver.games.chance_log import ChanceLog
+    from tripeaks_solver.games.session import CoachSession
+    from tripeaks_solver.model.observed import Observed, Start
+
+    deal = Deal.from_number(5)
+    path = tmp_path / "g.txt"
+    session = CoachSession.new(Start.of_seen(seen_line(deal), EASY), samples=40, seed=77,
+                               record=path)
+    try:
+        for _ in range(12):
+            advice = session.advise()
+            session.play(Observed(advice.recommended))
+            while session.pending is not None:
+                session.answer(deal.cards[session.need[len(session.said)]].token)
+        session.advise()
+        review = session.review()
+    finally:
+        session.close()
+    sidecar = ChanceLog(path).path
+    assert sidecar.name == "g.txt.chances" and len(sidecar.read_text().splitlines()) >= 12
+    code, out, err = run(capsys, "replay", "--record", str(path), "--json")
+    assert code == 0, err  # the record reads as before
+    forget_chances()
+    computed = []
+    real = chances_module._sampled
+
+    def counting(*args, **kw):
+        computed.append(args)
+        return real(*args, **kw)
+
+    chances_module._sampled = counting
+    try:
+        code, out, err = run(capsys, "analyze", "--record", str(path), "--json")
+    finally:
+        chances_module._sampled = real
+    assert code == 0, err
+    data = json.loads(out)
+    assert (data["samples"], data["seed"]) == (40, 77)
+    assert computed == []  # every chance came from the file
+    assert [{k: r[k] for k in JUDGED} for r in data["moves"]] == [
+        {k: r[k] for k in JUDGED} for r in review.rows()]
+    # spoiled: a torn line, a line of nonsense, an entry of another version
+    with sidecar.open("a") as f:
+        f.write('{"v": 0, "view": "x"}\nnot json\n{"v": 1, "vie')
+    forget_chances()
+    assert ChanceLog(path).load() == (40, 77)
+    code, out, err = run(capsys, "analyze", "--record", str(path), "--json", "--seed", "1",
+                         "--samples", "20")
+    assert code == 0 and json.loads(out)["seed"] == 1  # what is asked for wins

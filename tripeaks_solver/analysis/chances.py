@@ -18,23 +18,31 @@ within the noise of the samples of it (``why``: ``"tie"``), or every chance is e
 
 :func:`move_chances` keeps what it computed (a bounded cache in the process, keyed by
 the view, the samples, the seed and the scheme): the review of a game asks again for
-the chances the advice computed during play, and gets them at once.
+the chances the advice computed during play, and gets them at once. Its ``keep``
+callback receives each new one as a plain JSON object (:func:`entry`), which a game
+keeps beside its record (``games.chance_log``) and :func:`remember` takes back in
+another process: the chances are a function of the view, the samples, the seed and the
+scheme alone, so an entry is valid wherever its key matches.
 """
 
 from __future__ import annotations
 
+import hashlib
 import threading
 from collections import OrderedDict
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
 
+from ..errors import InputError
 from ..model.moves import Move
 from ..solver.solve import solve
 from .fair import StopCheck, View
 from .players import fair_player
 
 MAX_PLAYER_SAMPLES = 100_000  # the most a fair:N player takes
+VERSION = 1  # of the computation: kept chances of another version are not reused
 CACHE_SIZE = 20_000  # positions kept (a few hundred bytes each)
 POINT_COLUMNS = {"app": 2, "original": 3}  # of the rollouts' sums; cards-left: from 1
 
@@ -144,15 +152,31 @@ def forget_chances() -> None:
     _CACHE.clear()
 
 
+def view_key(view: View) -> str:
+    """A digest of everything a :class:`fair.View` holds (the same in every process)."""
+    def cards(cs) -> str:
+        return " ".join("??" if c is None else c.token for c in cs)
+
+    waste = "-" if view.waste_start is None else view.waste_start.token
+    text = "|".join((view.rules.name, view.rules.variant, cards(view.tableau), waste,
+                     cards(view.stock), cards(view.unseen),
+                     " ".join(m.token for m in view.record), str(view.undone)))
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:32]
+
+
 def _key(view: View, samples: int, seed: int, scheme: str) -> tuple:
-    return (view, min(samples, MAX_PLAYER_SAMPLES), seed, scheme)
+    return (view_key(view), min(samples, MAX_PLAYER_SAMPLES), seed, scheme)
+
+
+Keep = Callable[[dict], None]  # receives each chance computed anew, as an entry
 
 
 def move_chances(view: View, samples: int = 1000, seed: int = 0, scheme: str = "app",
-                 should_stop: StopCheck | None = None) -> Chances:
+                 should_stop: StopCheck | None = None, keep: Keep | None = None) -> Chances:
     """Every legal move's chance and points from ``view`` (see the module's docstring),
     over ``samples`` completions (at most MAX_PLAYER_SAMPLES) drawn with ``seed``;
-    ``should_stop`` as :func:`fair.fair_hint` asks it (Cancelled)."""
+    ``should_stop`` as :func:`fair.fair_hint` asks it (Cancelled); ``keep`` receives
+    the :func:`entry` of chances computed anew (not of those the cache had)."""
     key = _key(view, samples, seed, scheme)
     found = _CACHE.get(key)
     if found is not None:
@@ -163,7 +187,38 @@ def move_chances(view: View, samples: int = 1000, seed: int = 0, scheme: str = "
     else:
         chances = _sampled(view, legal, key[1], seed, scheme, should_stop)
     _CACHE.put(key, chances)
+    if keep is not None:
+        keep(entry(key, chances))
     return chances
+
+
+def entry(key: tuple, chances: Chances) -> dict:
+    """The chances under ``key`` as a plain JSON object (what :func:`remember` reads)."""
+    return {"v": VERSION, "view": key[0], "samples": key[1], "seed": key[2], "scheme": key[3],
+            "rollouts": chances.rollouts, "exact": chances.exact, "why": chances.why,
+            "moves": [[m.move.token, m.wins, m.points] for m in chances.moves]}
+
+
+def remember(item: object) -> bool:
+    """Put an :func:`entry` back in the cache; False (nothing kept) for anything else,
+    or an entry of another VERSION."""
+    try:
+        if not isinstance(item, dict) or item.get("v") != VERSION:
+            raise ValueError("not an entry of this version")
+        rollouts = int(item["rollouts"])
+        moves = tuple(MoveChance(Move.parse(str(t)), int(w),
+                                 int(w) / rollouts if rollouts else float(w), float(p))
+                      for t, w, p in item["moves"])
+        why = item["why"]
+        if why not in (None, "tie", "points") or not moves:
+            raise ValueError("not an entry")
+        chances = Chances(moves, rollouts, int(item["seed"]), str(item["scheme"]),
+                          bool(item["exact"]), why)
+        key = (str(item["view"]), int(item["samples"]), int(item["seed"]), str(item["scheme"]))
+    except (KeyError, TypeError, ValueError, InputError):
+        return False
+    _CACHE.put(key, chances)
+    return True
 
 
 def _sampled(view: View, legal: list[Move], samples: int, seed: int, scheme: str,
@@ -223,5 +278,6 @@ def _ranked(rated: list[MoveChance], chosen: int, rollouts: int, seed: int, sche
     return Chances(tuple(rated[j] for j in order), rollouts, seed, scheme, exact, why)
 
 
-__all__ = ["CACHE_SIZE", "MAX_PLAYER_SAMPLES", "Chances", "MoveChance", "better_sign",
-           "cached_chances", "forget_chances", "move_chances"]
+__all__ = ["CACHE_SIZE", "MAX_PLAYER_SAMPLES", "VERSION", "Chances", "Keep", "MoveChance",
+           "better_sign", "cached_chances", "entry", "forget_chances", "move_chances",
+           "remember", "view_key"]

@@ -20,7 +20,7 @@ from ..model.position import Position
 from ..model.rules import Rules
 from ..model.scoring import check_scheme, objective
 from ..solver.solve import Solution, solve
-from .chances import MAX_PLAYER_SAMPLES, Chances, move_chances
+from .chances import MAX_PLAYER_SAMPLES, Chances, Keep, move_chances
 from .fair import Cancelled, FairHint, StopCheck, View, fair_hint
 from .judgement import Decision, accuracy, decide
 from .players import fair_player
@@ -494,18 +494,19 @@ class FairAdvice:
 
 
 def fair_advice(view: View, samples: int = 1000, seed: int = 0, score_samples: int = 100,
-                scheme: str = "app", should_stop: StopCheck | None = None) -> FairAdvice:
+                scheme: str = "app", should_stop: StopCheck | None = None,
+                keep: Keep | None = None) -> FairAdvice:
     """Every legal move's share of completions still winnable (:func:`fair.fair_hint`,
     the ceiling), and its chance with the move recommended (:func:`chances.move_chances`,
     the strongest fair player, ``fair:N`` with N = ``samples``, choosing by points where
     every chance is the same). Both see only ``view``; ``seed`` fixes both.
-    ``should_stop``: as fair_hint."""
+    ``should_stop``: as fair_hint; ``keep``: as move_chances."""
     rating = fair_hint(view, samples, seed, score_samples, scheme=scheme,
                        should_stop=should_stop)
     player = fair_player(min(samples, MAX_PLAYER_SAMPLES))
     if not rating.moves:
         return FairAdvice(rating, player.name, seed, None)
-    chances = move_chances(view, samples, seed, scheme, should_stop)
+    chances = move_chances(view, samples, seed, scheme, should_stop, keep)
     order = view.canonical().legal_moves()
     wins = tuple((m, chances.of(m).wins) for m in order)
     return FairAdvice(rating, player.name, seed, chances.recommended, chances.rollouts, wins,

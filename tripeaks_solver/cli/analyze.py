@@ -80,6 +80,7 @@ def _taken_back_line(run: list) -> str:
                             undos=ngettext("{n} undo", "{n} undos", undos))
 
 
+DEFAULT_SAMPLES = 1000  # the advice's (coach's and the page's) default
 PROSE_WIDTH = 100  # the review's sentences, broken between words: no terminal of 120
 # columns (nor 100) cuts a word in two
 
@@ -245,14 +246,16 @@ def judgement_sentences(review: Review) -> list[str]:
 @click.argument("words", nargs=-1, metavar="CODE MOVES...")
 @game_options
 @click.option("--seed", type=SEED, default=None,
-              help="Seed of the random completions (default: a new one, printed).")
+              help="Seed of the guessed games (default: the game's, kept beside a --record "
+                   "by coach and the page; else a new one, printed).")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 @click.option("--fair", is_flag=True,
               help="Add the ceiling: the share of guesses at the unseen cards still winnable "
                    "after each move by a player who saw every card (slower).")
-@click.option("--samples", type=click.IntRange(1, 100_000), default=1000, show_default=True,
-              help="Guessed games per move for the judgement (the advice's: coach and the "
-                   "page default to 1000), and completions for the --fair ceiling.")
+@click.option("--samples", type=click.IntRange(1, 100_000), default=None,
+              help="Guessed games per move for the judgement, and completions for the "
+                   "--fair ceiling (default: the advice's, kept beside a --record by coach "
+                   "and the page; else 1000).")
 @click.option("--plot", "plot_path", type=click.Path(path_type=Path), default=None,
               help="Save the best reachable score (and fair share) after each move as a PNG "
                    "(the [plot] extra).")
@@ -263,7 +266,8 @@ def judgement_sentences(review: Review) -> list[str]:
 @rule_options()
 def analyze_command(words: tuple[str, ...], rule_choice: str, layouts: tuple[str, ...],
                     layout_file: Path | None, seen: str | None, record_path: Path | None,
-                    lang: str | None, seed: int | None, as_json: bool, fair: bool, samples: int,
+                    lang: str | None, seed: int | None, as_json: bool, fair: bool,
+                    samples: int | None,
                     plot_path: Path | None, csv_path: Path | None, force: bool, scoring: str,
                     **opts) -> None:
     """Judge a played game: CODE (or --seen, --layout, --record), then the MOVES of its
@@ -288,6 +292,15 @@ def analyze_command(words: tuple[str, ...], rule_choice: str, layouts: tuple[str
                                "a file name")
     if plot_path is not None:
         require_matplotlib()
+    if record_path is not None and str(record_path) != STDIN:
+        # the chances the game's advice computed, kept beside the record: reused, and
+        # their samples and seed are the game's
+        from ..games.chance_log import ChanceLog
+
+        kept_samples, kept_seed = ChanceLog(record_path).load()
+        samples = kept_samples if samples is None else samples
+        seed = kept_seed if seed is None else seed
+    samples = DEFAULT_SAMPLES if samples is None else samples
 
     def on_error(game: ObservedGame, message: str, number: int) -> None:
         if as_json:

@@ -48,6 +48,7 @@ from ..model.game import UNDO_LIMIT, Status
 from ..model.i18n import _, ngettext
 from ..model.moves import Move
 from ..model.observed import NeedsObservation, Observed, ObservedGame, Start, name_place
+from .chance_log import ChanceLog
 from .corrections import app_refusal, corrected, known_already
 from .record_file import RecordFile
 from .records import header, looks_like_record, parse_record_file, replay_record, torn_note
@@ -71,6 +72,9 @@ class CoachSession:
         self.game = game
         self.scoring = scoring
         self.record = record
+        # the advice's chances, kept beside the record and reused by the review
+        self.chance_log = ChanceLog(record.path)
+        self.chance_log.load()
         self.samples = samples
         self.seed = secrets.randbelow(1_000_000_000) if seed is None else seed
         self.fair = fair
@@ -304,6 +308,7 @@ class CoachSession:
         may take seconds) without touching the session."""
         position, known = self.game.position(), self.game.known_places
         exact, samples, seed, scoring = self.exact, self.samples, self.seed, self.scoring
+        keep = self.chance_log.keep
 
         def compute() -> Advice:
             from ..analysis.fair import View
@@ -312,7 +317,7 @@ class CoachSession:
             if exact:
                 return Advice(hint=hint(position, scoring))
             view = View.of(position, known)
-            return Advice(fair=fair_advice(view, samples, seed, 0, scoring))
+            return Advice(fair=fair_advice(view, samples, seed, 0, scoring, keep=keep))
 
         return compute
 

@@ -3,20 +3,27 @@ or from only the cards seen, and the bound on the samples a page may ask for."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from ..analysis.fair import StopCheck
 from ..errors import InputError
 from ..model.game import Status
 from ..model.i18n import _, number
 from .review import rather_than
 
+if TYPE_CHECKING:
+    from ..analysis.chances import Keep
+
 MAX_SAMPLES = 5000  # the most a page may ask advice to look at (the coach's default: 1000)
 
 
 def advice_of(position, known: frozenset[int], exact: bool, scoring: str, samples: int,
-              seed: int, version: int, should_stop: StopCheck) -> dict:
+              seed: int, version: int, should_stop: StopCheck, keep: Keep | None = None
+              ) -> dict:
     """The ADVICE object of a position (docs/web.md), from only the cards seen unless
     ``exact``; ``should_stop`` asked between short searches (Cancelled). ``version``:
-    the game's ``at``, which the answer carries."""
+    the game's ``at``, which the answer carries; ``keep`` receives the chances computed
+    (``games.chance_log``: kept beside the record for the review)."""
     from ..analysis.fair import Cancelled, View
     from ..analysis.hints import fair_advice, hint
     from ..analysis.stats import fraction
@@ -46,7 +53,7 @@ def advice_of(position, known: frozenset[int], exact: bool, scoring: str, sample
         out["recommended"] = h.moves[0].move.token if h.moves else None
         return out
     fa = fair_advice(View.of(position, known), samples, seed, 0, scoring,
-                     should_stop=should_stop)
+                     should_stop=should_stop, keep=keep)
     advice = Advice(fair=fa)
     ch = fa.chances
     ceilings = {m.move: m.share for m in fa.rating.moves}

@@ -351,13 +351,13 @@ class Table:
             core, game = self.core, self.core.game
             version = self.version()
             position, known, exact = game.position(), game.known_places, core.exact
-            scoring = core.scoring
+            scoring, keep = core.scoring, core.chance_log.keep
             key = ("advice", self.name, version, tuple(game.tokens), exact, scoring, samples,
                    None if exact else seed)
 
         def compute(should_stop: StopCheck) -> dict:
             return advice_of(position, known, exact, scoring, samples, seed, version,
-                             should_stop)
+                             should_stop, keep)
 
         return key, compute, "light" if exact or samples <= LIGHT_SAMPLES else "heavy"
 
