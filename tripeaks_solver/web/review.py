@@ -144,7 +144,7 @@ def judge(start: Start, record: list[Observed], scoring: str, samples: int, seed
            "marks": {m: review.count(m) for m in ("??", "?", "?!")},
            "exact_marks": ({m: review.count_exact(m) for m in ("??", "?", "!")}
                            if review.exact else None),
-           "followed": sum(d.followed for d in review.decisions),
+           "followed": sum(d.followed and d.choices > 1 for d in review.decisions),
            "decisions": sum(d.choices > 1 for d in review.decisions),
            "accuracy": fraction(review.accuracy),
            "costliest": [{"ply": r["ply"], "number": r["number"], "move": r["move"],
