@@ -36,12 +36,13 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..errors import InputError
+from ..limits import PLAYER_SAMPLES
 from ..model.moves import Move
 from ..solver.solve import solve
 from .fair import StopCheck, View
 from .players import fair_player
 
-MAX_PLAYER_SAMPLES = 100_000  # the most a fair:N player takes
+MAX_PLAYER_SAMPLES = PLAYER_SAMPLES  # the most a fair:N player takes
 VERSION = 1  # of the computation: kept chances of another version are not reused
 CACHE_SIZE = 20_000  # positions kept (a few hundred bytes each)
 POINT_COLUMNS = {"app": 2, "original": 3}  # of the rollouts' sums; cards-left: from 1

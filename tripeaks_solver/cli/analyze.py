@@ -16,6 +16,7 @@ from ..batch.errors import BatchError
 from ..batch.files import LockedFile, open_output
 from ..errors import InputError
 from ..games.turns import n_moves, score_label, scoring_name
+from ..limits import PLAYER_SAMPLES, REVIEW_SAMPLES
 from ..model.game import Status
 from ..model.i18n import _, ngettext, percent, pgettext
 from ..model.observed import ObservedGame
@@ -63,10 +64,6 @@ def _best(best: int | None, moves: int | None) -> str:
     return str(best) if moves is None else _("{best} in {moves}", best=best, moves=moves)
 
 
-def _percent(share: float | None) -> str:
-    return "" if share is None else f"{100 * share:.1f}%"
-
-
 def _taken_back_line(run: list) -> str:
     # The moves' numbers (as the app counts them: an undo has none of its own); a few
     # moves are named, a peek's long excursions counted.
@@ -80,7 +77,6 @@ def _taken_back_line(run: list) -> str:
                             undos=ngettext("{n} undo", "{n} undos", undos))
 
 
-DEFAULT_SAMPLES = 1000  # the advice's (coach's and the page's) default
 PROSE_WIDTH = 100  # the review's sentences, broken between words: no terminal of 120
 # columns (nor 100) cuts a word in two
 
@@ -252,7 +248,7 @@ def judgement_sentences(review: Review) -> list[str]:
 @click.option("--fair", is_flag=True,
               help="Add the ceiling: the share of guesses at the unseen cards still winnable "
                    "after each move by a player who saw every card (slower).")
-@click.option("--samples", type=click.IntRange(1, 100_000), default=None,
+@click.option("--samples", type=click.IntRange(1, PLAYER_SAMPLES), default=None,
               help="Guessed games per move for the judgement, and completions for the "
                    "--fair ceiling (default: the advice's, kept beside a --record by coach "
                    "and the page; else 1000).")
@@ -300,7 +296,7 @@ def analyze_command(words: tuple[str, ...], rule_choice: str, layouts: tuple[str
         kept_samples, kept_seed = ChanceLog(record_path).load()
         samples = kept_samples if samples is None else samples
         seed = kept_seed if seed is None else seed
-    samples = DEFAULT_SAMPLES if samples is None else samples
+    samples = REVIEW_SAMPLES if samples is None else samples
 
     def on_error(game: ObservedGame, message: str, number: int) -> None:
         if as_json:

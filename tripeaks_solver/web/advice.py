@@ -7,14 +7,13 @@ from typing import TYPE_CHECKING
 
 from ..analysis.fair import StopCheck
 from ..errors import InputError
+from ..limits import PAGE_SAMPLES as MAX_SAMPLES  # the page's code and tests name it so
 from ..model.game import Status
 from ..model.i18n import _, number
 from .review import rather_than
 
 if TYPE_CHECKING:
     from ..analysis.chances import Keep
-
-MAX_SAMPLES = 5000  # the most a page may ask advice to look at (the coach's default: 1000)
 
 
 def advice_of(position, known: frozenset[int], exact: bool, scoring: str, samples: int,

@@ -33,7 +33,6 @@ if TYPE_CHECKING:
     from ..model.position import Position
 
 
-
 # --- the board and the moves ---------------------------------------------------------------
 def board_cells(position: Position, knowledge: Layout) -> list[dict]:
     """The 28 places as the player sees them: face-up cards named (from ``knowledge``,
