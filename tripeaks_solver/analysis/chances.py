@@ -39,7 +39,7 @@ from ..errors import InputError
 from ..limits import PLAYER_SAMPLES
 from ..model.moves import Move
 from ..solver.solve import solve
-from .fair import StopCheck, View
+from .fair import FairHint, StopCheck, View, fair_hint
 from .players import fair_player
 
 MAX_PLAYER_SAMPLES = PLAYER_SAMPLES  # the most a fair:N player takes
@@ -279,6 +279,67 @@ def _ranked(rated: list[MoveChance], chosen: int, rollouts: int, seed: int, sche
     return Chances(tuple(rated[j] for j in order), rollouts, seed, scheme, exact, why)
 
 
-__all__ = ["CACHE_SIZE", "MAX_PLAYER_SAMPLES", "VERSION", "Chances", "Keep", "MoveChance",
-           "better_sign", "cached_chances", "entry", "forget_chances", "move_chances",
-           "remember", "view_key"]
+
+@dataclass(frozen=True)
+class FairAdvice:
+    """A fair hint's shares (the ceilings), the move the advice recommends, and every
+    legal move's chance (:mod:`chances`): per legal move, the games (of ``rollouts``)
+    that the careful player, playing on after it over guesses at the unseen cards, won."""
+
+    rating: FairHint
+    player: str  # e.g. ``fair:1000``
+    seed: int
+    recommended: Move | None
+    rollouts: int = 0
+    wins: tuple[tuple[Move, int], ...] = ()
+    chances: Chances | None = None
+
+    def __repr__(self) -> str:
+        play = "no move" if self.recommended is None else f"play {self.recommended.token}"
+        return f"<FairAdvice {self.player}, seed {self.seed}: {play}; {self.rating.said}>"
+
+    def won(self, move: Move) -> float:
+        """The share of its rollouts that ``move`` won (ValueError without rollouts)."""
+        wins = next((w for m, w in self.wins if m == move), None)
+        if wins is None or not self.rollouts:
+            raise ValueError(f"no rollouts of {move.token}")
+        return wins / self.rollouts
+
+
+def fair_advice(view: View, samples: int = 1000, seed: int = 0, score_samples: int = 100,
+                scheme: str = "app", should_stop: StopCheck | None = None,
+                keep: Keep | None = None) -> FairAdvice:
+    """Every legal move's share of completions still winnable (:func:`fair.fair_hint`,
+    the ceiling), and its chance with the move recommended (:func:`chances.move_chances`,
+    the strongest fair player, ``fair:N`` with N = ``samples``, choosing by points where
+    every chance is the same). Both see only ``view``; ``seed`` fixes both.
+    ``should_stop``: as fair_hint; ``keep``: as move_chances."""
+    rating = fair_hint(view, samples, seed, score_samples, scheme=scheme,
+                       should_stop=should_stop)
+    player = fair_player(min(samples, PLAYER_SAMPLES))
+    if not rating.moves:
+        return FairAdvice(rating, player.name, seed, None)
+    chances = move_chances(view, samples, seed, scheme, should_stop, keep)
+    order = view.canonical().legal_moves()
+    wins = tuple((m, chances.of(m).wins) for m in order)
+    return FairAdvice(rating, player.name, seed, chances.recommended, chances.rollouts, wins,
+                      chances)
+
+
+__all__ = [
+    "CACHE_SIZE",
+    "MAX_PLAYER_SAMPLES",
+    "VERSION",
+    "Chances",
+    "FairAdvice",
+    "Keep",
+    "MoveChance",
+    "better_sign",
+    "cached_chances",
+    "entry",
+    "fair_advice",
+    "forget_chances",
+    "move_chances",
+    "remember",
+    "view_key",
+]

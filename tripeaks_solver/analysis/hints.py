@@ -13,7 +13,6 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from enum import StrEnum
 
-from ..limits import PLAYER_SAMPLES
 from ..model.dealing import Deal
 from ..model.game import Game, Status
 from ..model.moves import Move, move_numbers
@@ -22,10 +21,9 @@ from ..model.position import Position
 from ..model.rules import Rules
 from ..model.scoring import check_scheme, objective
 from ..solver.solve import Solution, solve
-from .chances import Chances, Keep, move_chances
-from .fair import Cancelled, FairHint, StopCheck, View, fair_hint
-from .judgement import Decision, accuracy, decide
-from .players import fair_player
+from .chances import FairAdvice, fair_advice, move_chances  # noqa: F401 - theirs here too
+from .fair import Cancelled, StopCheck, View, fair_hint
+from .judgement import Decision, accuracy, decide, judged_fields, luck_of
 from .stats import fraction
 
 
@@ -275,7 +273,7 @@ class Review:
                  "exact_mark": r.exact_mark, "share_before": fraction(r.share_before),
                  "share_after": fraction(r.share_after),
                  "share_best": fraction(r.share_best), "verdict": r.verdict,
-                 "taken_back": r.taken_back, **_judged(r)} for r in self.moves]
+                 "taken_back": r.taken_back, **judged_fields(r.decision, r.luck)} for r in self.moves]
 
     @property
     def standing(self) -> int:
@@ -293,25 +291,6 @@ ROW_FIELDS = ("number", "move", "winnable_before", "winnable_after", "best_befor
               "share_before", "share_after", "share_best", "verdict", "taken_back",
               "chance_played", "chance_best", "chance_lost", "points_played", "points_best",
               "points_lost", "better", "followed", "mark", "grade", "luck")
-
-
-def _judged(r: MoveReview) -> dict:
-    """The judgement of a row as it could be seen then (None where there is none:
-    an undo, a move taken back)."""
-    d = r.decision
-    if d is None:
-        return {"chance_played": None, "chance_best": None, "chance_lost": None,
-                "points_played": None, "points_best": None, "points_lost": None,
-                "better": None, "followed": None, "mark": "", "grade": None, "luck": None}
-    return {"chance_played": fraction(d.chance_played), "chance_best": fraction(d.chance_best),
-            "chance_lost": fraction(d.chance_lost), "points_played": _points(d.points_played),
-            "points_best": _points(d.points_best), "points_lost": _points(d.points_lost),
-            "better": None if d.better is None else d.better.token, "followed": d.followed,
-            "mark": d.mark, "grade": d.grade, "luck": fraction(r.luck)}
-
-
-def _points(value: float) -> float:
-    return round(value, 2)
 
 
 def _cell(value: object) -> str:
@@ -399,8 +378,8 @@ def analyze_game(start: Start, record: Iterable[Observed | Move | str], scheme: 
             chances = move_chances(View.of(before, known[i]), samples, seed, scheme,
                                    should_stop)
             decision = decide(chances, move)
-            luck = _luck(position, known[i], known[i + 1], decision, samples, seed, scheme,
-                         should_stop)
+            luck = luck_of(position, known[i], known[i + 1], decision, samples, seed,
+                           scheme, should_stop)
         if sol_before is not None:  # exactly
             here = solve(position, scheme=scheme)
             lost = _value(sol_before)[1] - _value(here)[1]  # analyze never asks must_clear
@@ -444,23 +423,6 @@ def analyze_game(start: Start, record: Iterable[Observed | Move | str], scheme: 
                   exact, samples, seed)
 
 
-def _luck(after: Position, known_then: frozenset[int], known_after: frozenset[int],
-          decision: Decision, samples: int, seed: int, scheme: str,
-          should_stop: StopCheck | None) -> float | None:
-    """What the cards a move turned up did to the chance: the chance of the position
-    after them (the advice's there; 1 or 0 when the game ended) minus the chance of the
-    move played. None when it showed no card the player did not know."""
-    if after.status is Status.WON:
-        return 1.0 - decision.chance_played
-    if after.status is not Status.IN_PLAY:
-        return 0.0 - decision.chance_played
-    if known_after == known_then:
-        return None
-    value = move_chances(View.of(after, known_after), samples, seed, scheme,
-                         should_stop).value
-    return None if value is None else value - decision.chance_played
-
-
 def _taken_back(moves: list[Move]) -> list[bool]:
     """For each move of a record: is it an undo, or a move a later undo took back?"""
     back = [move.is_undo for move in moves]
@@ -471,49 +433,3 @@ def _taken_back(moves: list[Move]) -> list[bool]:
         elif stack:
             back[stack.pop()] = True
     return back
-
-
-@dataclass(frozen=True)
-class FairAdvice:
-    """A fair hint's shares (the ceilings), the move the advice recommends, and every
-    legal move's chance (:mod:`chances`): per legal move, the games (of ``rollouts``)
-    that the careful player, playing on after it over guesses at the unseen cards, won."""
-
-    rating: FairHint
-    player: str  # e.g. ``fair:1000``
-    seed: int
-    recommended: Move | None
-    rollouts: int = 0
-    wins: tuple[tuple[Move, int], ...] = ()
-    chances: Chances | None = None
-
-    def __repr__(self) -> str:
-        play = "no move" if self.recommended is None else f"play {self.recommended.token}"
-        return f"<FairAdvice {self.player}, seed {self.seed}: {play}; {self.rating.said}>"
-
-    def won(self, move: Move) -> float:
-        """The share of its rollouts that ``move`` won (ValueError without rollouts)."""
-        wins = next((w for m, w in self.wins if m == move), None)
-        if wins is None or not self.rollouts:
-            raise ValueError(f"no rollouts of {move.token}")
-        return wins / self.rollouts
-
-
-def fair_advice(view: View, samples: int = 1000, seed: int = 0, score_samples: int = 100,
-                scheme: str = "app", should_stop: StopCheck | None = None,
-                keep: Keep | None = None) -> FairAdvice:
-    """Every legal move's share of completions still winnable (:func:`fair.fair_hint`,
-    the ceiling), and its chance with the move recommended (:func:`chances.move_chances`,
-    the strongest fair player, ``fair:N`` with N = ``samples``, choosing by points where
-    every chance is the same). Both see only ``view``; ``seed`` fixes both.
-    ``should_stop``: as fair_hint; ``keep``: as move_chances."""
-    rating = fair_hint(view, samples, seed, score_samples, scheme=scheme,
-                       should_stop=should_stop)
-    player = fair_player(min(samples, PLAYER_SAMPLES))
-    if not rating.moves:
-        return FairAdvice(rating, player.name, seed, None)
-    chances = move_chances(view, samples, seed, scheme, should_stop, keep)
-    order = view.canonical().legal_moves()
-    wins = tuple((m, chances.of(m).wins) for m in order)
-    return FairAdvice(rating, player.name, seed, chances.recommended, chances.rollouts, wins,
-                      chances)

@@ -23,8 +23,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ..model.game import Status
 from ..model.moves import Move
-from .chances import Chances, better_sign
+from ..model.position import Position
+from .chances import Chances, better_sign, move_chances
+from .fair import StopCheck, View
+from .stats import fraction
 
 INACCURACY, MISTAKE, BLUNDER = 0.05, 0.10, 0.20
 POINT_GRADES = {"cards-left": (1.0, 2.0, 4.0)}  # any other scheme: DEFAULT_POINT_GRADES
@@ -101,5 +105,37 @@ def accuracy(decisions: list[Decision]) -> float | None:
     return sum(d.grade is None for d in choices) / len(choices)
 
 
+def judged_fields(d: Decision | None, luck: float | None) -> dict:
+    """A decision and its luck as a review's row gives them (None where there is none:
+    an undo, a move taken back)."""
+    if d is None:
+        return {"chance_played": None, "chance_best": None, "chance_lost": None,
+                "points_played": None, "points_best": None, "points_lost": None,
+                "better": None, "followed": None, "mark": "", "grade": None, "luck": None}
+    return {"chance_played": fraction(d.chance_played), "chance_best": fraction(d.chance_best),
+            "chance_lost": fraction(d.chance_lost), "points_played": round(d.points_played, 2),
+            "points_best": round(d.points_best, 2), "points_lost": round(d.points_lost, 2),
+            "better": None if d.better is None else d.better.token, "followed": d.followed,
+            "mark": d.mark, "grade": d.grade, "luck": fraction(luck)}
+
+
+def luck_of(after: Position, known_then: frozenset[int], known_after: frozenset[int],
+            decision: Decision, samples: int, seed: int, scheme: str,
+            should_stop: StopCheck | None) -> float | None:
+    """What the cards a move turned up did to the chance: the chance of the position
+    after them (the advice's there; 1 or 0 when the game ended) minus the chance of the
+    move played. None when it showed no card the player did not know."""
+    if after.status is Status.WON:
+        return 1.0 - decision.chance_played
+    if after.status is not Status.IN_PLAY:
+        return 0.0 - decision.chance_played
+    if known_after == known_then:
+        return None
+    value = move_chances(View.of(after, known_after), samples, seed, scheme,
+                         should_stop).value
+    return None if value is None else value - decision.chance_played
+
+
 __all__ = ["BLUNDER", "DEFAULT_POINT_GRADES", "GRADES", "GRADE_MARKS", "INACCURACY", "MISTAKE",
-           "POINT_GRADES", "Decision", "accuracy", "decide", "grade_of"]
+           "POINT_GRADES", "Decision", "accuracy", "decide", "grade_of", "judged_fields",
+           "luck_of"]
