@@ -5,7 +5,7 @@ it, then playing carefully (the ``careful`` player of ``players.py``), wins: the
 player's rollouts, over the same completions for every move, from only what the player
 has seen (a :class:`fair.View`). Its *points* are the final result those same games
 reach on average under the scoring scheme (app or original points; cards left under
-``cards-left``). When every card is known there is nothing to guess: a move's chance
+``cards-left``; 0 under ``pysol``, which the rollouts do not count). When every card is known there is nothing to guess: a move's chance
 is 1 when a win is still left after it and 0 otherwise, its points the best final
 result still reachable (the exact solver).
 
@@ -231,13 +231,13 @@ def _sampled(view: View, legal: list[Move], samples: int, seed: int, scheme: str
     # legal move its rollouts still say how often playing on wins.
     move, sums = player.decide(view, legal, np.random.default_rng(seed), should_stop)
     n = player.samples
-    column = POINT_COLUMNS.get(scheme, 2)
+    column = POINT_COLUMNS.get(scheme)
     rated = []
     for j, m in enumerate(legal):
         if scheme == "cards-left":
             points = len(view.tableau) - sums[j, 1] / n
-        else:
-            points = sums[j, column] / n
+        else:  # a scheme the rollouts do not count (pysol): no points, 0 for every move
+            points = 0.0 if column is None else sums[j, column] / n
         rated.append(MoveChance(m, int(sums[j, 0]), int(sums[j, 0]) / n, float(points)))
     return _ranked(rated, legal.index(move), n, seed, scheme, False)
 

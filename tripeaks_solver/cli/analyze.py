@@ -91,7 +91,12 @@ def _prose(*texts: str) -> list[str]:
 
 def _signed(share: float) -> str:
     # A change of chance in points of percentage: +12, -7, 0.
-    return f"{100 * share:+.0f}" if round(100 * share) else "0"
+    return _points(100 * share)
+
+
+def _points(value: float) -> str:
+    # Points, signed: +12, -7, 0 (never -0).
+    return f"{value:+.0f}" if round(value) else "0"
 
 
 def review_lines(title: str, review: Review, samples: int, seed: int | None) -> list[str]:
@@ -172,7 +177,7 @@ def review_lines(title: str, review: Review, samples: int, seed: int | None) -> 
         if d.followed:
             line += "  " + _("the advice")
         elif d.better is not None:
-            line += f"  {d.better.pretty} ({_signed(-d.chance_lost)}, {-d.points_lost:+.0f})"
+            line += f"  {d.better.pretty} ({_signed(-d.chance_lost)}, {_points(-d.points_lost)})"
         lines.append(line.rstrip())
     done = review.status is not Status.IN_PLAY
     final = (_("{label} {score} final", label=label, score=review.final_score) if done else
@@ -227,7 +232,7 @@ def judgement_sentences(review: Review) -> list[str]:
             said.append(_("move {number} ({move} {mark}): {better} was better, {lost} chance, "
                           "{points} points", number=r.number, move=r.move.pretty,
                           mark=r.mark, better=d.better.pretty, lost=_signed(-d.chance_lost),
-                          points=f"{-d.points_lost:+.0f}"))
+                          points=f"{_points(-d.points_lost)}"))
         out.append(_("Costliest decisions: {moves}.", moves="; ".join(said)))
     else:
         out.append(_("No decision is marked: every move kept the chance within 5 points of "
