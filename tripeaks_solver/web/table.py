@@ -405,7 +405,7 @@ class Table:
                     "final_best": review.final_best, "lost_at": review.lost_at,
                     "lost_total": review.lost_total,
                     "marks": {m: review.count(m) for m in ("?!", "?", "??")},
-                    "accuracy": review.accuracy,
+                    "accuracy": None if review.accuracy is None else round(review.accuracy, 6),
                     "bad_luck": sum(r.verdict == "bad luck" for r in review.moves),
                     "mistakes": sum(r.verdict == "mistake" for r in review.moves),
                     "moves": review.rows()}
