@@ -175,7 +175,7 @@ def review_lines(title: str, review: Review, samples: int, seed: int | None) -> 
             ceiling = "" if r.share_after is None else percent(r.share_after, 1)
             line += f"  {ceiling:>{fair[0][1]}}"
         if d.followed:
-            line += "  " + _("the advice")
+            line += "  " + (_("the advice") if d.choices > 1 else _("the only move"))
         elif d.better is not None:
             line += f"  {d.better.pretty} ({_signed(-d.chance_lost)}, {_points(-d.points_lost)})"
         lines.append(line.rstrip())
