@@ -21,7 +21,7 @@ from ..model.position import Position
 from ..model.rules import Rules
 from ..model.scoring import check_scheme, objective
 from ..solver.solve import Solution, solve
-from .chances import FairAdvice, fair_advice, move_chances  # noqa: F401 - theirs here too
+from .chances import FairAdvice, fair_advice, move_chances  # noqa: F401 - hints.fair_advice too
 from .fair import Cancelled, StopCheck, View, fair_hint
 from .judgement import Decision, accuracy, decide, judged_fields, luck_of
 from .stats import fraction
