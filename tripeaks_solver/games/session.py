@@ -73,8 +73,7 @@ class CoachSession:
         self.game = game
         self.scoring = scoring
         self.record = record
-        # the advice's chances, kept beside the record and reused by the review
-        self.chance_log = ChanceLog(record.path)
+        self.chance_log = ChanceLog(record.path)  # the advice's chances, for the review
         self.chance_log.load()
         self.samples = samples
         self.seed = secrets.randbelow(1_000_000_000) if seed is None else seed
@@ -499,15 +498,12 @@ class CoachSession:
 
     @property
     def review_samples(self) -> int:
-        """The samples of the review's judgements: the advice's, whose chances it
-        reuses (``analysis.chances`` keeps them)."""
-        return self.samples
+        return self.samples  # the advice's: the review reuses its chances
 
     def review(self, progress: Callable[[int], None] | None = None) -> Review | None:
-        """The whole game judged, as ``analyze --samples N --seed S`` judges it with the
-        session's samples and seed (None before any move); ``progress(n)`` after the
-        n-th move. It reuses the chances the advice computed during play; it does not
-        touch the session."""
+        """The whole game judged as ``analyze`` judges it with the session's samples and
+        seed, reusing the advice's chances (None before any move); ``progress(n)`` after
+        the n-th move. It does not touch the session."""
         if not self.game.record:
             return None
         from ..analysis.hints import analyze_game
