@@ -227,3 +227,19 @@ def test_batch_pysol_column(capsys, tmp_path) -> None:
         assert row["scoring"] == "pysol"
         assert int(row["best_score"]) == solve(Deal.from_number(n), EASY,
                                                scheme="pysol").best_score
+
+
+@pytest.mark.nojit
+def test_a_late_position_against_the_twin() -> None:
+    """Also run with NUMBA_DISABLE_JIT=1 (CI's nojit set): the kernel as plain Python."""
+    deal, rules, game = _positions(1, 53)[0]
+    rng = random.Random(53)
+    for _ in range(12):  # further in: a small search
+        moves = Position.of(game).legal_moves()
+        if not moves or game.stock_left < 6:
+            break
+        game.play(rng.choice(moves))
+    start = start_of(game, game.score_under("pysol"))
+    sol = solve(Position.of(game), scheme="pysol")
+    assert sol.best_score == naive_pysol_best(deal, rules, start)
+    assert (sol.steps()[-1].score if sol.moves else game.score_under("pysol")) == sol.best_score
