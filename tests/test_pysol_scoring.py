@@ -243,3 +243,12 @@ def test_a_late_position_against_the_twin() -> None:
     sol = solve(Position.of(game), scheme="pysol")
     assert sol.best_score == naive_pysol_best(deal, rules, start)
     assert (sol.steps()[-1].score if sol.moves else game.score_under("pysol")) == sol.best_score
+
+
+def test_api_under_pysol() -> None:
+    import tripeaks_solver as tp
+
+    _, _, best, cards = KNOWN[3]
+    deal = Deal.from_cards(cards)
+    assert tp.solve(deal, scoring="pysol").best_score == best
+    assert tp.peek(deal, scoring="pysol").to_dict()["undo_limit"] == 0
