@@ -17,7 +17,6 @@ from tripeaks_solver.model.pysol import (
     PysolGame,
     is_pysol,
     parse_pysol,
-    pysol_deal,
 )
 
 GOLDEN = Path(__file__).parent / "data" / "pysol-deals.tsv"
@@ -56,7 +55,7 @@ def test_deals_are_pysolfcs(row: dict[str, str]) -> None:
         return
     deal = Deal.from_pysol(row["form"])
     assert deal.line() == row["cards"]
-    assert pysol_deal("pysol:" + row["form"]).line() == row["cards"]
+    assert Deal.from_pysol("pysol:" + row["form"]).line() == row["cards"]
     assert deal.pysol == row["shown"]
     # What PySolFC shows deals the same game when typed back.
     assert Deal.from_pysol(row["shown"]).line() == row["cards"]
@@ -177,3 +176,46 @@ def test_every_deal_is_a_permutation() -> None:
                 continue
             line = PysolGame(ms or seed < 32000, seed).line()
             assert sorted(line) == list(range(52))
+
+
+def test_named_deals_deal_and_name_themselves() -> None:
+    from tripeaks_solver.model.codes import GameCode, game_code
+
+    code = game_code("TP1-C-AAAAAAD")
+    assert isinstance(code, GameCode)
+    assert Deal.of(code) == Deal.from_number(3) and Deal.of(code, True) == Deal.from_number(3, True)
+    assert Deal.of(code).code is None  # as from_number: the command names the code played
+    assert str(code.played("easy", True)) == "TP1-EJ-AAAAAAD"
+    game = game_code(" pysol:617 ")
+    assert isinstance(game, PysolGame) and game.number is None and game.rules == "easy"
+    assert Deal.of(game) == Deal.from_pysol("617") and game.played("classic") is game
+    assert Deal.of(game).pysol == "ms617"
+    for refused in (lambda: Deal.of(game, True), lambda: game.played("easy", True)):
+        with pytest.raises(InputError, match="52 cards"):
+            refused()
+
+
+def test_ranges_of_game_numbers() -> None:
+    from tripeaks_solver.model.pysol import PysolRange, parse_pysol_range
+
+    plain = parse_pysol_range("pysol:31999", "pysol:32002")
+    assert plain == PysolRange(False, 31999, 32002) and len(plain) == 3
+    assert [plain.game(i).shown for i in range(3)] == [
+        "ms31999", "00000000000000032000", "00000000000000032001"]
+    assert plain[1] == Deal.from_pysol("32000").cards
+    assert plain[0] == PysolGame(True, 31999).line()
+    ms = parse_pysol_range("pysol:ms32000", "pysol:ms32002")
+    assert [ms.game(i).shown for i in range(2)] == ["ms32000", "ms32001"]
+    assert ms[0] == Deal.from_pysol("ms32000").cards
+    assert len(parse_pysol_range("pysol:ms1", f"pysol:ms{MS_MAX + 1}")) == MS_MAX
+    last = parse_pysol_range(f"pysol:{MAX_NUMBER - 2}", f"pysol:{MAX_NUMBER + 1}")
+    assert last.game(2).shown == "100000000000000000000"
+    with pytest.raises(InputError, match="at most 10,000,000,000 games"):
+        parse_pysol_range("pysol:1", f"pysol:{MAX_NUMBER + 1}")
+    with pytest.raises(IndexError):
+        plain.game(3)
+    for start, stop in [("pysol:5", "pysol:5"), ("pysol:5", "pysol:ms9"), ("pysol:ms5", "pysol:9"),
+                        ("pysol:0", "pysol:9"), ("pysol:1", f"pysol:{MAX_NUMBER + 2}"),
+                        ("pysol:1", "pysol:x")]:
+        with pytest.raises(InputError):
+            parse_pysol_range(start, stop)

@@ -16,11 +16,11 @@ from typing import TYPE_CHECKING
 
 from ..errors import InputError
 from .cards import DECK_SIZE, JOKER, Card, cards_of, parse_card
-from .codes import DEAL_COUNT, GameCode, deal_id
-from .geometry import BOTTOM_MASK, TABLEAU_SIZE
+from .codes import DEAL_COUNT, GameCode, NamedDeal, deal_id
+from .geometry import TABLEAU_SIZE
+from .pysol import PysolGame
 
 if TYPE_CHECKING:
-    from .pysol import PysolGame
     from .rules import Rules
 
 _MASK64 = (1 << 64) - 1
@@ -114,10 +114,16 @@ class Deal:
     def from_pysol(cls, game: str | PysolGame) -> Deal:
         """The deal PySolFC deals for a game number (``pysol:123456``, ``123456``,
         ``ms42``; docs/pysol.md), which it keeps as ``pysol``."""
-        from .pysol import PysolGame
-
         g = game if isinstance(game, PysolGame) else PysolGame.parse(game)
         return cls(cards_of(g.line()), pysol=g.shown)
+
+    @classmethod
+    def of(cls, named: NamedDeal, joker: bool = False) -> Deal:
+        """The deal a game code, a deal number or a PySolFC game names (``game_code``'s
+        answer), with 53 cards if ``joker`` (refused for a PySolFC game: 52 cards)."""
+        if isinstance(named, PysolGame):
+            return cls.from_pysol(named.played(named.rules, joker))
+        return cls.from_number(named.number, joker)
 
     @classmethod
     def from_cards(cls, cards: str | Iterable[int | str]) -> Deal:
@@ -185,10 +191,6 @@ class Deal:
         """The place of the line where the stock of ``rules`` begins: after the waste,
         or at the waste card's place when the waste starts empty."""
         return WASTE_INDEX if rules.empty_waste else WASTE_INDEX + 1
-
-    def face_up_at_start(self, position: int) -> bool:
-        """Only the bottom row is face up when the deal starts."""
-        return bool(BOTTOM_MASK >> position & 1)
 
     def line(self) -> str:
         """The machine tokens on one line (positions 0–27, waste, stock)."""

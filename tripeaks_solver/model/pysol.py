@@ -21,8 +21,9 @@ from __future__ import annotations
 
 import random
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol, overload
 
 from pysol_cards.cards import ms_rearrange
 from pysol_cards.random import LCRandom31, MTRandom
@@ -31,7 +32,16 @@ from ..errors import InputError, quoted
 from .i18n import _
 
 if TYPE_CHECKING:
-    from .dealing import Deal
+    from .rules import Rules
+
+
+class Dealt(Protocol):
+    """What the functions below read of a deal: its PySolFC game number (``Deal.pysol``),
+    None for a deal that is not PySolFC's (the Deal itself is made in dealing.py,
+    ``Deal.from_pysol``, which builds on this module)."""
+
+    @property
+    def pysol(self) -> str | None: ...
 
 PREFIX = "pysol:"
 MS_FIRST_LARGE = 32000
@@ -40,6 +50,8 @@ MS_MAX = int(LCRandom31.MAX_SEED)
 """The largest ``ms`` number (2^33 − 1)."""
 MAX_NUMBER = int(MTRandom.MAX_SEED)
 """The largest plain game number (10^20, the Mersenne Twister's range in PySolFC)."""
+MAX_RANGE = 10**10
+"""The most games a range may hold (every ``ms`` game fits; a longer one is a typo)."""
 _LONGEST = 64  # characters: longer text is no game number (and never becomes a huge int)
 
 _MS = re.compile(r"#?ms([0-9]+)")
@@ -67,6 +79,12 @@ def accepted() -> str:
              "leading # allowed) or ms1 … ms{ms_most}", most=MAX_NUMBER, ms_most=MS_MAX)
 
 
+def _body(text: str) -> str:
+    """``text`` without surrounding spaces and its ``pysol:`` prefix."""
+    raw = text.strip()
+    return raw[len(PREFIX):].strip() if raw[:len(PREFIX)].lower() == PREFIX else raw
+
+
 def is_pysol(text: object) -> bool:
     """Does ``text`` name a PySolFC game (``pysol:…``, the prefix in any case)?"""
     return isinstance(text, str) and text.strip()[:len(PREFIX)].lower() == PREFIX
@@ -81,6 +99,12 @@ class PysolGame:
     ms: bool
     seed: int
 
+    # As a game code has them: PySolFC plays Easy rules (K and A adjacent) on 52 cards;
+    # no deal number of this tool's own dealing.
+    rules = "easy"
+    joker = False
+    number = None
+
     @classmethod
     def parse(cls, text: str) -> PysolGame:
         """Read a game number as PySolFC reads it (``123456``, ``#00042``,
@@ -88,9 +112,7 @@ class PysolGame:
         Only ASCII digits; ``#ms42``, as PySolFC's status bar shows it, is read too."""
         if not isinstance(text, str):
             raise InputError(_("not a PySolFC game number: {text}", text=quoted(text)))
-        raw = text.strip()
-        if raw[:len(PREFIX)].lower() == PREFIX:
-            raw = raw[len(PREFIX):].strip()
+        raw = _body(text)
         shown = quoted(raw)
         if len(raw) > _LONGEST:
             raise InputError(_("{text} is not a PySolFC game number: {accepted}",
@@ -126,11 +148,60 @@ class PysolGame:
         rng.shuffle(pile)
         return tuple(_OUR_CARD[c] for c in reversed(pile))
 
-    def deal(self) -> Deal:
-        """The project's :class:`Deal` of this game (it keeps the game as ``pysol``)."""
-        from .dealing import Deal
+    def played(self, rules: str, joker: bool = False) -> PysolGame:
+        """The game as played under other rules: the same number (as ``GameCode.played``
+        names a code by the rules it is played under); the joker is refused: PySolFC
+        deals 52 cards."""
+        if joker:
+            raise InputError(_("{game} is a PySolFC deal of 52 cards: the joker variant "
+                               "needs a game code (TP1-EJ-…)", game=str(self)))
+        return self
 
-        return Deal.from_pysol(self)
+
+GAMES = ("Three Peaks", "Three Peaks (Scored)")
+OPEN_GAMES = ("Three Peaks (Open)", "Three Peaks (Scored/Open)")
+
+
+def pysol_games(rules: Rules) -> tuple[str, ...]:
+    """PySolFC's games whose rules ``rules`` are: K and A adjacent (Easy), one card
+    starting the waste, draws at any time, one pass through the stock; its Open games
+    with ``open``. None for other rules."""
+    if not rules.wrap or rules.empty_waste or rules.joker or rules.draw_when_stuck:
+        return ()
+    return OPEN_GAMES if rules.open else GAMES
+
+
+def pysol_info(deal: Dealt | None, rules: Rules) -> dict[str, object] | None:
+    """The ``pysol`` key of the JSON outputs: the PySolFC game number as PySolFC shows
+    it and the games the answer covers (an empty list under other rules); None for a
+    deal that is not PySolFC's."""
+    if deal is None or deal.pysol is None:
+        return None
+    return {"number": deal.pysol, "games": list(pysol_games(rules))}
+
+
+def pysol_title(deal: Dealt | None, rules: Rules) -> str | None:
+    """``PySolFC: Three Peaks and Three Peaks (Scored)``, for the title of a game; None
+    for a deal that is not PySolFC's."""
+    if deal is None or deal.pysol is None:
+        return None
+    games = pysol_games(rules)
+    if not games:
+        return _("not PySolFC's rules")
+    return _("PySolFC: {first} and {second}", first=games[0], second=games[1])
+
+
+def pysol_line(deal: Dealt | None, rules: Rules) -> str | None:
+    """``PySolFC game 00000000000000123456: Three Peaks and Three Peaks (Scored)``, for
+    text outputs; None for a deal that is not PySolFC's."""
+    if deal is None or deal.pysol is None:
+        return None
+    games = pysol_games(rules)
+    if not games:
+        return _("PySolFC game {number}: these rules are not those of PySolFC's Three Peaks "
+                 "(Easy, one waste card, draws at any time)", number=deal.pysol)
+    return _("PySolFC game {number}: {first} and {second}", number=deal.pysol,
+             first=games[0], second=games[1])
 
 
 def parse_pysol(text: str) -> PysolGame:
@@ -138,7 +209,66 @@ def parse_pysol(text: str) -> PysolGame:
     return PysolGame.parse(text)
 
 
-def pysol_deal(text: str | PysolGame) -> Deal:
-    """The deal PySolFC deals for a game number (``pysol:123456``, ``ms42``, …)."""
-    game = text if isinstance(text, PysolGame) else PysolGame.parse(text)
-    return game.deal()
+@dataclass(frozen=True)
+class PysolRange(Sequence[tuple[int, ...]]):
+    """The PySolFC games ``start`` … ``stop`` - 1 (``batch pysol:1 pysol:32001``): item
+    ``i`` is the line (52 card indices) of game ``start + i``, dealt when asked for.
+    ``ms``: every game by the Microsoft-compatible generator (``ms`` numbers); otherwise
+    each number by its own (below 32,000 Microsoft's, from 32,000 the Twister)."""
+
+    ms: bool
+    start: int
+    stop: int
+
+    def __len__(self) -> int:
+        return self.stop - self.start
+
+    @overload
+    def __getitem__(self, i: int) -> tuple[int, ...]: ...
+
+    @overload
+    def __getitem__(self, i: slice) -> Sequence[tuple[int, ...]]: ...
+
+    def __getitem__(self, i: int | slice) -> tuple[int, ...] | Sequence[tuple[int, ...]]:
+        if isinstance(i, slice):
+            return [self[j] for j in range(len(self))[i]]
+        return self.game(i).line()
+
+    def game(self, i: int) -> PysolGame:
+        """The ``i``-th game of the range (0 is ``start``)."""
+        if not 0 <= i < len(self):
+            raise IndexError(i)
+        seed = self.start + i
+        return PysolGame(self.ms or seed < MS_FIRST_LARGE, seed)
+
+    def __str__(self) -> str:
+        """``pysol:1 … pysol:32000``: the first and last games, as PySolFC shows them."""
+        return f"{self.game(0)} … {self.game(len(self) - 1)}"
+
+
+def parse_pysol_range(start: str, stop: str) -> PysolRange:
+    """The half-open range of PySolFC games START … STOP-1, both ``pysol:`` numbers of
+    one kind (plain or ``ms``); STOP may be one past the last game."""
+    first = PysolGame.parse(start)
+    ms = _MS.fullmatch(_body(start)) is not None
+    raw = _body(stop)
+    end_ms = _MS.fullmatch(raw) is not None
+    most = MS_MAX if end_ms else MAX_NUMBER
+    if end_ms != ms:
+        raise InputError(_("START and STOP must be both ms numbers or both plain numbers "
+                           "(ms numbers are another generator's games)"))
+    if end_ms:
+        last = int(raw[raw.index("ms") + 2:])
+    else:
+        body = _IGNORED.sub("", raw.removesuffix("L").lower())
+        last = int(body) if _DIGITS.fullmatch(body) and len(body) <= 22 else -1
+    if not 2 <= last <= most + 1:
+        raise InputError(_("STOP {text} is not a PySolFC game number nor one past the last: "
+                           "{accepted}", text=quoted(stop.strip()), accepted=accepted()))
+    if last <= first.seed:
+        raise InputError(_("STOP ({stop}) must be greater than START ({start}): the range "
+                           "is START … STOP-1", stop=stop.strip(), start=start.strip()))
+    if last - first.seed > MAX_RANGE:
+        raise InputError(_("a range holds at most {most} games, not {count}",
+                           most=f"{MAX_RANGE:,}", count=f"{last - first.seed:,}"))
+    return PysolRange(ms, first.seed, last)

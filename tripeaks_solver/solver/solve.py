@@ -25,6 +25,7 @@ from ..model.game import Game
 from ..model.geometry import COVERED_BY, PEAK_COUNT, TABLEAU_SIZE, configurations
 from ..model.moves import Move
 from ..model.position import Position
+from ..model.pysol import pysol_info
 from ..model.rules import EASY, Rules
 from ..model.scoring import (
     MOVE_COST,
@@ -36,7 +37,7 @@ from ..model.scoring import (
 )
 
 # The keys of every object of `solve --json`, in order (docs/json.md).
-SOLVE_KEYS = ("kind", "source", "code", "deal", "line", "rules", "variant", "scoring",
+SOLVE_KEYS = ("kind", "source", "code", "deal", "line", "pysol", "rules", "variant", "scoring",
               "must_clear", "winnable", "min_draws", "best_score", "best_moves", "max_removed", "states",
               "seconds", "solution", "completions", "wins", "share", "share_95", "exact")
 
@@ -156,7 +157,8 @@ class Solution:
         return solve_object(
             self.rules, source or code or "layout", code,
             None if code is None else self.deal.number,
-            None if code is not None else self.deal.line(), kind="deal", scoring=self.scheme,
+            None if code is not None else self.deal.line(), kind="deal",
+            pysol=pysol_info(self.deal, self.rules), scoring=self.scheme,
             must_clear=self.must_clear, winnable=self.winnable, min_draws=self.min_draws,
             best_score=self.best_score, best_moves=self.best_moves,
             max_removed=self.max_removed, states=self.states, seconds=round(self.seconds, 6),
