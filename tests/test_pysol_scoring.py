@@ -252,3 +252,16 @@ def test_api_under_pysol() -> None:
     deal = Deal.from_cards(cards)
     assert tp.solve(deal, scoring="pysol").best_score == best
     assert tp.peek(deal, scoring="pysol").to_dict()["undo_limit"] == 0
+
+
+@pytest.mark.parametrize("form,winnable,best", [(k[0], k[1], k[2]) for k in KNOWN[1:3] + KNOWN[-1:]])
+def test_solve_by_game_number(capsys, form: str, winnable: int, best: int) -> None:
+    code, out, err = run(capsys, "solve", f"pysol:{form}", "--scoring", "pysol", "--json")
+    assert code == 0, err
+    objs = json.loads(out)
+    obj = objs[0] if isinstance(objs, list) else objs
+    assert (obj["winnable"], obj["best_score"], obj["scoring"]) == (bool(winnable), best, "pysol")
+    game = Game(Deal.from_pysol(form), EASY)
+    for token in obj["solution"]:
+        game.play(token)
+    assert game.score_under("pysol") == best
