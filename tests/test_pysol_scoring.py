@@ -4,9 +4,11 @@ the commands."""
 
 from __future__ import annotations
 
+import csv
 import json
 import random
 from collections import Counter
+from pathlib import Path
 
 import pytest
 from cli_run import run
@@ -265,3 +267,25 @@ def test_solve_by_game_number(capsys, form: str, winnable: int, best: int) -> No
     for token in obj["solution"]:
         game.play(token)
     assert game.score_under("pysol") == best
+
+
+DATA = Path(__file__).resolve().parent.parent / "data"
+
+
+def _sample(name: str, count: int) -> list[dict[str, str]]:
+    with (DATA / name).open(newline="") as f:
+        rows = list(csv.DictReader(f))
+    return random.Random(51).sample(rows, min(count, len(rows)))
+
+
+@pytest.mark.parametrize("row", _sample("pysol-1-32000.csv", 30), ids=lambda r: r["game"])
+def test_the_data_of_pysolfc_games(row: dict[str, str]) -> None:
+    sol = solve(Deal.from_pysol(row["game"]), EASY)
+    assert (int(sol.winnable), "" if sol.min_draws is None else str(sol.min_draws),
+            sol.best_score) == (int(row["winnable"]), row["min_draws"], int(row["best_score"]))
+
+
+@pytest.mark.parametrize("row", _sample("pysol-scores.csv", 8), ids=lambda r: r["game"])
+def test_the_best_hands_of_pysolfc_games(row: dict[str, str]) -> None:
+    assert solve(Deal.from_pysol(row["game"]), EASY, scheme="pysol").best_score == int(
+        row["best_pysol"])
