@@ -88,12 +88,11 @@ def test_a_hand_starts_at_minus_52_and_a_draw_scores_nothing() -> None:
     game.draw()
     assert game.score_under("pysol") == -52
     # Undo gives every point back (the game keeps undo; PySolFC's scored games have none).
-    card = game.playable()[0] if game.playable() else None
-    if card is not None:
-        game.remove(card)
-        assert game.score_under("pysol") == -51  # the first of a run, no peak empty
-        game.undo()
-        assert game.score_under("pysol") == -52
+    assert [c.token for c in game.playable()] == ["5d"]  # on the 4h drawn
+    game.remove("5d")
+    assert game.score_under("pysol") == -51  # the first of a run, no peak empty
+    game.undo()
+    assert game.score_under("pysol") == -52
 
 
 @pytest.mark.parametrize("seed", range(40))
