@@ -3,8 +3,8 @@ players share), solved exactly under PySolFC's rules (Easy: K and A adjacent, on
 through the stock, drawing free): winnable, the fewest draws of a win, the best app
 score and the best PySolFC hand score (``--scoring pysol``), one CSV row a game.
 
-    python data/pysol_games.py [--stop 32001] [--out data/pysol-scores.csv]
-    python data/pysol_games.py --app-only [--out data/pysol-1-32000.csv]
+    python data/pysol_games.py [--stop 32001] [--out data/pysol-1-32000.csv]
+    python data/pysol_games.py --app-only [--out FILE]
 
 ``--app-only`` leaves the PySolFC score out (a few milliseconds a game instead of
 tens).
@@ -37,7 +37,8 @@ def main() -> None:
     args = ap.parse_args()
     columns = APP_COLUMNS if args.app_only else COLUMNS
     if args.out is None:
-        args.out = Path("data/pysol-1-32000.csv" if args.app_only else "data/pysol-scores.csv")
+        args.out = Path("data/pysol-app-1-32000.csv" if args.app_only
+                        else "data/pysol-1-32000.csv")
     done = 0
     if args.out.exists():
         with args.out.open(newline="") as f:
