@@ -365,7 +365,9 @@ def test_a_record_begun_by_the_terminal_coach_continues_on_the_page(server, brow
     browser.get(browser.current_url.split("?")[0] + f"?samples={SAMPLES}&seed=2")
     player.follow(stop_at=None if to_end else 5)
     assert player.check_end(server.folder) == record  # continued in place
-    assert sorted(server.folder.glob(f"from-the-terminal-{to_end}*")) == [record]
+    # no other record made (the advice's chances kept beside it are a cache, not a record)
+    assert sorted(p for p in server.folder.glob(f"from-the-terminal-{to_end}*")
+                  if not p.name.endswith(".chances")) == [record]
 
 
 @pytest.mark.slow  # CI's slow step; the fast set keeps the keys (the quickest browser game)
