@@ -658,6 +658,36 @@ def test_a_read_only_data_directory_is_503(tmp_path, monkeypatch):
     assert r.status_code == 503 and r.json()["error"].endswith("Read-only file system")
 
 
+def test_a_game_on_a_read_only_data_directory_can_be_looked_at(tmp_path, monkeypatch):
+    """Opened to read only: the game, its advice and its moves shown; a move or a
+    correction 503 with why, the file as it was (issue 54, D18)."""
+    c = client(tmp_path)
+    state = move(c, start(c, SEEN), "8h").json()
+    name, path = state["name"], tmp_path / state["name"]
+    hub_of(c).close()  # the server stops; the folder is mounted read-only
+    before = path.read_bytes()
+    real = files.os.open
+
+    def read_only(path, flags, *args):
+        if flags & (os.O_WRONLY | os.O_RDWR | os.O_CREAT):
+            raise OSError(errno.EROFS, "Read-only file system")
+        return real(path, flags, *args)
+
+    monkeypatch.setattr(files.os, "open", read_only)
+    c = client(tmp_path)
+    r = c.get(f"/api/games/{name}")
+    assert r.status_code == 200, r.text
+    assert r.json()["record"] == ["8h"] and r.json()["at"] == state["at"]
+    advice = c.get(f"/api/games/{name}/advice", params={"samples": 10, "at": state["at"]})
+    assert advice.status_code == 200
+    asked = move(c, state, "draw").json()  # nothing written until its card is said
+    for path_, body in (("reveal", {"card": "Kd"}), ("correct", {"told": "Jd", "to": "Qs"})):
+        r = c.post(f"/api/games/{name}/{path_}", json={**body, "at": asked["at"]})
+        assert r.status_code == 503 and r.json()["error"].endswith("Read-only file system")
+    assert c.get(f"/api/games/{name}").json() == asked  # still asking
+    assert path.read_bytes() == before
+
+
 def test_two_servers_starting_the_same_game_in_the_same_second_take_the_next_names(tmp_path):
     servers = [client(tmp_path), client(tmp_path)]
     codes: list[int] = []

@@ -106,8 +106,11 @@ class RecordFile:
     that may lie outside the folder) is refused, and never written."""
 
     def __init__(self, path: Path, make_folder: bool = False, single_link: bool = False,
-                 new: bool = False) -> None:
+                 new: bool = False, refused: FileError | None = None) -> None:
+        """``refused``: the file is opened to be read only (a read-only disk), every
+        write raising this error (why it could not be opened to be written)."""
         self.path = Path(path)
+        self.refused = refused
         self.make_folder = make_folder  # the default folder is made; one typed must exist
         self.single_link = single_link
         self.new = new  # only a file made now (FileError "exists" otherwise)
@@ -154,7 +157,8 @@ class RecordFile:
                 raise FileError(_("cannot make {folder} for the record: {why} (give --record "
                                   "FILE)", folder=self.path.parent, why=exc.strerror or exc),
                                 "file", "record", errno=exc.errno) from None
-        self.file = LockedFile(self.path, _("the record"), "record", new=self.new)
+        self.file = LockedFile(self.path, _("the record"), "record", new=self.new,
+                               read_only=self.refused is not None)
         if self.single_link and self.file.identity().st_nlink > 1:
             self.close()
             raise FileError(_("{path} has another hard link (another name, maybe outside its "
@@ -229,6 +233,8 @@ class RecordFile:
     def write(self, text: str) -> None:
         """Append ``text`` and sync it, once :meth:`check` has passed; when the write
         fails, cut the file back to where it ended and raise a FileError."""
+        if self.refused is not None:
+            raise self.refused
         self.check()
         if self.tail is not None:
             self._mend()
@@ -261,6 +267,8 @@ class RecordFile:
         file beside it, synced and locked, then renamed over it (a reader sees the old
         record or the new one, never a part)."""
         assert self.file is not None
+        if self.refused is not None:
+            raise self.refused
         self.check()
         text = text.replace("\n", self.newline)
         target = Path(os.path.realpath(self.path))

@@ -42,6 +42,7 @@ MAX_OPEN = 128  # games held open at once (a file descriptor each; serve raises 
 MAX_HELD = 256  # games held open at once when those asking for a card or peeking count
 SWEEP_SECONDS = 1.0  # the timer's period
 OUT_OF_FILES = (errno.EMFILE, errno.ENFILE)
+READ_ONLY = (errno.EROFS, errno.EACCES, errno.EPERM)  # a record that can only be read
 T = TypeVar("T")
 log = logging.getLogger("tripeaks_solver.web")
 
@@ -265,8 +266,16 @@ class Hub:
 def _open(path: Path) -> CoachSession:
     """The game in record file ``path``, its file locked; Held when another session
     holds it, said for the page."""
+    refused = None
     try:
-        return CoachSession.resume(RecordFile(path, single_link=True))
+        try:
+            return CoachSession.resume(RecordFile(path, single_link=True))
+        except FileError as exc:
+            if os_errno(exc) not in READ_ONLY:
+                raise
+            refused = exc
+        # A read-only disk: the game shown all the same, every change refused (503).
+        return CoachSession.resume(RecordFile(path, single_link=True, refused=refused))
     except FileError as exc:
         if exc.problem == "in-use":
             raise Held(_("{name} is open in another session (a terminal coach?): "
