@@ -846,6 +846,30 @@ def test_each_card_said_of_a_two_card_question_is_a_new_version(tmp_path):
     assert r.json()["record"][-1] == f"6s:{left},{right}"
 
 
+def test_a_card_said_for_the_open_question_cannot_be_a_corrections_card(tmp_path):
+    """The page greys it out; the API refused nothing, and the question started over
+    with a misleading "known already" (issue 54, D14)."""
+    from tripeaks_solver.model.dealing import Deal
+
+    deal = Deal.from_number(1)
+    c = client(tmp_path)
+    state = start(c, "2c Ad 6s Kc Kh Th Ts Js Td 8s Qc")
+    name = state["name"]
+    for token in ("Kc", "Ad", "d", "d", "d", "6s"):
+        state = move(c, state, token).json()
+        while state["need"] is not None and token != "6s":
+            card = deal.cards[state["need"]["place"]].token
+            state = c.post(f"/api/games/{name}/reveal",
+                           json={"card": card, "at": state["at"]}).json()
+    left, right = deal.cards[10].token, deal.cards[11].token
+    first = c.post(f"/api/games/{name}/reveal", json={"card": left, "at": state["at"]}).json()
+    r = c.post(f"/api/games/{name}/correct", json={"told": "Th", "to": left, "at": first["at"]})
+    assert r.status_code == 400 and "said already" in r.json()["error"]
+    assert c.get(f"/api/games/{name}").json() == first
+    r = c.post(f"/api/games/{name}/reveal", json={"card": right, "at": first["at"]})
+    assert r.status_code == 200 and r.json()["record"][-1] == f"6s:{left},{right}"
+
+
 # --- 10, 11: exposure and the end -----------------------------------------------------------
 def test_the_token_cookie_is_named_per_port(tmp_path):
     one = client(tmp_path, token="aaa", cookie="tripeaks_token_8765")
