@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import datetime
 import errno
-import fcntl
 import os
 import re
 import stat
@@ -22,6 +21,7 @@ from ..model.i18n import N_, _, current, ngettext
 from ..model.observed import Start
 from ..model.rules import Rules
 from .files import FileError, LockedFile, write_all
+from .locking import lock_exclusive
 
 APP = "tripeaks-solver"
 BOM = "\ufeff"
@@ -280,7 +280,7 @@ class RecordFile:
             os.fchmod(fd, os.fstat(self.file.fd).st_mode & 0o7777)
             write_all(fd, text.encode("utf-8"))
             os.fsync(fd)
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)  # new: nobody else holds it
+            lock_exclusive(fd)  # new: nobody else holds it
             os.replace(tmp, target)
             _sync_folder(target.parent)
         except OSError as exc:

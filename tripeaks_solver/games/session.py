@@ -44,6 +44,7 @@ from typing import TYPE_CHECKING
 
 from ..analysis.stats import fraction
 from ..errors import IllegalMoveError, InputError
+from ..limits import REVIEW_SAMPLES
 from ..model.cards import Card
 from ..model.game import UNDO_LIMIT, Status
 from ..model.i18n import _, ngettext
@@ -57,9 +58,6 @@ from .turns import TURN_KEYS, Advice, PeekTurn, score_of
 if TYPE_CHECKING:
     from ..analysis.hints import Review
     from ..model.rules import Rules
-
-REVIEW_SAMPLES = 200  # at most, for the review at the end
-
 
 class RecordWriteError(InputError):
     """The record could not be written: the move was not made and the file is as it was
@@ -410,6 +408,9 @@ class CoachSession:
                      "here).", n=len(back))
         if self.exact:
             raise InputError(_("every card is known already: nothing to peek"))
+        if self.scoring == "pysol":
+            raise InputError(_("PySolFC's scored games have no undo (--scoring pysol): "
+                               "nothing to peek"))
         if not self.undo_limit:
             raise InputError(_("the app cannot undo (--undo-limit 0): nothing to peek"))
         self.peek_base = self.peek_began = len(self.game.record)

@@ -29,14 +29,14 @@ from ..games.following import Followed, follow_peek, peek_back
 from ..games.record_file import RecordChanged
 from ..games.session import CoachSession, RecordWriteError
 from ..games.turns import PeekTurn, score_of
+from ..limits import REVIEW_SAMPLES
 from ..model.cards import Card
 from ..model.game import Status
 from ..model.i18n import N_, _
 from ..model.observed import Observed, name_place
 from .advice import advice_of
-from .review import REVIEW_SAMPLES, board_after, board_cells, judge, move_rows, told_cards
+from .review import board_after, board_cells, judge, move_rows, told_cards
 
-ANALYSIS_SAMPLES = 200  # the most the end's analysis takes (as the coach's review)
 LIGHT_SAMPLES = 200  # advice with at most these samples (or exact) runs in the light lane
 CHANGED = N_("the record changed outside the page: reload")
 LEFT = N_("the game moved on: its moves are judged again")
@@ -375,12 +375,12 @@ class Table:
 
     def analysis_job(self, samples: int, seed: int | None) -> Job:
         """The end of the game: the result and the whole game judged (at most
-        ANALYSIS_SAMPLES samples a move: ``samples`` says how many, ``samples_asked``
+        REVIEW_SAMPLES samples a move: ``samples`` says how many, ``samples_asked``
         how many were asked for), as a job."""
         from ..analysis.hints import analyze_game
 
         seed = self.seed if seed is None else seed
-        used = min(samples, ANALYSIS_SAMPLES)
+        used = min(samples, REVIEW_SAMPLES)
         with self.lock:
             self._live()
             game, scoring = self.core.game, self.core.scoring
