@@ -141,7 +141,8 @@ class Hub:
                 raise NotFound(_("no record {name} in the data directory", name=repr(name)))
             self._make_room(1)
             table = Table(name, self._roomy(lambda: _open(path)), _open)
-            table.crowded = self.crowded.pop(name, 0) is None
+            table.crowded = name in self.crowded  # its page is told why, once
+            self.crowded.pop(name, None)
             self.tables[name] = table
             return table
 
