@@ -100,9 +100,9 @@ class RecordFile:
     that fails leaves the file as it was before it.
 
     Before every write the path must still name the file held, as this session left it
-    (its device, inode, size, modification and change times): a file replaced by a rename (``sed -i``, an
-    editor), moved, removed, or written by another program is never written to
-    (:class:`RecordChanged`). ``single_link``: a file with another hard link (a name
+    (its device, inode, size, modification and change times): a file replaced by a
+    rename (``sed -i``, an editor), moved, removed, or written by another program is
+    never written to (:class:`RecordChanged`). ``single_link``: a file with another hard link (a name
     that may lie outside the folder) is refused, and never written."""
 
     def __init__(self, path: Path, make_folder: bool = False, single_link: bool = False,
@@ -274,7 +274,7 @@ class RecordFile:
         target = Path(os.path.realpath(self.path))
         tmp, fd = "", -1
         try:
-            # A name of its own: a file a killed correction left behind is in no way.
+            # A name of its own: a file a killed correction left behind is never in the way.
             fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.",
                                        suffix=".tmp")
             os.fchmod(fd, os.fstat(self.file.fd).st_mode & 0o7777)
@@ -481,8 +481,11 @@ def _saved_game(path: Path, st: os.stat_result) -> SavedGame:
     try:
         if st.st_size > MAX_RECORD:  # not read at all
             raise InputError(too_large(path.name))
-        # As the record is opened: bytes as UTF-8, no line end but LF (and CRLF) read as one.
-        text = path.read_bytes().decode("utf-8").removeprefix(BOM)
+        with open(path, "rb") as f:  # as a record is opened: no line end but LF read as one
+            data = f.read(MAX_RECORD + 1)  # grown since it was looked at: still bounded
+        if len(data) > MAX_RECORD:
+            raise InputError(too_large(path.name))
+        text = data.decode("utf-8").removeprefix(BOM)
         record = parse_record_file(text, path.name)
         game = replay_record(record.start, record.moves)
     except (OSError, UnicodeDecodeError, InputError) as exc:
