@@ -100,14 +100,17 @@ class RecordFile:
     that fails leaves the file as it was before it.
 
     Before every write the path must still name the file held, as this session left it
-    (its device, inode, size, modification and change times): a file replaced by a rename (``sed -i``, an
-    editor), moved, removed, or written by another program is never written to
-    (:class:`RecordChanged`). ``single_link``: a file with another hard link (a name
+    (its device, inode, size, modification and change times): a file replaced by a
+    rename (``sed -i``, an editor), moved, removed, or written by another program is
+    never written to (:class:`RecordChanged`). ``single_link``: a file with another hard link (a name
     that may lie outside the folder) is refused, and never written."""
 
     def __init__(self, path: Path, make_folder: bool = False, single_link: bool = False,
-                 new: bool = False) -> None:
+                 new: bool = False, refused: FileError | None = None) -> None:
+        """``refused``: the file is opened to be read only (a read-only disk), every
+        write raising this error (why it could not be opened to be written)."""
         self.path = Path(path)
+        self.refused = refused
         self.make_folder = make_folder  # the default folder is made; one typed must exist
         self.single_link = single_link
         self.new = new  # only a file made now (FileError "exists" otherwise)
@@ -154,7 +157,8 @@ class RecordFile:
                 raise FileError(_("cannot make {folder} for the record: {why} (give --record "
                                   "FILE)", folder=self.path.parent, why=exc.strerror or exc),
                                 "file", "record", errno=exc.errno) from None
-        self.file = LockedFile(self.path, _("the record"), "record", new=self.new)
+        self.file = LockedFile(self.path, _("the record"), "record", new=self.new,
+                               read_only=self.refused is not None)
         if self.single_link and self.file.identity().st_nlink > 1:
             self.close()
             raise FileError(_("{path} has another hard link (another name, maybe outside its "
@@ -229,6 +233,8 @@ class RecordFile:
     def write(self, text: str) -> None:
         """Append ``text`` and sync it, once :meth:`check` has passed; when the write
         fails, cut the file back to where it ended and raise a FileError."""
+        if self.refused is not None:
+            raise self.refused
         self.check()
         if self.tail is not None:
             self._mend()
@@ -261,12 +267,14 @@ class RecordFile:
         file beside it, synced and locked, then renamed over it (a reader sees the old
         record or the new one, never a part)."""
         assert self.file is not None
+        if self.refused is not None:
+            raise self.refused
         self.check()
         text = text.replace("\n", self.newline)
         target = Path(os.path.realpath(self.path))
         tmp, fd = "", -1
         try:
-            # A name of its own: a file a killed correction left behind is in no way.
+            # A name of its own: a file a killed correction left behind is never in the way.
             fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.",
                                        suffix=".tmp")
             os.fchmod(fd, os.fstat(self.file.fd).st_mode & 0o7777)
@@ -473,8 +481,11 @@ def _saved_game(path: Path, st: os.stat_result) -> SavedGame:
     try:
         if st.st_size > MAX_RECORD:  # not read at all
             raise InputError(too_large(path.name))
-        # As the record is opened: bytes as UTF-8, no line end but LF (and CRLF) read as one.
-        text = path.read_bytes().decode("utf-8").removeprefix(BOM)
+        with open(path, "rb") as f:  # as a record is opened: no line end but LF read as one
+            data = f.read(MAX_RECORD + 1)  # grown since it was looked at: still bounded
+        if len(data) > MAX_RECORD:
+            raise InputError(too_large(path.name))
+        text = data.decode("utf-8").removeprefix(BOM)
         record = parse_record_file(text, path.name)
         game = replay_record(record.start, record.moves)
     except (OSError, UnicodeDecodeError, InputError) as exc:
