@@ -231,3 +231,12 @@ def test_the_pages_server_reads_pysolfc_games() -> None:
     assert start.deal.line() == _golden("617")
     with pytest.raises(InputError):
         parse_start({"start": "pysol:ms0"})
+
+
+def test_api_batch_over_game_numbers() -> None:
+    rows = list(tp.batch("pysol:31999", "pysol:32001"))
+    assert [(r["rules"], r["pysol"], r["deal"]) for r in rows] == [
+        ("easy", "ms31999", 0), ("easy", "00000000000000032000", 1)]
+    assert rows[1]["line"] == _golden("32000")
+    assert [r["rules"] for r in tp.batch("pysol:2", "pysol:3", "both")] == ["easy", "classic"]
+    assert len(list(tp.batch(0, 1))) == 2  # deal numbers: both rule sets, as before
