@@ -17,6 +17,9 @@ from ..model.scoring import (
     ORIGINAL_BONUS_AFTER,
     ORIGINAL_DRAW_COST,
     PEAK_BONUS,
+    PYSOL_MAX,
+    PYSOL_START,
+    RUN_SCHEMES,
     SCHEMES,
     START_SCORE,
     run_points,
@@ -248,7 +251,7 @@ def check_answers(row: Row) -> None:
         raise ValueError("a must_clear row has a best_score exactly when the deal is won")
     if row.must_clear and not won and row.max_removed is not None:
         raise ValueError("a must_clear row of a lost deal has a max_removed")
-    draws_known = won and optimal and scheme != "original"
+    draws_known = won and optimal and scheme not in RUN_SCHEMES
     if (row.min_draws is not None) != draws_known:
         raise ValueError("min_draws is given on a lost deal, without a best score or under "
                          "the original scoring" if row.min_draws is not None else
@@ -261,7 +264,7 @@ def check_answers(row: Row) -> None:
         if row.max_removed is not None and not 0 <= row.max_removed < TABLEAU_SIZE:
             raise ValueError(f"a lost deal has max_removed {row.max_removed}, outside "
                              f"0 … {TABLEAU_SIZE - 1}")
-        if optimal and scheme != "original" and row.max_removed is None:
+        if optimal and scheme not in RUN_SCHEMES and row.max_removed is None:
             raise ValueError("a lost deal solved for the optimum has no max_removed")
     best = row.best_score
     if best is None:  # not optimal
@@ -280,6 +283,10 @@ def check_answers(row: Row) -> None:
         if best != left:
             raise ValueError(f"best_score {best} is not the {left} cards left "
                              f"({TABLEAU_SIZE} − max_removed)")
+    elif scheme == "pysol":
+        if not PYSOL_START <= best <= PYSOL_MAX:
+            raise ValueError(f"best_score {best} is outside {PYSOL_START} … {PYSOL_MAX}, "
+                             "the PySolFC scores")
     else:
         lo = -ORIGINAL_DRAW_COST * most_draws
         hi = run_points(TABLEAU_SIZE) + ORIGINAL_BONUS_AFTER[PEAK_COUNT]

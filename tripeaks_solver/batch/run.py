@@ -18,7 +18,7 @@ from ..model.codes import parse_range
 from ..model.dealing import Deal
 from ..model.pysol import PysolRange, is_pysol, parse_pysol_range
 from ..model.rules import EASY, RULE_ORDER, Rules, select_rules
-from ..model.scoring import SCHEMES
+from ..model.scoring import RUN_SCHEMES, SCHEMES
 from ..solver.solve import solve
 from .csvfile import CsvOutput
 from .engines import MAX_JOBS, DaskEngine, LocalEngine
@@ -53,7 +53,7 @@ def solve_chunk(items: list[WorkItem], optimal: bool, template: Rules = EASY,
     # Every Classic line is an Easy line when drawing is free, so Easy's answer bounds
     # Classic's search (see solve's ``looser``): a deal lost under Easy is lost under
     # Classic, and Easy's fewest draws are a floor for Classic's.
-    share = not template.draw_when_stuck and not (optimal and scoring == "original")
+    share = not template.draw_when_stuck and not (optimal and scoring in RUN_SCHEMES)
     with _SOLVE_LOCK:
         for number, names, cards in items:
             deal = (Deal.from_number(number, template.joker) if cards is None

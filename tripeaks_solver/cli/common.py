@@ -333,7 +333,9 @@ def rule_options(with_scoring: bool = True, choices: tuple[str, ...] = ONE_RULE_
                 "--scoring", type=Choice(SCHEMES), default="app", show_default=True,
                 help="app: 500, −1 a move, +100 a peak; original: runs score 1, 2, 3 …, "
                      "−5 a draw, 15/15/30 for peaks; cards-left: fewest cards left, then "
-                     "fewest moves."))
+                     "fewest moves; pysol: PySolFC's Three Peaks hand (−52, runs 1, 1, 1, "
+                     "1, 2 … doubled by each empty peak, 10/20/40 for peaks, 10 a stock "
+                     "card at a win)."))
         for opt in reversed(opts):
             f = opt(f)
         return f

@@ -10,12 +10,14 @@ from typing import TYPE_CHECKING
 
 import click
 
+from ..limits import MAX_SAMPLES
 from ..model.codes import GameCode, NamedDeal, is_deal_number
 from ..model.dealing import Deal
 from ..model.layout import Layout
 from ..model.pysol import PysolGame, pysol_line
 from ..model.render import deal_picture, layout_picture
 from ..model.rules import RULE_CHOICES, Rules
+from ..model.scoring import RUN_SCHEMES
 from .common import (
     SEED,
     STDIN,
@@ -36,8 +38,6 @@ if TYPE_CHECKING:
     from ..analysis.probability import WinShare
     from ..solver.solve import Solution
 
-MAX_SAMPLES = 1_000_000  # about an hour of solving; beyond, a typo rather than a wish
-
 @dataclass(frozen=True)
 class _Job:
     source: str  # the code, or where it was read: "layout 1", "deals.txt:3"
@@ -49,6 +49,10 @@ class _Job:
     deal: Deal | None  # None: the layout has unknown cards
 
 
+_LABELS = {"app": "score", "original": "original score", "cards-left": "cards left",
+           "pysol": "PySolFC score"}
+
+
 def _verdict(sol: Solution) -> str:
     if sol.must_clear and not sol.winnable:
         return "not winnable: no line clears the board"
@@ -56,10 +60,10 @@ def _verdict(sol: Solution) -> str:
         left = (f"{plural(sol.best_score, 'card')} left in "
                 f"{plural(sol.best_moves or 0, 'move')}")
         return f"winnable, {left}" if sol.winnable else f"not winnable, at best {left}"
-    if sol.scheme == "original" and sol.best_score is not None:
+    if sol.scheme in RUN_SCHEMES and sol.best_score is not None:
         word = "winnable" if sol.winnable else "not winnable"
         cleared = " with the board cleared" if sol.must_clear else ""
-        return f"{word}, best original score {sol.best_score}{cleared}"
+        return f"{word}, best {_LABELS[sol.scheme]} {sol.best_score}{cleared}"
     if sol.winnable:
         if sol.min_draws is None:
             return "winnable"
@@ -73,9 +77,10 @@ def _verdict(sol: Solution) -> str:
 def _print_line(sol: Solution) -> None:
     if not sol.moves:
         return
-    goal = "win" if sol.winnable and (sol.scheme != "original" or sol.must_clear) else "best end"
+    goal = ("win" if sol.winnable and (sol.scheme not in RUN_SCHEMES or sol.must_clear)
+            else "best end")
     click.echo(f"\n{sol.rules} line to the {goal}, {plural(len(sol.moves), 'move')}:")
-    label = {"app": "score", "original": "original score", "cards-left": "cards left"}[sol.scheme]
+    label = _LABELS[sol.scheme]
     for step in sol.steps():
         what = f"draw {step.card.pretty}" if step.is_draw else step.card.pretty
         mark = peak_mark(step.peaks_cleared, sol.deal.position_of(step.card))
