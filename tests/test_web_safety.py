@@ -28,7 +28,7 @@ from tripeaks_solver.analysis import players
 from tripeaks_solver.analysis.fair import Cancelled, View, fair_hint
 from tripeaks_solver.analysis.hints import fair_advice
 from tripeaks_solver.errors import InputError
-from tripeaks_solver.games import files, record_file
+from tripeaks_solver.games import files, record_file, saved
 from tripeaks_solver.games.record_file import RecordFile
 from tripeaks_solver.games.records import parse_record_file
 from tripeaks_solver.games.session import CoachSession, RecordWriteError
@@ -259,13 +259,13 @@ def test_the_games_list_reads_only_the_records_that_changed(tmp_path, monkeypatc
     for i in range(5):
         (tmp_path / f"game-{i}.txt").write_text(RECORD + "draw\n" * i)
     read: list[str] = []
-    real = record_file._saved_game
+    real = saved._saved_game
 
     def counted(path, st):
         read.append(path.name)
         return real(path, st)
 
-    monkeypatch.setattr(record_file, "_saved_game", counted)
+    monkeypatch.setattr(saved, "_saved_game", counted)
     c = client(tmp_path)
     first = c.get("/api/games").json()["games"]
     assert sorted(read) == [f"game-{i}.txt" for i in range(5)]

@@ -20,7 +20,7 @@ the page in a browser) turn what the player typed into calls and show what they 
     review = s.review() # the whole game judged (slow); s.final(review): the end's data
     s.close()           # release the record file
 
-``games.record_file.saved_games()`` lists the records under the data directory,
+``games.saved.saved_games()`` lists the records under the data directory,
 newest first (``coach --list``); ``games.records.start_from_text`` reads a start as
 typed (the cards seen, or a code).
 

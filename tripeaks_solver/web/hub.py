@@ -25,8 +25,9 @@ from typing import TypeVar
 
 from ..errors import InputError
 from ..games.files import FileError, held_by_other, held_files, os_errno
-from ..games.record_file import RecordFile, RecordIndex, link_why
+from ..games.record_file import RecordFile
 from ..games.records import make_start
+from ..games.saved import RecordIndex, link_why
 from ..games.session import CoachSession
 from ..model.codes import GameCode
 from ..model.i18n import _
