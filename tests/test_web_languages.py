@@ -18,7 +18,7 @@ with warnings.catch_warnings():  # starlette's note on httpx's successor
     warnings.simplefilter("ignore")
     from starlette.testclient import TestClient
 
-from tripeaks_solver.games import record_file
+from tripeaks_solver.games import saved
 from tripeaks_solver.web import guard
 from tripeaks_solver.web.app import make_app
 from tripeaks_solver.web.lang import accepted, page_html
@@ -192,7 +192,7 @@ def test_the_server_s_own_failures_are_in_the_request_s_language(tmp_path, monke
     def no_more_files(path):
         raise OSError(errno.EMFILE, "Too many open files")
 
-    monkeypatch.setattr(record_file.os, "scandir", no_more_files)
+    monkeypatch.setattr(saved.os, "scandir", no_more_files)
     monkeypatch.setattr(guard.once, "last", {})  # its line logged apart from other tests'
     r = c.get("/api/games", headers=VI)
     assert (r.status_code, r.json()["error"]) == (

@@ -13,10 +13,11 @@ from __future__ import annotations
 
 import asyncio
 import json
-from typing import Any
+from typing import Any, ClassVar
 
 from starlette.responses import Response
 
+from ..model.i18n import N_, _
 from .guard import HEADERS
 
 MAX_STREAMS = 64  # open streams at once, every game together (a file descriptor each)
@@ -95,6 +96,34 @@ class Events:
                 del self.queues[name]
 
 
+class Left:
+    """The versions of a game a tab may still show, each with what left it (the latest
+    KEPT), so that a stale tab's answer is told the truth: another tab answered this
+    card, or cancelled this move (not "dropped: play it again")."""
+
+    KEPT: ClassVar[int] = 32
+    WHY: ClassVar[dict[str, str]] = {
+        "answered": N_("another tab answered this card: the game is shown as it now stands"),
+        "cancelled": N_("another tab cancelled this move: the game is shown as it now stands")}
+
+    def __init__(self) -> None:
+        self.how: dict[int, str] = {}
+
+    def note(self, before: int, after: int, how: str) -> None:
+        """The game went from version ``before`` to ``after`` by ``how`` (``answered``,
+        ``cancelled``, ``moved``)."""
+        if before != after:
+            self.how.pop(before, None)
+            self.how[before] = how
+            if len(self.how) > self.KEPT:
+                del self.how[next(iter(self.how))]
+
+    def said(self, at: int | None) -> str | None:
+        """Why a tab showing version ``at`` cannot answer its question, when known."""
+        how = self.how.get(at) if at is not None else None
+        return _(self.WHY[how]) if how in self.WHY else None
+
+
 def _only(queue: asyncio.Queue, value: object) -> None:
     """``value`` the queue's only item (the latest version is all a tab needs; the end
     replaces anything)."""
@@ -153,4 +182,4 @@ async def _disconnected(receive: Any) -> None:
         pass
 
 
-__all__ = ["MAX_STREAMS", "PING_SECONDS", "Events"]
+__all__ = ["MAX_STREAMS", "PING_SECONDS", "Events", "Left"]

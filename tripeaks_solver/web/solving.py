@@ -1,13 +1,14 @@
 """The solve page's data: a whole deal (a code or a full layout) under both rule sets,
 with each rule set's best line as boards to step through; a layout with cards not known
 (``??``) gets the share of its completions that can be won, as ``solve --layout`` gives
-it (SHARE_SAMPLES random completions, seed SHARE_SEED: the same text, the same figure)."""
+it (LAYOUT_SAMPLES random completions, seed SHARE_SEED: the same text, the same figure)."""
 
 from __future__ import annotations
 
 from ..analysis.fair import Cancelled, StopCheck
 from ..errors import InputError
 from ..games.turns import score_of
+from ..limits import LAYOUT_SAMPLES
 from ..model.codes import GameCode
 from ..model.dealing import Deal
 from ..model.game import Game
@@ -19,7 +20,6 @@ from ..model.rules import RULE_ORDER, Rules
 from ..model.scoring import SCHEMES
 
 MAX_TEXT = 1000
-SHARE_SAMPLES = 1000  # solve --layout's default
 SHARE_SEED = 0
 
 
@@ -97,7 +97,7 @@ def _shares(layout: Layout, should_stop: StopCheck | None) -> list[dict]:
         if should_stop is not None and should_stop():
             raise Cancelled
         rules = Rules.named(name)  # a layout has no joker
-        share = win_probability(layout, rules, SHARE_SAMPLES, SHARE_SEED)
+        share = win_probability(layout, rules, LAYOUT_SAMPLES, SHARE_SEED)
         low, high = share.interval
         out.append({"rules": name, "winnable": None, "best_score": None, "moves": [],
                     "frames": [], "share": {"wins": share.wins, "total": share.total,
@@ -106,4 +106,4 @@ def _shares(layout: Layout, should_stop: StopCheck | None) -> list[dict]:
     return out
 
 
-__all__ = ["SHARE_SAMPLES", "SHARE_SEED", "read_deal", "solve_page"]
+__all__ = ["SHARE_SEED", "read_deal", "solve_page"]

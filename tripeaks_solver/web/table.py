@@ -34,16 +34,12 @@ from ..model.game import Status
 from ..model.i18n import N_, _
 from ..model.observed import Observed, name_place
 from .advice import advice_of
+from .events import Left
 from .review import board_after, board_cells, judge, move_rows, told_cards
 
 LIGHT_SAMPLES = 200  # advice with at most these samples (or exact) runs in the light lane
 CHANGED = N_("the record changed outside the page: reload")
 LEFT = N_("the game moved on: its moves are judged again")
-# What became of a version a tab may still show, said truly when that tab sends a change.
-LEFT_BY = {"answered": N_("another tab answered this card: the game is shown as it now stands"),
-           "cancelled": N_("another tab cancelled this move: the game is shown as it now "
-                           "stands")}
-KEPT_VERSIONS = 32  # the versions remembered with what left them
 
 Job = tuple[tuple, Callable[[StopCheck], dict], str]  # (key, compute, lane): web.jobs
 
@@ -71,10 +67,12 @@ class Table:
         self.closed = False
         self.outside = False  # read again after a change outside: the next 409 says so
         self.crowded = False  # opened again after it was let go for room while busy
+        self.fixed_away: int | None = None  # the version a correction left, dropping
+        # the move waiting for its card (while the game stays there, the cause of a 409)
         self.followed: Followed | None = None  # the peek's step the page played
         self.peek_done: PeekTurn | None = None  # a peek ended by following it: said once
         self.stuck_peek = False  # a peek begun in a stuck game: it ends when it has shown all
-        self.left: dict[int, str] = {}  # a version left: how (LEFT_BY), the latest kept
+        self.left = Left()  # the versions a tab may still show, and what left each
 
     @property
     def path(self) -> Path:
@@ -128,8 +126,7 @@ class Table:
         """``change()`` under the lock, refused when the record changed outside or the
         page is behind; a write refused because the record changed meanwhile reads the
         game again. ``answers``: the change answers the move waiting for its cards;
-        ``how``: what it does to the version it leaves (a tab still showing that version
-        is told so: LEFT_BY)."""
+        ``how``: what it does to the version it leaves (web.events.Left)."""
         with self.lock:
             if self.follow():
                 raise Conflict(_(CHANGED))
@@ -149,11 +146,7 @@ class Table:
                     raise Conflict(_(CHANGED)) from None
                 raise
             self.outside = self.crowded = False
-            if self.version() != before:
-                self.left.pop(before, None)
-                self.left[before] = how
-                while len(self.left) > KEPT_VERSIONS:
-                    del self.left[next(iter(self.left))]
+            self.left.note(before, self.version(), how)
             return self._state()
 
     def _live(self) -> None:
@@ -229,10 +222,8 @@ class Table:
         if self.core.peeking and self.core.pending is None:
             found = follow_peek(self.core)
             self.followed = found if isinstance(found, Followed) else None
-            if isinstance(found, PeekTurn) and not found.finished and found.step is None \
-                    and self.stuck_peek:
-                # Begun stuck: nothing to go back to (the app's game was over there); it
-                # ends where it has shown what it can, the advice exact from there.
+            if isinstance(found, PeekTurn) and found.step is None and self.stuck_peek:
+                # begun stuck, it ends where it has shown what it can: nothing to go back to
                 self.core.peek_base = None
                 found = PeekTurn(None, 0, found.taps, found.unknown)
             if isinstance(found, PeekTurn) and found.finished:
@@ -245,9 +236,13 @@ class Table:
             return
         if self.outside:
             raise Conflict(_(CHANGED))
-        how = self.left.get(at)
-        if answers and how in LEFT_BY:
-            raise Conflict(_(LEFT_BY[how]))
+        said = self.left.said(at) if answers else None
+        if said is not None:
+            raise Conflict(said)
+        if answers and self.core.pending is None and self.fixed_away == self.version():
+            raise Conflict(_("the move waiting for its card was dropped: a card was corrected "
+                             "(in another tab?) and the move no longer plays: reload the "
+                             "page"))
         if answers and self.core.pending is None and self.crowded:
             raise Conflict(_("the move waiting for its card was dropped: the server closed "
                              "the game to make room for others (too many open at once): "
@@ -318,9 +313,7 @@ class Table:
             core.cancel()  # the card a followed step asks for: the peek stops
             core.toggle_peek()
             self.stuck_peek = stuck and core.peeking
-            if self.stuck_peek:
-                # Stuck, the app still undoes: the game's own moves are the peek's to take
-                # back (as many as the undo limit), to show the cards never seen.
+            if self.stuck_peek:  # the app undoes there: the game's own moves are the peek's
                 core.peek_base = max(0, len(core.game.record) - core.undo_limit)
             self._follow()
 
@@ -333,7 +326,13 @@ class Table:
     def correct(self, told: str, right: str, at: int | None) -> dict:
         """The card told as ``told`` was ``right`` (``coach``'s ``fix``): the record
         rewritten in one step (a new version: answers kept for the old one are not its)."""
-        return self._change(at, lambda: self.core.fix(told, right))
+        def change() -> None:
+            waiting = self.core.pending is not None
+            self.core.fix(told, right)
+            if waiting and self.core.pending is None:
+                self.fixed_away = self.version()
+
+        return self._change(at, change)
 
     # --- the move list: judged, and the board after a move -------------------------------
     def review_job(self, at: int | None, samples: int, seed: int | None
