@@ -244,7 +244,7 @@ def _pysol_work(capacity: int) -> pysol.PysolWork:
         draw_list=np.empty(n, dtype=np.int32))
 
 
-PYSOL_CAPACITY = 1 << 19  # states; doubled when a search needs more
+PYSOL_CAPACITY = 1 << 20  # states (21 bytes each); doubled when a search needs more
 PYSOL_MOST = 1 << 23
 _pysol_capacity = [PYSOL_CAPACITY]
 
