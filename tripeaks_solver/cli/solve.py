@@ -19,7 +19,7 @@ from ..model.render import deal_picture, layout_picture
 from ..model.rules import RULE_CHOICES, Rules
 from ..model.scoring import RUN_SCHEMES
 from .common import (
-    SEED,
+    ADVICE_SEED,
     STDIN,
     InputPath,
     must_clear_option,
@@ -143,7 +143,7 @@ def _jobs(codes: tuple[str, ...], typed: list[tuple[str, Layout]], rule_choice: 
               show_default=True,
               help="Random completions solved for a layout with ?? cards (all of them "
                    "when there are no more distinct ones than this).")
-@click.option("--seed", type=SEED, default=None, help="Seed for the random completions.")
+@click.option("--seed", type=ADVICE_SEED, default=None, help="Seed for the random completions.")
 @click.option("--json", "as_json", is_flag=True,
               help="Print a JSON list, one object per (deal, rules).")
 @click.option("--no-solution", is_flag=True, help="Leave out the line of moves.")

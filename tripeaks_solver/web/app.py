@@ -24,7 +24,7 @@ from starlette.staticfiles import StaticFiles
 from ..analysis.fair import Cancelled
 from ..errors import InputError
 from ..games.files import os_errno
-from ..limits import REVIEW_SAMPLES
+from ..limits import MAX_ADVICE_SEED, REVIEW_SAMPLES
 from ..model.i18n import N_, _, current
 from .advice import MAX_SAMPLES, check_samples
 from .events import Events
@@ -98,7 +98,7 @@ async def body(request: Request) -> dict:
     return data
 
 
-MAX_NUMBER = 2**63 - 1  # the largest whole number a request may carry (a seed: an int64)
+MAX_NUMBER = MAX_ADVICE_SEED  # the largest whole number a request may carry (a seed)
 
 
 def with_bounds(html: str) -> str:
