@@ -843,6 +843,15 @@ RANK_WORDS = dict(zip("A23456789TJQK", ("ace", "two", "three", "four", "five", "
 SUIT_WORDS = {"c": "clubs", "d": "diamonds", "h": "hearts", "s": "spades"}
 
 
+def test_an_address_with_a_broken_escape_is_refused_in_words(server, browser):
+    """``/play/%E0%A4%A`` (a percent-escape cut short) is refused as a game's name, in
+    words, not a blank page (issue 54, D13: the page stopped on a URIError before it asked)."""
+    browser.get(server.url.rstrip("/") + "/play/%E0%A4%A")
+    WebDriverWait(browser, WAIT).until(lambda d: d.find_element(By.ID, "message").is_displayed())
+    said = browser.find_element(By.ID, "message").text
+    assert said.startswith("not a record name"), said  # the server's refusal of the name
+
+
 def test_the_keys_play_draw_and_undo(server, browser):
     """The card's token typed plays it, ``d`` draws, ``u`` takes the last move back;
     a card that turns up is typed too. The cards are buttons named once ("jack of
