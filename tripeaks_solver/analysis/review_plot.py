@@ -41,6 +41,7 @@ def review_figure(review: Review, title: str) -> Figure:
         won += [bool(r.winnable_after) for r in rows]
         label = {"app": "best final score reachable",
                  "original": "best original score reachable",
+                 "pysol": "best PySolFC score reachable",
                  "cards-left": "fewest cards left reachable"}[review.scheme]
         ax.step(xs, best, where="post", color="#4c72b0", label=label)
         lost = [(x, b) for x, b, w in zip(xs, best, won, strict=True) if not w]

@@ -12,7 +12,7 @@ with ``--record FILE``)::
     8h:Ks
     draw:9h
 
-``start`` is ``code TP1-E-AAAAAAD``, ``layout`` and its 52 tokens, or ``seen`` and the
+``start`` is ``code TP1-E-AAAAAAD`` (or ``code pysol:…``, a PySolFC game), ``layout`` and its 52 tokens, or ``seen`` and the
 cards seen at the start; ``variant`` lists the rule options (``none`` when there are
 none; an empty value is read the same).
 """
@@ -23,15 +23,21 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 from ..errors import IllegalMoveError, InputError
-from ..model.codes import GameCode, game_code, is_deal_number
+from ..model.codes import GameCode, NamedDeal, is_deal_number, tp_code
 from ..model.dealing import Deal
 from ..model.i18n import _
 from ..model.layout import Layout
 from ..model.observed import START_KINDS, Observed, ObservedGame, Start
+from ..model.pysol import PysolGame, is_pysol
 from ..model.rules import VARIANT_OPTIONS, Rules
 from ..model.scoring import SCHEMES
 
 MAGIC = "# tripeaks-solver game record"
+# What every reader takes as a record (the list, the page, coach, replay): lines of at
+# most MAX_LINE bytes ended by LF or CRLF, MAX_RECORD bytes in all (a played game's
+# record holds some kilobytes; one of megabytes is no record a coach wrote).
+MAX_LINE = 4096
+MAX_RECORD = 1_000_000
 HEADER_KEYS = ("start", "rules", "variant", "scoring")
 NO_VARIANT = "none"
 
@@ -48,6 +54,9 @@ class GameRecord:
 
 def make_start(kind: str, text: str, rules: Rules) -> Start:
     """The start a record names: ``code``, ``layout`` or ``seen`` and its text."""
+    if kind == "code" and is_pysol(text):
+        game = PysolGame.parse(text)
+        return Start.of_deal("code", str(game), Deal.of(game, rules.joker), rules)
     if kind == "code":
         code = GameCode.parse(text)
         if code.joker and not rules.joker:  # the code says so (TP1-EJ-…)
@@ -83,7 +92,16 @@ def parse_record_file(text: str, name: str) -> GameRecord:
     if not looks_like_record(text):
         raise InputError(_("{name} is not a game record (it does not begin with {magic})",
                            name=name, magic=repr(MAGIC)))
+    if len(text) > MAX_RECORD or len(text.encode("utf-8")) > MAX_RECORD:
+        raise InputError(too_large(name))
+    if "\r" in text.split("\n", 1)[0].rstrip("\r"):
+        raise InputError(_("{name}: its lines end in CR alone (an old Mac editor's line "
+                           "ends): save it with LF or CRLF line ends", name=name))
     lines = text.split("\n")
+    for number, raw in enumerate(lines, 1):
+        if len(raw) > MAX_LINE // 4 and len(raw.rstrip("\r").encode("utf-8")) > MAX_LINE:
+            raise InputError(_("{name}: line {number} is longer than {most} bytes",
+                               name=name, number=number, most=f"{MAX_LINE:,}"))
     cut = lines.pop()  # "" when the text ends with a line end
     fields: dict[str, str] = {}
     moves: list[Observed] = []
@@ -131,13 +149,23 @@ def parse_record_file(text: str, name: str) -> GameRecord:
     return GameRecord(start, scoring, tuple(moves), torn)
 
 
-def start_from_text(text: str, rules: Rules, code_rules: Callable[[GameCode], Rules]
+def too_large(name: str) -> str:
+    """Why a file over MAX_RECORD bytes is not read as a record."""
+    return _("{name} is larger than {most} bytes: not a game record", name=name,
+             most=f"{MAX_RECORD:,}")
+
+
+def start_from_text(text: str, rules: Rules, code_rules: Callable[[NamedDeal], Rules]
                     ) -> Start:
-    """The start a player typed: a game code (played under ``code_rules(code)``), a deal
-    number (under ``rules``, named by its code) or the cards seen (``seen_help(rules)``)."""
+    """The start a player typed: a game code or a PySolFC game number (played under
+    ``code_rules(code)``), a deal number (under ``rules``, named by its code) or the cards
+    seen (``seen_help(rules)``)."""
     text = text.strip()
+    if is_pysol(text):
+        game = PysolGame.parse(text)
+        return make_start("code", str(game), code_rules(game))
     if is_deal_number(text):
-        gc = game_code(text)
+        gc = tp_code(text)
         code = GameCode(gc.number, rules.name, rules.joker)
         return make_start("code", str(code), code_rules(code))
     if "-" in text and len(text.split()) == 1:
@@ -192,5 +220,5 @@ def _rules(name: str, variant: str, where: str) -> Rules:
     return rules.with_options(**options)
 
 
-__all__ = ["GameRecord", "header", "looks_like_record", "make_start", "parse_record_file",
-           "replay_record", "start_from_text", "torn_note"]
+__all__ = ["MAX_LINE", "MAX_RECORD", "GameRecord", "header", "looks_like_record", "make_start", "parse_record_file",
+           "replay_record", "start_from_text", "too_large", "torn_note"]

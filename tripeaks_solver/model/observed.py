@@ -321,6 +321,12 @@ class ObservedGame:
         trial, _action = self._trial(move)
         return tuple(sorted(trial.visible_places() - self.game.visible_places()))
 
+    def needs(self, move: Move) -> tuple[int, ...]:
+        """The places ``move`` would turn up whose cards the player has not said."""
+        if self.start.deal is not None:
+            return ()
+        return tuple(p for p in self.shows(move) if self.knowledge.places[p] is None)
+
     def _trial(self, move: Move) -> tuple[Game, Action]:
         # The move on a copy, with the game's own refusals, and one more: a card nobody
         # has seen cannot be played, whatever the places not known hold.
