@@ -1,5 +1,6 @@
-"""The record file of a game played along (``coach``): where records go by default,
-and the file itself, locked while a session writes it, grown one synced line a move.
+"""The record file of a game played along (``coach``), locked while a session writes
+it, grown one synced line a move, and the records of a folder listed. (Where records go
+by default: ``folders.py``.)
 """
 
 from __future__ import annotations
@@ -7,12 +8,9 @@ from __future__ import annotations
 import datetime
 import errno
 import os
-import re
 import stat
-import sys
 import tempfile
 import threading
-from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -21,59 +19,10 @@ from ..model.i18n import N_, _, current, ngettext
 from ..model.observed import Start
 from ..model.rules import Rules
 from .files import FileError, LockedFile, write_all
+from .folders import data_dir, default_record, games_dir, record_names
 from .locking import lock_exclusive
 
-APP = "tripeaks-solver"
 BOM = "\ufeff"
-
-
-def data_dir() -> Path:
-    """Where the coach keeps its records by default: ``$XDG_DATA_HOME/tripeaks-solver``
-    (``~/.local/share/tripeaks-solver``), or the platform's application directory
-    (``%APPDATA%`` on Windows, ``~/Library/Application Support`` on macOS)."""
-    base = os.environ.get("XDG_DATA_HOME")
-    if base:
-        return Path(base) / APP
-    if sys.platform == "win32":
-        root = os.environ.get("APPDATA") or os.environ.get("LOCALAPPDATA")
-        return Path(root) / APP if root else Path.home() / "AppData" / "Roaming" / APP
-    if sys.platform == "darwin":
-        return Path.home() / "Library" / "Application Support" / APP
-    return Path.home() / ".local" / "share" / APP
-
-
-def games_dir() -> Path:
-    """The folder of the records named by default."""
-    return data_dir() / "games"
-
-
-def default_record(start: Start, folder: Path | None = None) -> Path:
-    """A new file for the record of ``start`` in ``folder`` (:func:`games_dir`), named
-    after it and the time it began (a name no file has now: :meth:`RecordFile.new_in`
-    takes one that no other session can take meanwhile)."""
-    for n, path in enumerate(_names(start, folder)):
-        if n >= 10_000 or not path.exists():
-            return path
-    raise AssertionError("unreachable")
-
-
-def _names(start: Start, folder: Path | None) -> Iterator[Path]:
-    # The names a record of ``start`` begun now may take, in order: NAME-STAMP.txt,
-    # NAME-STAMP-2.txt, …
-    if start.kind == "code":
-        name = start.text
-    elif start.kind == "seen":
-        name = "seen-" + "".join(start.text.split())
-    else:
-        name = "layout-" + "".join(t for t in start.text.split() if t != "??")[:24]
-    name = re.sub(r"[^A-Za-z0-9-]", "", name)
-    stamp = datetime.datetime.now().strftime("%Y%m%d-%H%M%S")
-    folder = games_dir() if folder is None else folder
-    yield folder / f"{name}-{stamp}.txt"
-    n = 2
-    while True:
-        yield folder / f"{name}-{stamp}-{n}.txt"
-        n += 1
 
 
 # Why a record is no longer the file a session left: RecordFile.changed's words.
@@ -124,7 +73,7 @@ class RecordFile:
         """A new record of ``start`` in ``folder`` (:func:`games_dir`, made if missing),
         opened: the first of its names (:func:`default_record`) that no file has, made
         so that two sessions starting the same game at once take two names."""
-        for n, path in enumerate(_names(start, folder)):
+        for n, path in enumerate(record_names(start, folder)):
             record = cls(path, make_folder=n == 0, single_link=single_link, new=True)
             try:
                 record.open()

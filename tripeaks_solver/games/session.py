@@ -42,29 +42,29 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from ..analysis.stats import fraction
 from ..errors import IllegalMoveError, InputError
-from ..limits import REVIEW_SAMPLES
 from ..model.cards import Card
 from ..model.game import UNDO_LIMIT, Status
 from ..model.i18n import _, ngettext
 from ..model.moves import Move
 from ..model.observed import NeedsObservation, Observed, ObservedGame, Start, name_place
 from .corrections import app_refusal, corrected, known_already
+from .peeking import PeekWalk
 from .record_file import RecordFile
 from .records import header, looks_like_record, parse_record_file, replay_record, torn_note
-from .turns import TURN_KEYS, Advice, PeekTurn, score_of
+from .showing import SessionView
+from .turns import TURN_KEYS, Advice, PeekTurn
 
 if TYPE_CHECKING:
-    from ..analysis.hints import Review
     from ..model.rules import Rules
+
 
 class RecordWriteError(InputError):
     """The record could not be written: the move was not made and the file is as it was
     before it; the session cannot go on safely."""
 
 
-class CoachSession:
+class CoachSession(PeekWalk, SessionView):
     """One game played along: see the module's docstring."""
 
     def __init__(self, game: ObservedGame, scoring: str, record: RecordFile, *,
@@ -394,130 +394,6 @@ class CoachSession:
         """The exact hint when every card is known (and not ``fair``), else the fair
         player's advice, from only the cards seen."""
         return self.advice_job()()
-
-    # --- peek -------------------------------------------------------------------------
-    def toggle_peek(self) -> str:
-        """Start a peek here ("" said), or stop the one going on (what to undo to go back
-        to where it began); InputError when there is nothing to peek."""
-        if self.peek_base is not None:
-            back = self._peek_stack()
-            self.peek_base = None
-            if not back:
-                return _("Peek stopped.")
-            return _("Peek stopped. Undo {n} to go back to where it began (or play on from "
-                     "here).", n=len(back))
-        if self.exact:
-            raise InputError(_("every card is known already: nothing to peek"))
-        if self.scoring == "pysol":
-            raise InputError(_("PySolFC's scored games have no undo (--scoring pysol): "
-                               "nothing to peek"))
-        if not self.undo_limit:
-            raise InputError(_("the app cannot undo (--undo-limit 0): nothing to peek"))
-        self.peek_base = self.peek_began = len(self.game.record)
-        return ""
-
-    def _peek_stack(self) -> list[Move]:
-        # The moves played since the peek began that are still on the board.
-        stack: list[Move]
-        moves, stack = self.game.moves, []
-        if self.peek_base is None:  # no peek
-            return stack
-        for i in range(self.peek_base, len(moves)):
-            if not moves[i].is_undo:
-                stack.append(moves[i])
-            elif stack:
-                stack.pop()
-        return stack
-
-    def _settle_peek(self) -> None:
-        # Taken back past where the peek began: it begins there now.
-        if self.peek_base is None:
-            return
-        moves, depth = self.game.moves, 0
-        for i in range(self.peek_base, len(moves)):
-            if not moves[i].is_undo:
-                depth += 1
-            elif depth:
-                depth -= 1
-            else:
-                self.peek_base = i + 1
-
-    def peek_turn(self) -> PeekTurn | None:
-        """The peek's next step (None when not peeking), from what the player knows and
-        the moves played since it began; a finished peek ends here (its PeekTurn says
-        so, ``finished``)."""
-        from ..analysis.peek import next_step
-
-        if self.peek_base is None or self.pending is not None:
-            return None
-        stack = self._peek_stack()
-        knowledge = self.game.knowledge
-        step = None
-        if not knowledge.complete:
-            # The session's seed: peek --seed S plans the same walk.
-            step = next_step(knowledge, self.rules, self.game.moves[:self.peek_base], stack,
-                             self.undo_limit, seed=self.seed)
-        turn = PeekTurn(step, len(stack), len(self.game.record) - self.peek_began,
-                        len(knowledge.unknown_places))
-        if turn.finished:
-            self.peek_base = None
-        return turn
-
-    # --- what a front end shows -------------------------------------------------------
-    def turn_data(self, advice: Advice | None = None, *, error: str | None = None,
-                  peek: PeekTurn | None = None, final: dict | None = None) -> dict:
-        """One turn as ``coach --json`` prints it (keys :data:`TURN_KEYS`)."""
-        position = self.game.position()
-        advice = advice or Advice()
-        player = advice.player
-        recommended = advice.recommended
-        out = {"moves_played": position.moves_played, "status": position.status.value,
-               "score": score_of(position, self.scoring), "stock_left": position.stock_left,
-               "cards_left": position.cards_left,
-               "waste": None if position.waste is None else position.waste.token,
-               "known": self.known, "unknown": self.unknown, "exact": self.exact,
-               "recommended": recommended and recommended.token,
-               "chance": fraction(advice.chance),
-               "player": player,
-               "seed": None if player in (None, "exact") else self.seed,
-               "moves": advice.moves_data(),
-               "need": [{"place": p, "name": name_place(p, self.rules)}
-                        for p in self.need] or None,
-               "peek": None if peek is None else peek.data(self.rules),
-               "error": error, "record_file": str(self.path), "final": final}
-        assert tuple(out) == TURN_KEYS
-        return out
-
-    @property
-    def result(self) -> str:
-        """``won``, ``stuck`` or ``stopped``."""
-        return {Status.WON: "won", Status.STUCK: "stuck"}.get(self.status, "stopped")
-
-    @property
-    def review_samples(self) -> int:
-        return min(self.samples, REVIEW_SAMPLES)
-
-    def review(self, progress: Callable[[int], None] | None = None) -> Review | None:
-        """The whole game judged, as ``analyze`` judges it (None before any move);
-        ``progress(n)`` after the n-th move. Slow; it does not touch the session."""
-        if not self.game.record:
-            return None
-        from ..analysis.hints import analyze_game
-
-        return analyze_game(self.game.start, list(self.game.record), self.scoring,
-                            fair=not self.game.exact, samples=self.review_samples,
-                            seed=self.seed, progress=progress)
-
-    def final(self, review: Review | None = None) -> dict:
-        """The ``final`` object of ``coach --json``: the result, the score, the record
-        and the review."""
-        position = self.game.position()
-        return {"result": self.result, "score": score_of(position, self.scoring),
-                "moves": self.game.game.moves, "record": self.game.tokens,
-                "analysis": None if review is None else {
-                    "exact": review.exact, "best_start": review.best_start,
-                    "final_best": review.final_best, "lost_at": review.lost_at,
-                    "lost_total": review.lost_total, "moves": review.rows()}}
 
 
 __all__ = ["TURN_KEYS", "Advice", "CoachSession", "PeekTurn", "RecordWriteError"]

@@ -10,9 +10,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
-from functools import cache, reduce
-from itertools import combinations
-from operator import or_
+from functools import cache
 
 import numpy as np
 
@@ -22,7 +20,7 @@ from ..kernels.jit import compile_notice
 from ..model.cards import Card, ranks
 from ..model.dealing import Deal
 from ..model.game import Game
-from ..model.geometry import COVERED_BY, PEAK_COUNT, TABLEAU_SIZE, configurations
+from ..model.geometry import TABLEAU_SIZE, configurations
 from ..model.moves import Move
 from ..model.position import Position
 from ..model.pysol import pysol_info
@@ -35,6 +33,7 @@ from ..model.scoring import (
     check_scheme,
     win_score,
 )
+from . import pysol_inputs as inputs
 
 # The keys of every object of `solve --json`, in order (docs/json.md).
 SOLVE_KEYS = ("kind", "source", "code", "deal", "line", "pysol", "rules", "variant", "scoring",
@@ -234,52 +233,7 @@ def scratch() -> shared.Scratch:
     )
 
 
-@cache
-def _pysol_clear_at() -> np.ndarray:
-    # PysolGoal.clear_at: for q = 1, 2, 3, the fewest removals from each configuration
-    # that empty q more peaks, the cards under q of its non-empty peaks' tops (a top
-    # leaves last of the cards it stands on).
-    def under(top: int) -> int:
-        mask, todo = 0, [top]
-        while todo:
-            p = todo.pop()
-            mask |= 1 << p
-            todo.extend(COVERED_BY[p])
-        return mask
-
-    tops = [under(t) for t in range(PEAK_COUNT)]
-    masks = configurations().mask.astype(np.int64).tolist()
-    out = np.full((len(masks), PEAK_COUNT), 99, dtype=np.int8)
-    for i, m in enumerate(masks):
-        left = [t & ~m for t in tops if m & t != t]
-        for q in range(1, len(left) + 1):
-            out[i, q - 1] = min(reduce(or_, some).bit_count() for some in combinations(left, q))
-    return out
-
-
-@cache
-def _pysol_work(capacity: int) -> pysol.PysolWork:
-    n = len(configurations())
-    return pysol.PysolWork(
-        key=np.empty(capacity, dtype=np.int64), g=np.empty(capacity, dtype=np.int32),
-        parent=np.empty(capacity, dtype=np.int32), move=np.empty(capacity, dtype=np.int8),
-        link=np.empty(capacity, dtype=np.int32), chain=np.empty(capacity, dtype=np.int32),
-        first_of=np.zeros(n << shared.SHIFT, dtype=np.int32), found=np.zeros(1, dtype=np.int64),
-        draw_g=np.full(n, pysol.NEG, dtype=np.int32), draw_from=np.empty(n, dtype=np.int32),
-        draw_list=np.empty(n, dtype=np.int32), longest=np.zeros((n, shared.RANKS), dtype=np.int8),
-        longest_after=np.zeros(n, dtype=np.int8))
-
-
-@cache
-def _pysol_order() -> np.ndarray:
-    # PysolGoal.order: most cards removed first, so each configuration comes after
-    # those its removals lead to.
-    return np.argsort(-configurations().removed.astype(np.int64), kind="stable").astype(np.int32)
-
-
-PYSOL_CAPACITY = 1 << 19  # states; doubled when a search needs more
-PYSOL_MOST = 1 << 23
-_pysol_capacity = [PYSOL_CAPACITY]
+_pysol_capacity = [inputs.CAPACITY]  # the work space's size now
 
 
 def _pysol_best(position: Position, bd: shared.Board, cards: shared.Cards,
@@ -300,15 +254,15 @@ def _pysol_best(position: Position, bd: shared.Board, cards: shared.Cards,
     kept = path.copy()
     capacity = _pysol_capacity[0]
     while True:
-        goal = pysol.PysolGoal(_pysol_clear_at(), _pysol_order(), floor,
+        goal = pysol.PysolGoal(inputs.clear_at(), inputs.order(), floor,
                                min_draws if min_draws >= 0 else len(cards.stock) + 1)
         gain, more, length, overflow = pysol._pysol_optimal(bd, cards, masks, goal,
-                                                           _pysol_work(capacity), path)
+                                                           inputs.work(capacity), path)
         if not overflow:
             break
-        if capacity >= PYSOL_MOST:
+        if capacity >= inputs.MOST:
             raise RuntimeError("the pysol search needs more states than it can hold")
-        _pysol_work.cache_clear()  # one work space at a time, kept as large as needed
+        inputs.work.cache_clear()  # one work space at a time, kept as large as needed
         capacity *= 2
         _pysol_capacity[0] = capacity
     if length == 0 and int(gain) == floor and seed:
