@@ -227,7 +227,10 @@ def peek(deal: DealLike | Layout | Start, moves: MovesLike = (), rules: RulesLik
     ``deal``; then, when every card became known, the best line from there
     (``report.best``). ``options`` go to the planner
     (:func:`tripeaks_solver.analysis.peek.plan_peek`). ``.to_dict()`` is the object of
-    ``peek --json``."""
+    ``peek --json``. Under ``scoring="pysol"`` there is no undo (PySolFC's scored games
+    have none): ``undo_limit`` is 0 and the plan has no taps to take back."""
+    if scoring == "pysol":
+        undo_limit = 0
     start = _start(deal, rules)
     game = ObservedGame.replay(start, _record(moves))
     d = game.deal

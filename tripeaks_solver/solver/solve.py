@@ -33,7 +33,6 @@ from ..model.scoring import (
     check_scheme,
     win_score,
 )
-from . import pysol_inputs as inputs
 
 # The keys of every object of `solve --json`, in order (docs/json.md).
 SOLVE_KEYS = ("kind", "source", "code", "deal", "line", "pysol", "rules", "variant", "scoring",
@@ -233,14 +232,28 @@ def scratch() -> shared.Scratch:
     )
 
 
-_pysol_capacity = [inputs.CAPACITY]  # the work space's size now
+@cache
+def _pysol_work(capacity: int) -> pysol.PysolWork:
+    n = len(configurations())
+    return pysol.PysolWork(
+        key=np.empty(capacity, dtype=np.int64), g=np.empty(capacity, dtype=np.int32),
+        parent=np.empty(capacity, dtype=np.int32), move=np.empty(capacity, dtype=np.int8),
+        link=np.empty(capacity, dtype=np.int32), chain=np.empty(capacity, dtype=np.int32),
+        first_of=np.zeros(n << shared.SHIFT, dtype=np.int32), found=np.zeros(1, dtype=np.int64),
+        draw_g=np.full(n, pysol.NEG, dtype=np.int32), draw_from=np.empty(n, dtype=np.int32),
+        draw_list=np.empty(n, dtype=np.int32))
+
+
+PYSOL_CAPACITY = 1 << 19  # states; doubled when a search needs more
+PYSOL_MOST = 1 << 23
+_pysol_capacity = [PYSOL_CAPACITY]
 
 
 def _pysol_best(position: Position, bd: shared.Board, cards: shared.Cards,
                 masks: shared.RuleMasks, path: np.ndarray) -> tuple[int | None, int, int, int]:
     """(fewest draws of a win or None, gain, states, line length) of the best pysol line
-    from ``position``: the app's optimum first (the fewest draws bound the stock's
-    points, its line is the first to beat), then the search for a better line."""
+    from ``position``: the app's optimum first (whether a win is left, and a first line),
+    then the search for a better line."""
     min_draws, states, _, _, seed = optimum._optimal(bd, cards, masks, shared.Goal(False, 0),
                                                      scratch(), path)
     if masks.must_clear and min_draws < 0:  # no line clears the board
@@ -254,15 +267,13 @@ def _pysol_best(position: Position, bd: shared.Board, cards: shared.Cards,
     kept = path.copy()
     capacity = _pysol_capacity[0]
     while True:
-        goal = pysol.PysolGoal(inputs.clear_at(), inputs.order(), floor,
-                               min_draws if min_draws >= 0 else len(cards.stock) + 1)
-        gain, more, length, overflow = pysol._pysol_optimal(bd, cards, masks, goal,
-                                                           inputs.work(capacity), path)
+        gain, more, length, overflow = pysol._pysol_optimal(
+            bd, cards, masks, pysol.PysolGoal(floor), _pysol_work(capacity), path)
         if not overflow:
             break
-        if capacity >= inputs.MOST:
+        if capacity >= PYSOL_MOST:
             raise RuntimeError("the pysol search needs more states than it can hold")
-        inputs.work.cache_clear()  # one work space at a time, kept as large as needed
+        _pysol_work.cache_clear()  # one work space at a time, kept as large as needed
         capacity *= 2
         _pysol_capacity[0] = capacity
     if length == 0 and int(gain) == floor and seed:
