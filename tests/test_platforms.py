@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 
 from tripeaks_solver.games import locking
-from tripeaks_solver.games.folders import data_dir
+from tripeaks_solver.games.record_file import data_dir
 
 
 def two_descriptors(path: Path) -> tuple[int, int]:

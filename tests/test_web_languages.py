@@ -18,7 +18,7 @@ with warnings.catch_warnings():  # starlette's note on httpx's successor
     warnings.simplefilter("ignore")
     from starlette.testclient import TestClient
 
-from tripeaks_solver.games import record_file
+from tripeaks_solver.games import saved
 from tripeaks_solver.web import guard
 from tripeaks_solver.web.app import make_app
 from tripeaks_solver.web.lang import accepted, page_html
@@ -195,7 +195,7 @@ def test_the_server_s_own_failures_are_in_the_request_s_language(tmp_path, monke
     def no_more_files(path):
         raise OSError(errno.EMFILE, "Too many open files")
 
-    monkeypatch.setattr(record_file.os, "scandir", no_more_files)
+    monkeypatch.setattr(saved.os, "scandir", no_more_files)
     monkeypatch.setattr(guard.once, "last", {})  # its line logged apart from other tests'
     r = c.get("/api/games", headers=VI)
     assert (r.status_code, r.json()["error"]) == (
@@ -277,8 +277,8 @@ def test_the_page_gets_its_own_texts_and_no_other(tmp_path):
         assert {(k.split("\u0004")[0], k.split("\u0004")[1]) if "\u0004" in k else (None, k)
                 for k in served} == referenced
     sk = catalog(c, headers=SK)["messages"]
-    assert sk["Your game"] == "Vaša hra" and sk["{n} mistake"] == ["{n} chyba", "{n} chyby",
-                                                                    "{n} chýb"]
+    assert sk["Your game"] == "Vaša hra" and sk["{n} point"] == ["{n} bod", "{n} body",
+                                                                  "{n} bodov"]
     assert (sk["field label\u0004Start"], sk["button\u0004Start"]) == ("Začiatok", "Začať")
     assert "Your move (a card, d, u; ? for help): " not in sk  # the coach's prompt
     assert "Peek stopped." not in sk and "the server is stopping" not in sk

@@ -26,6 +26,7 @@ from functools import cache
 from numbers import Integral
 from typing import Any
 
+from .analysis import chances as _chances
 from .analysis import difficulty as _difficulty
 from .analysis import hints as _hints
 from .analysis import peek as _peek
@@ -185,25 +186,26 @@ def hint(deal: DealLike | Layout | Start, moves: MovesLike = (), rules: RulesLik
         exact = _hints.hint(position, scoring, must_clear)
         return HintReport.of(game, scoring, False, exact=exact, must_clear=must_clear)
     seed = new_seed() if seed is None else seed
-    advice = _hints.fair_advice(View.of(position, game.known_places), samples, seed,
-                                score_samples, scoring)
+    advice = _chances.fair_advice(View.of(position, game.known_places), samples, seed,
+                                  score_samples, scoring)
     return HintReport.of(game, scoring, True, advice=advice)
 
 
 def analyze(deal: DealLike | Layout | Start, moves: MovesLike, rules: RulesLike = None, *,
             scoring: str = "app", fair: bool = False, samples: int = REVIEW_SAMPLES,
             seed: int | None = None) -> AnalysisReport:
-    """Judge every move of the record ``moves`` (undos included): the best final score
-    before and after each, the points lost, the marks (``??`` threw the win away, ``?``
-    lost points, ``!`` the only move that kept the win) and where the game was lost
-    (``report.review``); ``fair`` adds the share of ``samples`` completions of the
-    unseen cards still winnable before and after each move (``seed`` None draws one).
-    ``.to_dict()`` is the object of ``analyze --json``."""
+    """Judge every move of the record ``moves`` (undos included): as it could be seen
+    then (its chance, over ``samples`` guessed games drawn with ``seed``, None draws
+    one, against the advice's move: ``?!``, ``?``, ``??``, the better move, the luck),
+    and exactly when the deal is known (the best final score before and after it, the
+    points lost, the marks of hindsight: ``??`` threw the win away, ``?`` lost points,
+    ``!`` the only move that kept the win, and where the game was lost);
+    ``fair`` adds the ceilings (the share of completions still winnable before and after
+    each move). ``.to_dict()`` is the object of ``analyze --json``."""
     start = _start(deal, rules)
     record = _record(moves)
-    game = ObservedGame.replay(start, record)  # an illegal move, named, before any search
-    fair = fair or not game.exact
-    seed = new_seed() if fair and seed is None else seed
+    ObservedGame.replay(start, record)  # an illegal move, named, before any search
+    seed = new_seed() if seed is None else seed
     review = _hints.analyze_game(start, record, scoring, fair=fair, samples=samples,
                                  seed=seed)
     return AnalysisReport(start, scoring, fair, samples, seed, review)

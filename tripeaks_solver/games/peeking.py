@@ -1,6 +1,7 @@
-"""The peek walk-through of the coach's session: started, stopped, and its next step
-from what the player knows (:class:`PeekWalk`, a base of ``session.CoachSession``,
-whose state it keeps: ``peek_base``, ``peek_began``).
+"""A peek in a coach session: started and stopped, its next step (the coach's
+walk-through, planned by ``analysis.peek``), and where it began when the player takes
+moves back past it. :class:`session.CoachSession` has these methods from
+:class:`Peeking`.
 """
 
 from __future__ import annotations
@@ -10,32 +11,33 @@ from typing import TYPE_CHECKING
 from ..errors import InputError
 from ..model.i18n import _
 from ..model.moves import Move
+from ..model.observed import ObservedGame
 from .turns import PeekTurn
 
 if TYPE_CHECKING:
-    from ..model.observed import ObservedGame
     from ..model.rules import Rules
 
 
-class PeekWalk:
-    """The session's peek: see :class:`session.CoachSession`, which sets its state."""
+class Peeking:
+    """The peek of a session (a part of :class:`session.CoachSession`, which sets these
+    attributes). ``peek_base``: the moves before the peek began (None: no peek);
+    ``peek_began``: the record's length when the player asked for it."""
 
     game: ObservedGame
     scoring: str
-    undo_limit: int
     seed: int
+    undo_limit: int
     pending: Move | None
-    peek_base: int | None  # peeking: the moves before the peek began
-    peek_began: int  # the record's length when the player asked for the peek
+    peek_base: int | None
+    peek_began: int
 
-    if TYPE_CHECKING:  # the session's own
+    if TYPE_CHECKING:
         @property
         def exact(self) -> bool: ...
 
         @property
         def rules(self) -> Rules: ...
 
-    # --- peek -------------------------------------------------------------------------
     def toggle_peek(self) -> str:
         """Start a peek here ("" said), or stop the one going on (what to undo to go back
         to where it began); InputError when there is nothing to peek."""
@@ -104,4 +106,4 @@ class PeekWalk:
         return turn
 
 
-__all__ = ["PeekWalk"]
+__all__ = ["Peeking"]

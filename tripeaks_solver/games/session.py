@@ -20,7 +20,7 @@ the page in a browser) turn what the player typed into calls and show what they 
     review = s.review() # the whole game judged (slow); s.final(review): the end's data
     s.close()           # release the record file
 
-``games.record_file.saved_games()`` lists the records under the data directory,
+``games.saved.saved_games()`` lists the records under the data directory,
 newest first (``coach --list``); ``games.records.start_from_text`` reads a start as
 typed (the cards seen, or a code).
 
@@ -42,30 +42,32 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from ..analysis.stats import fraction
 from ..errors import IllegalMoveError, InputError
 from ..model.cards import Card
 from ..model.game import UNDO_LIMIT, Status
 from ..model.i18n import _, ngettext
 from ..model.moves import Move
 from ..model.observed import NeedsObservation, Observed, ObservedGame, Start, name_place
-from .corrections import app_refusal, corrected, known_already
-from .peeking import PeekWalk
+from .chance_log import ChanceLog
+from .corrections import Correcting, app_refusal, known_already
+from .peeking import Peeking
 from .record_file import RecordFile
 from .records import header, looks_like_record, parse_record_file, replay_record, torn_note
-from .showing import SessionView
-from .turns import TURN_KEYS, Advice, PeekTurn
+from .turns import TURN_KEYS, Advice, PeekTurn, score_of
 
 if TYPE_CHECKING:
+    from ..analysis.hints import Review
     from ..model.rules import Rules
-
 
 class RecordWriteError(InputError):
     """The record could not be written: the move was not made and the file is as it was
     before it; the session cannot go on safely."""
 
 
-class CoachSession(PeekWalk, SessionView):
-    """One game played along: see the module's docstring."""
+class CoachSession(Correcting, Peeking):
+    """One game played along: see the module's docstring (its peek: :class:`Peeking`, in
+    ``peeking.py``; ``fix``: :class:`Correcting`, in ``corrections.py``)."""
 
     def __init__(self, game: ObservedGame, scoring: str, record: RecordFile, *,
                  samples: int = 1000, seed: int | None = None, fair: bool = False,
@@ -73,6 +75,8 @@ class CoachSession(PeekWalk, SessionView):
         self.game = game
         self.scoring = scoring
         self.record = record
+        self.chance_log = ChanceLog(record.path)  # the advice's chances, for the review
+        self.chance_log.load()
         self.samples = samples
         self.seed = secrets.randbelow(1_000_000_000) if seed is None else seed
         self.fair = fair
@@ -325,59 +329,13 @@ class CoachSession(PeekWalk, SessionView):
             self.game = game
             raise
 
-    def fix(self, *cards: str) -> str:
-        """Correct a card said earlier: ``fix(OLD, NEW)``, the card said as OLD was NEW.
-        The record is rewritten in one step and the game played again with it; an
-        InputError (nothing changed) when NEW contradicts another card or a move no
-        longer plays. A move waiting for its cards goes on waiting (its own card
-        corrected too) while it still plays; else it is dropped, and the words say so.
-        NEW said already for that move is refused. Returns what was corrected, in words."""
-        if len(cards) != 2:
-            raise InputError(_("fix OLD NEW: the card said wrong, then the card it was (e.g. "
-                               "fix 5d 6d)"))
-        wrong, right = Card.parse(cards[0]), Card.parse(cards[1])
-        if right in self.said:
-            raise InputError(_("{card} is said already, for the move waiting for its cards: "
-                               "say the rest, or drop the move, first", card=right.name))
-        fixed, said = corrected(self.game, wrong, right)
-        waiting = self._waiting_after(fixed, wrong, right)
-        self.record.replace(header(fixed.start, self.scoring)
-                            + "".join(o.token + "\n" for o in fixed.record))
-        if self._lines:  # the moves of the step so far: in the record rewritten
-            self._lines.clear()
-        self.game = fixed
-        done = _("{card} said {where} is now {other}; the record is rewritten.",
-                 card=wrong.name, where=said, other=right.name)
-        if self.pending is None or waiting == self.pending:
-            return done
-        if waiting is not None:
-            self.pending = waiting
-            return done
-        move = self.pending
-        self.cancel()
-        return done + " " + _("{move}, which waited for the card it turned up, does not "
-                              "play after the correction: it is dropped, play your move "
-                              "again.", move=move.name)
-
-    def _waiting_after(self, fixed: ObservedGame, wrong: Card, right: Card) -> Move | None:
-        # The move waiting for its cards in the game corrected (its own card corrected
-        # too), or None when it no longer plays there or turns up other places.
-        move = self.pending
-        if move is None:
-            return None
-        if move.card == wrong:
-            move = Move.remove(right)
-        try:
-            return move if fixed.needs(move) == self.need else None
-        except (IllegalMoveError, InputError):
-            return None
-
     # --- advice -----------------------------------------------------------------------
     def advice_job(self) -> Callable[[], Advice]:
         """What the advice here needs, taken now; the function returned computes it (it
         may take seconds) without touching the session."""
         position, known = self.game.position(), self.game.known_places
         exact, samples, seed, scoring = self.exact, self.samples, self.seed, self.scoring
+        keep = self.chance_log.keep
 
         def compute() -> Advice:
             from ..analysis.fair import View
@@ -386,7 +344,7 @@ class CoachSession(PeekWalk, SessionView):
             if exact:
                 return Advice(hint=hint(position, scoring))
             view = View.of(position, known)
-            return Advice(fair=fair_advice(view, samples, seed, 0, scoring))
+            return Advice(fair=fair_advice(view, samples, seed, 0, scoring, keep=keep))
 
         return compute
 
@@ -394,6 +352,65 @@ class CoachSession(PeekWalk, SessionView):
         """The exact hint when every card is known (and not ``fair``), else the fair
         player's advice, from only the cards seen."""
         return self.advice_job()()
+
+    # --- what a front end shows -------------------------------------------------------
+    def turn_data(self, advice: Advice | None = None, *, error: str | None = None,
+                  peek: PeekTurn | None = None, final: dict | None = None) -> dict:
+        """One turn as ``coach --json`` prints it (keys :data:`TURN_KEYS`)."""
+        position = self.game.position()
+        advice = advice or Advice()
+        player = advice.player
+        recommended = advice.recommended
+        out = {"moves_played": position.moves_played, "status": position.status.value,
+               "score": score_of(position, self.scoring), "stock_left": position.stock_left,
+               "cards_left": position.cards_left,
+               "waste": None if position.waste is None else position.waste.token,
+               "known": self.known, "unknown": self.unknown, "exact": self.exact,
+               "recommended": recommended and recommended.token,
+               "chance": fraction(advice.chance),
+               "player": player,
+               "seed": None if player in (None, "exact") else self.seed,
+               "moves": advice.moves_data(),
+               "need": [{"place": p, "name": name_place(p, self.rules)}
+                        for p in self.need] or None,
+               "peek": None if peek is None else peek.data(self.rules),
+               "error": error, "record_file": str(self.path), "final": final}
+        assert tuple(out) == TURN_KEYS
+        return out
+
+    @property
+    def result(self) -> str:
+        """``won``, ``stuck`` or ``stopped``."""
+        return {Status.WON: "won", Status.STUCK: "stuck"}.get(self.status, "stopped")
+
+    @property
+    def review_samples(self) -> int:
+        return self.samples  # the advice's: the review reuses its chances
+
+    def review(self, progress: Callable[[int], None] | None = None) -> Review | None:
+        """The whole game judged as ``analyze`` judges it with the session's samples and
+        seed, reusing the advice's chances (None before any move); ``progress(n)`` after
+        the n-th move. It does not touch the session."""
+        if not self.game.record:
+            return None
+        from ..analysis.hints import analyze_game
+
+        return analyze_game(self.game.start, list(self.game.record), self.scoring,
+                            samples=self.review_samples, seed=self.seed, progress=progress)
+
+    def final(self, review: Review | None = None) -> dict:
+        """The ``final`` object of ``coach --json``: the result, the score, the record
+        and the review."""
+        position = self.game.position()
+        return {"result": self.result, "score": score_of(position, self.scoring),
+                "moves": self.game.game.moves, "record": self.game.tokens,
+                "analysis": None if review is None else {
+                    "exact": review.exact, "best_start": review.best_start,
+                    "final_best": review.final_best, "lost_at": review.lost_at,
+                    "lost_total": review.lost_total, "accuracy": fraction(review.accuracy),
+                    "luck": fraction(review.luck_total),
+                    "costliest": [r.number for r in review.costliest()],
+                    "moves": review.rows()}}
 
 
 __all__ = ["TURN_KEYS", "Advice", "CoachSession", "PeekTurn", "RecordWriteError"]

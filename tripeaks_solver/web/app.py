@@ -24,6 +24,7 @@ from starlette.staticfiles import StaticFiles
 from ..analysis.fair import Cancelled
 from ..errors import InputError
 from ..games.files import os_errno
+from ..limits import REVIEW_SAMPLES
 from ..model.i18n import N_, _, current
 from .advice import MAX_SAMPLES, check_samples
 from .guard import (
@@ -48,7 +49,7 @@ from .solving import MAX_TEXT, solve_page
 from .table import Conflict, Table
 
 STATIC = Path(__file__).parent / "static"
-DEFAULT_SAMPLES = 1000
+DEFAULT_SAMPLES = REVIEW_SAMPLES  # the advice's: the review reuses its chances
 # The server's own failures: its disk full (507), or the machine refusing (503).
 FULL = frozenset({errno.ENOSPC, errno.EDQUOT, errno.EFBIG})
 STOPPING = N_("the server is stopping")
@@ -117,7 +118,9 @@ def number(value, what: str, default: int | None = None) -> int | None:
     # Digits 0-9 only: int() reads "+7", " 7", "7_0" and digits of other scripts, which
     # the page would show as typed.
     if isinstance(value, str) and not (value.isascii() and value.isdigit()):
-        raise InputError(_("{what}: a whole number", what=what))
+        negative = value[:1] == "-" and value[1:].isascii() and value[1:].isdigit()
+        raise InputError(_("{what}: a whole number from 0", what=what) if negative
+                         else _("{what}: a whole number", what=what))
     if isinstance(value, str) and len(value.lstrip("0")) > 30:  # past every bound
         raise InputError(_("{what}: a whole number from 0", what=what))
     out = int(value)
