@@ -19,4 +19,8 @@ REVIEW_SAMPLES = 1000
 default (the coach's and the page's), so that the review of a game reuses the chances
 its advice computed and gives the numbers it showed."""
 
-__all__ = ["MAX_SAMPLES", "PAGE_SAMPLES", "PLAYER_SAMPLES", "REVIEW_SAMPLES"]
+LAYOUT_SAMPLES = 1000
+"""The random completions solved for a layout with ``??`` cards (``solve --layout``'s
+default, and the solve page's, so that both give the same share for the same seed)."""
+
+__all__ = ["LAYOUT_SAMPLES", "MAX_SAMPLES", "PAGE_SAMPLES", "PLAYER_SAMPLES", "REVIEW_SAMPLES"]

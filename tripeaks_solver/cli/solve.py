@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 
 import click
 
-from ..limits import MAX_SAMPLES
+from ..limits import LAYOUT_SAMPLES, MAX_SAMPLES
 from ..model.codes import GameCode, NamedDeal, is_deal_number
 from ..model.dealing import Deal
 from ..model.layout import Layout
@@ -139,7 +139,7 @@ def _jobs(codes: tuple[str, ...], typed: list[tuple[str, Layout]], rule_choice: 
 @click.option("--layout-file", type=InputPath(), default=None,
               help="A file of layouts, one per line (- for standard input); blank lines and "
                    "# comments skipped.")
-@click.option("--samples", type=click.IntRange(min=1, max=MAX_SAMPLES), default=1000,
+@click.option("--samples", type=click.IntRange(min=1, max=MAX_SAMPLES), default=LAYOUT_SAMPLES,
               show_default=True,
               help="Random completions solved for a layout with ?? cards (all of them "
                    "when there are no more distinct ones than this).")
