@@ -18,7 +18,8 @@ from pathlib import Path
 
 import pytest
 
-from tripeaks_solver.games import locking
+from tripeaks_solver.games import locking, portable
+from tripeaks_solver.games.files import FileError
 from tripeaks_solver.games.record_file import data_dir
 
 
@@ -276,3 +277,193 @@ def test_asking_whether_a_file_is_held_leaves_no_lock_behind(tmp_path: Path) -> 
     finally:
         os.close(one)
         os.close(two)
+
+
+# Windows' file calls, simulated: the flags and calls it lacks taken away, Windows said,
+# and its refusals stood in for (no rename over or removal of a file this process has
+# open, no folder opened as a file; O_BINARY, without which a file opens in text mode).
+
+O_BINARY = 0x8000  # Windows' value; taken off again before the real open here
+
+
+def open_here(path: str | Path) -> bool:
+    """Does a descriptor of this process name the file at ``path``?"""
+    try:
+        st = os.stat(path)
+    except FileNotFoundError:
+        return False
+    for fd in range(1024):
+        try:
+            mine = os.fstat(fd)
+        except OSError:
+            continue
+        if (mine.st_dev, mine.st_ino) == (st.st_dev, st.st_ino):
+            return True
+    return False
+
+
+class WindowsFiles:
+    def __init__(self) -> None:
+        self.opened: list[tuple[str, int]] = []  # (path, flags) of each open
+
+
+@pytest.fixture
+def windows_files(monkeypatch: pytest.MonkeyPatch) -> WindowsFiles:
+    seen = WindowsFiles()
+    real_open, real_replace, real_unlink = os.open, os.replace, os.unlink
+
+    def win_open(path: str | Path, flags: int, mode: int = 0o777, **kw: object) -> int:
+        if os.path.isdir(path):
+            raise PermissionError(errno.EACCES, "Permission denied", str(path))
+        seen.opened.append((str(path), flags))
+        return real_open(path, flags & ~O_BINARY, mode, **kw)  # type: ignore[arg-type]
+
+    def win_replace(src: str | Path, dst: str | Path) -> None:
+        if open_here(src) or open_here(dst):
+            raise PermissionError(errno.EACCES, "Access is denied", str(dst))
+        real_replace(src, dst)
+
+    def win_unlink(path: str | Path) -> None:
+        if open_here(path):
+            raise PermissionError(errno.EACCES, "Access is denied", str(path))
+        real_unlink(path)
+
+    for name in ("O_CLOEXEC", "O_NONBLOCK", "fchmod", "pread"):
+        monkeypatch.delattr(os, name)
+    monkeypatch.setattr(os, "O_BINARY", O_BINARY, raising=False)
+    # os.name itself stays: pathlib and pytest read it. The one place that asks it:
+    monkeypatch.setattr(portable, "windows", lambda: True)
+    monkeypatch.setattr(os, "open", win_open)
+    monkeypatch.setattr(os, "replace", win_replace)
+    monkeypatch.setattr(os, "unlink", win_unlink)
+    return seen
+
+
+def test_on_posix_the_flags_are_the_posix_calls_unchanged() -> None:
+    assert portable.read_flags() == os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC
+    assert portable.write_flags() == os.O_RDWR | os.O_CLOEXEC
+    assert not portable.open_files_block_renames() and not portable.windows()
+
+
+def test_the_windows_stand_in_refuses_what_windows_refuses(windows_files: WindowsFiles,
+                                                           tmp_path: Path) -> None:
+    # The stand-in itself: without it the tests below would prove nothing.
+    a, b = tmp_path / "a", tmp_path / "b"
+    a.write_bytes(b"a")
+    b.write_bytes(b"b")
+    fd = os.open(b, os.O_RDONLY)
+    try:
+        with pytest.raises(PermissionError):
+            os.replace(a, b)
+        with pytest.raises(PermissionError):
+            os.unlink(b)
+        with pytest.raises(PermissionError):
+            os.open(tmp_path, os.O_RDONLY)
+    finally:
+        os.close(fd)
+    os.replace(a, b)
+    assert b.read_bytes() == b"a"
+
+
+def test_windows_output_files_are_made_replaced_and_discarded(windows_files: WindowsFiles,
+                                                              tmp_path: Path) -> None:
+    from tripeaks_solver.games.files import LockedFile
+
+    path = tmp_path / "out.csv"
+    out = LockedFile(path, "the CSV file", "csv")
+    out.close(discard=True)  # made, left empty: removed, although it was open
+    assert not path.exists()
+    path.write_bytes(b"old\r\n")
+    path.chmod(0o640)
+    out = LockedFile(path, "the CSV file", "csv")
+    try:
+        out.replace_with(b"new\r\nrows\n")
+        assert path.read_bytes() == b"new\r\nrows\n"
+        assert (path.stat().st_mode & 0o777) == 0o640  # by the path: no fchmod
+        with pytest.raises(FileError) as other:  # held again after the rename
+            LockedFile(path, "the CSV file", "csv")
+        assert other.value.problem == "in-use"
+    finally:
+        out.close(discard=True)
+    assert path.read_bytes() == b"new\r\nrows\n"  # written: stays
+    assert [p.name for p in tmp_path.iterdir()] == ["out.csv"]  # no temporary file left
+    mine = [f for p, f in windows_files.opened if p == str(path)]
+    assert len(mine) >= 3 and all(f & O_BINARY for f in mine)
+
+
+def test_windows_a_file_taken_while_closed_is_in_use_not_overwritten(
+        windows_files: WindowsFiles, tmp_path: Path) -> None:
+    from tripeaks_solver.games.files import LockedFile
+
+    path = tmp_path / "out.png"
+    path.write_bytes(b"theirs")
+    out = LockedFile(path, "the plot", "plot")
+    other = -1
+
+    def taken() -> None:  # another process opens and locks it in the moment it is closed
+        nonlocal other
+        other = os.open(path, os.O_RDWR)
+        locking.lock_exclusive(other)
+        os.replace(tmp_path / "x", path)  # and Windows then refuses the rename
+
+    (tmp_path / "x").write_bytes(b"ours")
+    try:
+        with pytest.raises(FileError) as err:
+            out.closed_while(taken)
+        assert err.value.problem == "in-use" and out.fd == -1
+    finally:
+        out.close()
+        os.close(other)
+    assert path.read_bytes() == b"theirs"
+
+
+def test_windows_records_are_read_appended_and_replaced(windows_files: WindowsFiles,
+                                                        tmp_path: Path) -> None:
+    from tripeaks_solver.games.files import LockedFile
+    from tripeaks_solver.games.record_file import RecordFile
+
+    path = tmp_path / "game.txt"
+    path.write_bytes(b"# a record\r\nd\r\n")
+    record = RecordFile(path)
+    try:
+        assert record.open() == "# a record\r\nd\r\n"  # no pread; lines as they are
+        assert record.newline == "\r\n"
+        record.write("u\n")
+        record.replace("# fixed\nd\n")  # no fchmod, no rename over an open file
+        assert path.read_bytes() == b"# fixed\r\nd\r\n"
+        record.write("d\n")  # held again: the next move goes on, checks passing
+        assert path.read_bytes() == b"# fixed\r\nd\r\nd\r\n"
+        with pytest.raises(FileError) as other:
+            LockedFile(path, "the record", "record")
+        assert other.value.problem == "in-use"
+    finally:
+        record.close()
+    assert [p.name for p in tmp_path.iterdir()] == ["game.txt"]
+    made = RecordFile(tmp_path / "new.txt")
+    made.open()
+    made.close()  # made and never written: removed
+    assert [p.name for p in tmp_path.iterdir()] == ["game.txt"]
+
+
+def test_windows_inputs_and_held_files_are_read_without_the_posix_flags(
+        windows_files: WindowsFiles, tmp_path: Path) -> None:
+    from tripeaks_solver.batch.files import open_regular
+    from tripeaks_solver.cli.common import read_input
+    from tripeaks_solver.games.files import held_by_other
+    from tripeaks_solver.games.portable import read_at
+
+    path = tmp_path / "in.txt"
+    path.write_bytes(b"one\r\ntwo\r\n")
+    with open_regular(path, "the input", "input") as f:
+        assert f.read() == b"one\r\ntwo\r\n"
+    assert read_input(path)[1].splitlines() == ["one", "two"]
+    assert not held_by_other(path, None)
+    mine = [f for p, f in windows_files.opened if p == str(path)]
+    assert len(mine) == 3 and all(f & O_BINARY for f in mine)
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        os.lseek(fd, 2, os.SEEK_SET)
+        assert read_at(fd, 4, 3) == b"\r\ntw" and read_at(fd, 99, 8) == b"\r\n"
+        assert os.lseek(fd, 0, os.SEEK_CUR) == 2  # where it was, as pread leaves it
+    finally:
+        os.close(fd)

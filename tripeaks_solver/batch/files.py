@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import IO, BinaryIO
 
 from ..games.files import LockedFile, file_kind, write_all
+from ..games.portable import read_flags
 from .errors import BatchError
 
 MAX_LINE = 4096
@@ -29,7 +30,7 @@ def open_regular(path: Path, what: str, role: str) -> BinaryIO:
     than waited for.
     """
     try:
-        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
+        fd = os.open(path, read_flags())
     except OSError as exc:
         raise BatchError(f"cannot read {what} {path}: {exc.strerror or exc}", "file", role) from None
     mode = os.fstat(fd).st_mode

@@ -16,6 +16,7 @@ import click
 from ..analysis.player_spec import DEFAULT_SAMPLES, MAX_SEED, PLAYER_NAMES, SAMPLED, parse_player
 from ..batch.files import file_kind
 from ..errors import InputError, did_you_mean
+from ..games.portable import flags
 from ..limits import MAX_ADVICE_SEED
 from ..model.codes import NamedDeal, game_code
 from ..model.i18n import LANGUAGES, _, language_from_env, set_language
@@ -236,8 +237,9 @@ def read_input(path: Path | str) -> tuple[str, str]:
             raise click.UsageError(f"cannot read standard input: {exc}") from None
     name = str(path)
     try:
-        # O_NONBLOCK: opening a FIFO must not wait for a writer before fstat refuses it.
-        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+        # O_NONBLOCK: opening a FIFO must not wait for a writer before fstat refuses it;
+        # O_BINARY: Windows' lines as they are (split here, not by the system).
+        fd = os.open(path, os.O_RDONLY | flags("O_NONBLOCK", "O_BINARY"))
     except OSError as exc:
         raise click.UsageError(f"cannot read {name}: {exc.strerror or exc}") from None
     try:

@@ -12,11 +12,13 @@ import os
 import stat
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 from ..errors import InputError
 from ..model.i18n import N_, _
 from .locking import lock_exclusive, lock_shared, unlock
+from .portable import flags, open_files_block_renames, read_flags, set_mode, write_flags
 
 
 class FileError(InputError):
@@ -117,22 +119,22 @@ class LockedFile:
             raise
 
     def _open(self, new: bool, read_only: bool = False) -> tuple[int, bool]:
-        path, flags = self.path, os.O_RDWR | os.O_CLOEXEC
+        path, rw = self.path, write_flags()
         if read_only:
             try:
-                return os.open(path, os.O_RDONLY | os.O_CLOEXEC | os.O_NONBLOCK), False
+                return os.open(path, read_flags()), False
             except OSError as exc:
                 raise self._cannot(exc) from None
         for _try in range(10):  # the file may come and go between the two opens
             try:
-                return os.open(path, flags | os.O_CREAT | os.O_EXCL, 0o666), True
+                return os.open(path, rw | os.O_CREAT | os.O_EXCL, 0o666), True
             except FileExistsError:
                 if new:
                     raise FileError(_("{path} exists", path=path), "exists", self.role) from None
             except OSError as exc:
                 raise self._cannot(exc) from None
             try:
-                return os.open(path, flags | os.O_NONBLOCK), False
+                return os.open(path, rw | flags("O_NONBLOCK")), False
             except FileNotFoundError:
                 if os.path.islink(path) and not os.path.exists(path):
                     # Not a race: a link that names no file, which O_EXCL will not create.
@@ -196,21 +198,49 @@ class LockedFile:
             fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.",
                                        suffix=".tmp")
             try:
-                os.fchmod(fd, mode)
+                set_mode(fd, tmp, mode)
                 write_all(fd, data)
             finally:
                 os.close(fd)
-            os.replace(tmp, target)
+            made = tmp
+            if open_files_block_renames():
+                self.closed_while(lambda: os.replace(made, target))
+            else:
+                os.replace(made, target)
+        except FileError:  # Windows: the file taken by another while it was closed
+            _remove_quietly(tmp)
+            raise
         except OSError as exc:
-            if tmp is not None:
-                try:
-                    os.unlink(tmp)
-                except OSError:
-                    pass
+            _remove_quietly(tmp)
             raise FileError(_("cannot write {what} {path}: {why}", what=self.what,
                               path=self.path, why=_why(exc)), "write", self.role,
                             errno=exc.errno) from None
         self.created = False  # the new contents are there to stay
+
+    def closed_while(self, step: Callable[[], None]) -> None:
+        """Run ``step`` with the file closed, then hold the file at the path again (for
+        Windows, which renames over or removes no open file). Another process that takes
+        the file meanwhile: FileError ``in-use``, the file left closed."""
+        try:
+            unlock(self.fd)  # before the close: Windows may let a closed lock linger
+        except OSError:
+            pass
+        os.close(self.fd)
+        self.fd, self.locked = -1, False
+        try:
+            step()
+        finally:
+            self._hold_again()
+
+    def _hold_again(self) -> None:
+        try:
+            fd = os.open(self.path, write_flags())
+        except OSError as exc:
+            raise self._cannot(exc) from None
+        if not _lock(fd):
+            os.close(fd)
+            raise self._in_use()
+        self.fd, self.locked = fd, True
 
     def close(self, discard: bool = False) -> None:
         """Release the lock; with ``discard``, remove the file if this run created it
@@ -221,12 +251,28 @@ class LockedFile:
         try:
             if discard and self.locked and self.created and self.size == 0 and \
                     self._still_at_path():
+                if open_files_block_renames():
+                    # Closed first (Windows removes no open file); one that another
+                    # process opened meanwhile stays, as Windows refuses to remove it.
+                    self._close_fd()
                 os.unlink(self.path)
         except OSError:
             pass
         finally:
+            self._close_fd()
+
+    def _close_fd(self) -> None:
+        if self.fd >= 0:
             os.close(self.fd)
             self.fd = -1
+
+
+def _remove_quietly(path: str | None) -> None:
+    if path is not None:
+        try:
+            os.unlink(path)
+        except OSError:
+            pass
 
 
 def _lock(fd: int, tries: int = 4) -> bool:
@@ -279,7 +325,7 @@ def held_by_other(path: Path, held: set[tuple[int, int]] | None) -> bool:
             return False
         return (st.st_dev, st.st_ino) in held
     try:
-        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
+        fd = os.open(path, read_flags())
     except OSError:
         return False
     try:

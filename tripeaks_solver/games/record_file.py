@@ -18,6 +18,7 @@ from ..model.i18n import N_, _
 from ..model.observed import Start
 from .files import FileError, LockedFile, write_all
 from .locking import lock_exclusive
+from .portable import open_files_block_renames, read_at, set_mode, sync_folder
 
 APP = "tripeaks-solver"
 BOM = "\ufeff"
@@ -168,7 +169,7 @@ class RecordFile:
             self.close()
             raise InputError(too_large(str(self.path)))
         try:
-            data = os.pread(self.file.fd, size, 0) if size else b""
+            data = read_at(self.file.fd, size, 0) if size else b""
         except OSError as exc:
             self.close()
             raise FileError(_("cannot read the record {path}: {why}", path=self.path,
@@ -268,32 +269,39 @@ class RecordFile:
         self.check()
         text = text.replace("\n", self.newline)
         target = Path(os.path.realpath(self.path))
-        tmp, fd = "", -1
+        tmp, fd, old = "", -1, -1
         try:
             # A name of its own: a file a killed correction left behind is never in the way.
             fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.",
                                        suffix=".tmp")
-            os.fchmod(fd, os.fstat(self.file.fd).st_mode & 0o7777)
+            set_mode(fd, tmp, os.fstat(self.file.fd).st_mode & 0o7777)
             write_all(fd, text.encode("utf-8"))
             os.fsync(fd)
-            lock_exclusive(fd)  # new: nobody else holds it
-            os.replace(tmp, target)
-            _sync_folder(target.parent)
+            if open_files_block_renames():
+                # Windows renames no open file: both closed, the record held again after.
+                os.close(fd)
+                fd, made = -1, tmp
+                self.file.closed_while(lambda: os.replace(made, target))
+            else:
+                lock_exclusive(fd)  # new: nobody else holds it
+                os.replace(tmp, target)
+                old, self.file.fd = self.file.fd, fd
+            sync_folder(target.parent)
+        except FileError:  # Windows: the record taken by another while it was closed
+            _remove_quietly(tmp)
+            raise
         except OSError as exc:
             if fd >= 0:
                 os.close(fd)
-                try:
-                    os.unlink(tmp)
-                except OSError:
-                    pass
+            _remove_quietly(tmp)
             raise FileError(_("cannot write the record {path}: {why} (the record is as it "
                               "was)", path=self.path, why=exc.strerror or exc), "write",
                             "record", errno=exc.errno) from None
-        old, self.file.fd = self.file.fd, fd
         self.file.created = False
         self.skip, self.tail, self.text = 0, None, text
         self._mark()
-        os.close(old)  # its lock goes; a session that took the old file finds it gone
+        if old >= 0:
+            os.close(old)  # its lock goes; a session that took the old file finds it gone
 
     def end_torn_tail(self, text: str, torn: str | None) -> None:
         """Before the next write, end the last line of ``text`` (what the file holds)
@@ -326,18 +334,12 @@ class RecordFile:
             self.file = None
 
 
-def _sync_folder(folder: Path) -> None:
-    # The rename itself on the disk (where a folder can be synced).
-    try:
-        fd = os.open(folder, os.O_RDONLY)
-    except OSError:
-        return
-    try:
-        os.fsync(fd)
-    except OSError:
-        pass
-    finally:
-        os.close(fd)
+def _remove_quietly(path: str) -> None:
+    if path:
+        try:
+            os.unlink(path)
+        except OSError:
+            pass
 
 
 __all__ = ["RecordChanged", "RecordFile", "data_dir", "default_record", "games_dir"]
