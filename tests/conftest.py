@@ -57,6 +57,12 @@ def _check_no_fcntl() -> None:
     if sys.modules.get("fcntl", 0) is not None or probe.returncode == 0:
         raise pytest.UsageError("TRIPEAKS_NO_FCNTL=1, but fcntl can be imported: install "
                                 "the hook as .ci/run does (tests/no_fcntl.py)")
+    # The os calls Windows lacks (tests/no_fcntl.py) are gone as well, there too.
+    code = "import os; raise SystemExit(hasattr(os, 'fchmod') or hasattr(os, 'O_CLOEXEC'))"
+    probe = subprocess.run([sys.executable, "-c", code], check=False)
+    if hasattr(os, "fchmod") or hasattr(os, "O_CLOEXEC") or probe.returncode != 0:
+        raise pytest.UsageError("TRIPEAKS_NO_FCNTL=1, but os.fchmod or os.O_CLOEXEC is "
+                                "there: install the hook as tests/no_fcntl.py now has it")
 
 
 def pytest_configure(config) -> None:

@@ -9,6 +9,10 @@ held by another: EACCES; one byte range a descriptor locks and unlocks) over the
 ``flock`` it captured before ``fcntl`` was hidden, one lock a descriptor, as a Windows
 handle has. (The standard library's subprocess, which reads the presence of ``msvcrt``
 as Windows, is imported before the stand-in is there.)
+
+The ``os`` calls and flags Windows lacks go too (:data:`WINDOWS_LACKS`), so that the
+package's fallbacks (games/portable.py) are the ones run; nothing in the standard library
+or the libraries the tests use reads them (``os.name`` stays: pathlib reads it).
 """
 
 from __future__ import annotations
@@ -16,6 +20,9 @@ from __future__ import annotations
 import errno
 import sys
 import types
+
+WINDOWS_LACKS = ("O_CLOEXEC", "O_NONBLOCK", "fchmod", "pread")
+"""What ``os`` has on Linux and macOS but not on Windows (``fchmod`` before Python 3.13)."""
 
 
 def install() -> None:
@@ -50,6 +57,11 @@ def install() -> None:
     msvcrt.locking = locking  # type: ignore[attr-defined]
     sys.modules["msvcrt"] = msvcrt
     sys.modules["fcntl"] = None  # type: ignore[assignment]  # import fcntl: ImportError
+    import os
+
+    for name in WINDOWS_LACKS:
+        if hasattr(os, name):
+            delattr(os, name)
 
 
 if "fcntl" not in sys.modules or sys.modules["fcntl"] is not None:
