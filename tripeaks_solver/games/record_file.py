@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..errors import InputError
+from ..model.cards import Card
 from ..model.i18n import N_, _, current, ngettext
 from ..model.observed import Start
 from ..model.rules import Rules
@@ -319,6 +320,22 @@ def _sync_folder(folder: Path) -> None:
         os.close(fd)
 
 
+def start_words(start: str) -> str:
+    """A record's start (``seen Jd 4s``, ``code TP1-E-AAAAAAD``, ``layout …``) in the
+    words of the current language, as the page's list says it: ``cards seen: J♦ 4♠``."""
+    kind, _sep, body = start.partition(" ")
+    if kind == "code":
+        return _("code {code}", code=body)
+    if kind == "seen":
+        def pretty(token: str) -> str:
+            try:
+                return Card.parse(token).pretty
+            except InputError:
+                return token
+        return _("cards seen: {cards}", cards=" ".join(map(pretty, body.split())))
+    return _("layout {cards}", cards=body)
+
+
 @dataclass(frozen=True)
 class SavedGame:
     """A record file in the folder of saved games, as a list shows it."""
@@ -350,7 +367,7 @@ class SavedGame:
         if self.moves is None or self.game_rules is None:  # unreadable
             return f"  {when}  {self.said()}\n      {self.path}"
         first = _("{when}  {start}  ({rules}, {scoring}, {moves}): {result}, {label} {score}",
-                  when=when, start=self.start, rules=rules_name(self.game_rules),
+                  when=when, start=start_words(self.start), rules=rules_name(self.game_rules),
                   scoring=scoring_name(self.scoring), result=self.said(),
                   moves=ngettext("{n} move", "{n} moves", self.moves),
                   label=score_label(self.scoring), score=self.score)
@@ -425,6 +442,12 @@ def saved_games(folder: Path | None = None) -> list[SavedGame]:
         return []
 
 
+def saved_game(path: Path) -> SavedGame:
+    """The record file ``path`` as a list shows it (read as it is, without its lock):
+    its ``why`` says, in the current language, why it cannot be read."""
+    return _saved_game(path, path.stat())
+
+
 def _saved_game(path: Path, st: os.stat_result) -> SavedGame:
     """The record file ``path`` as a list shows it (read as it is, without its lock)."""
     from .records import parse_record_file, replay_record
@@ -438,7 +461,9 @@ def _saved_game(path: Path, st: os.stat_result) -> SavedGame:
     except (OSError, UnicodeDecodeError, InputError) as exc:
         if isinstance(exc, OSError) and exc.errno in SYSTEM_ERRNOS:
             raise
-        why = (exc.strerror or str(exc)) if isinstance(exc, OSError) else str(exc)
+        why = ((exc.strerror or str(exc)) if isinstance(exc, OSError) else
+               _("{name} is not a game record (not UTF-8 text)", name=path.name)
+               if isinstance(exc, UnicodeDecodeError) else str(exc))
         return SavedGame(path, when, "?", "?", "?", None, f"unreadable: {why}", None, why=why)
     start = record.start
     return SavedGame(path, when, f"{start.kind} {start.text}", str(start.rules),
@@ -447,4 +472,4 @@ def _saved_game(path: Path, st: os.stat_result) -> SavedGame:
 
 
 __all__ = ["RecordChanged", "RecordFile", "RecordIndex", "SavedGame", "data_dir",
-           "default_record", "games_dir", "saved_games"]
+           "default_record", "games_dir", "saved_game", "saved_games"]

@@ -22,7 +22,7 @@ from typing import TypeVar
 
 from ..errors import InputError
 from ..games.files import FileError, held_by_other, held_files, os_errno
-from ..games.record_file import RecordFile, RecordIndex
+from ..games.record_file import RecordFile, RecordIndex, saved_game
 from ..games.records import make_start
 from ..games.session import CoachSession
 from ..model.codes import GameCode
@@ -255,6 +255,14 @@ def _open(path: Path) -> CoachSession:
             raise Held(_("{name} is open in another session (a terminal coach?): "
                          "finish it there, then reload this page", name=path.name)) from None
         raise
+    except InputError as exc:  # no record, or one that cannot be replayed: as the list says
+        try:
+            listed = saved_game(path)  # (not the terminal's advice on --record)
+        except OSError:
+            raise exc from None
+        if listed.why is None:
+            raise
+        raise InputError(listed.said()) from None
 
 
 def parse_start(spec: dict) -> tuple[Start, str]:

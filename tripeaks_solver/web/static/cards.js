@@ -129,7 +129,8 @@ function rulesWords(name, variant) {
   return _("{rules} ({variants})", { rules: rulesWord(name), variants: vs.map(variantWord).join(", ") });
 }
 function scoringWord(s) {
-  return { app: _("app"), original: _("original"), "cards-left": _("cards left") }[s] || s;
+  return { app: _("app scoring"), original: _("original scoring"),
+    "cards-left": _("cards-left scoring") }[s] || s;
 }
 // A place of the deal as the player finds it (the server sends its number).
 function placeName(place, emptyWaste) {

@@ -90,7 +90,7 @@ async function showStart() {
           el("span", { class: "hint", text: g.error })));
         continue;
       }
-      const what = [startWordsOf(g.start), _("{rules}, {scoring} scoring", { rules: listedRules(g.rules), scoring: scoringWord(g.scoring) }),
+      const what = [startWordsOf(g.start), _("{rules} rules, {scoring}", { rules: listedRules(g.rules), scoring: scoringWord(g.scoring) }),
         ngettext("{n} move", "{n} moves", g.moves, { n: fmtNumber(g.moves) }), statusWord(g.result),
         g.scoring === "cards-left" ? ngettext("{n} card left", "{n} cards left", g.score, { n: fmtNumber(g.score) })
           : _("score {score}", { score: fmtNumber(g.score) })].join(" · ");
