@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, BinaryIO
 
-from ..model.i18n import _, ngettext, number, percent, pgettext
+from ..model.i18n import _, current, ngettext, number, percent, pgettext, speaking
 from .hints import Review
 
 if TYPE_CHECKING:
@@ -81,7 +81,13 @@ def review_figure(review: Review, title: str, rules: str | None = None) -> Figur
         ax2.plot([x for x, _s in shares], [s for _x, s in shares], color="#8172b3", lw=1,
                  marker=".", label=_("fair win share (what the player could see)"))
         ax2.set_ylim(-0.03, 1.05)
-        ax2.yaxis.set_major_formatter(FuncFormatter(lambda share, _pos: percent(share)))
+        lang = current()  # the ticks are written when drawn: in the figure's language
+
+        def share_text(share: float, _pos: int) -> str:
+            with speaking(lang):
+                return percent(share)
+
+        ax2.yaxis.set_major_formatter(FuncFormatter(share_text))
         ax2.set_ylabel(_("fair win share"))
         if exact:
             more_h, more_l = ax2.get_legend_handles_labels()
