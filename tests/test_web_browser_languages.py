@@ -1,7 +1,8 @@
 """The page in Vietnamese and Slovak, in a real browser (headless Chromium): a browser
 whose language is Vietnamese gets the page in Vietnamese; the page's switch turns it to
 Slovak and the choice holds across reloads. The visible text of the start page, a game,
-a question, the end and /solve holds no English text of the catalog."""
+a question, the end and /solve holds no English text of the catalog. At 390 px the words
+longer than English's fit where they stand: the advice bars' labels, the waste slot."""
 
 from __future__ import annotations
 
@@ -18,6 +19,7 @@ from test_web_browser import (
     Server,
     chromium,
     click,
+    set_width,
     start_game,
     status,
     wait_settled,
@@ -154,5 +156,55 @@ def test_an_address_s_language_holds_on_the_pages_and_answers_that_follow(server
             lambda d: d.find_element(By.ID, "message").is_displayed())
         said = driver.find_element(By.ID, "message").text
         assert said and not left_in_english(driver, english("sk")), said
+    finally:
+        driver.quit()
+
+
+# The words at 390 px: each label's lines and box, the box beside it.
+BAR_LABELS = """return [...document.querySelectorAll('#bars .bar')].map((bar) => {
+  const label = bar.querySelector('.label'), range = document.createRange();
+  range.selectNodeContents(label);
+  const text = range.getBoundingClientRect(), track = bar.querySelector('.track').getBoundingClientRect();
+  return {word: label.textContent, lines: range.getClientRects().length, right: text.right,
+          track: track.left, cut: label.scrollWidth > label.clientWidth};
+});"""
+WASTE_SLOT = """const slots = [...document.querySelectorAll('#picked .slot-small')];
+const slot = slots[slots.length - 1], word = slot.querySelector('span'), range = document.createRange();
+range.selectNodeContents(word);
+const box = (r) => ({left: r.left, right: r.right, top: r.top, bottom: r.bottom});
+return {waste: slot.classList.contains('waste-slot'), word: word.textContent,
+        slot: box(slot.getBoundingClientRect()), text: box(range.getBoundingClientRect()),
+        before: box(slots[slots.length - 2].getBoundingClientRect()), width: window.innerWidth};"""
+
+
+@pytest.mark.parametrize(("lang", "draw", "waste"), [
+    ("vi", "rút bài", "chồng bài bỏ"), ("sk", "dobratie", "odkladací balíček"),
+    ("en", "draw", "waste")])
+def test_the_longer_words_fit_at_390_px(server, lang, draw, waste):
+    """The advice bars' labels on one line, each left of its bar, the bars starting
+    together; the start picker's waste slot holding its word, clear of the slot before
+    it and of the screen's edge."""
+    driver = browser_speaking(lang)
+    try:
+        set_width(driver, 390, 844)
+        driver.get(server.url)
+        WebDriverWait(driver, WAIT).until(lambda d: d.find_elements(By.CSS_SELECTOR,
+                                                                    "#picked .slot-small"))
+        slot = driver.execute_script(WASTE_SLOT)
+        assert slot["waste"] and slot["word"] == waste
+        inside = (slot["slot"]["left"] - 0.5 <= slot["text"]["left"]
+                  and slot["text"]["right"] <= slot["slot"]["right"] + 0.5
+                  and slot["slot"]["top"] - 0.5 <= slot["text"]["top"]
+                  and slot["text"]["bottom"] <= slot["slot"]["bottom"] + 0.5)
+        assert inside, slot
+        assert slot["before"]["right"] <= slot["slot"]["left"] or (
+            slot["before"]["bottom"] <= slot["slot"]["top"]), slot  # beside it, or below
+        assert slot["slot"]["right"] <= slot["width"], slot
+        start_game(driver, server, "TP1-E-AAAAAAD")
+        assert wait_settled(driver) == "move"
+        bars = driver.execute_script(BAR_LABELS)
+        assert draw in [b["word"] for b in bars], bars
+        assert [b for b in bars if b["lines"] != 1 or b["cut"] or b["right"] > b["track"]] == []
+        assert len({round(b["track"], 1) for b in bars}) == 1, bars  # one column of bars
     finally:
         driver.quit()
