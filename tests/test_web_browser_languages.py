@@ -107,6 +107,14 @@ def check_pages(driver, server: Server, lang: str) -> None:
     assert player.follow() == "over" and status(driver)[0] == "stuck"
     WebDriverWait(driver, WAIT).until(lambda d: d.find_elements(By.CSS_SELECTOR, "[data-summary]"))
     look("the end")
+    # The move that threw the win away, looked back on: its mark's words a sentence.
+    WebDriverWait(driver, WAIT).until(
+        lambda d: d.find_elements(By.CSS_SELECTOR, '#moves [data-mark="??"]'))
+    click(driver, '#moves [data-mark="??"] button')
+    WebDriverWait(driver, WAIT).until(lambda d: "??" in d.find_element(By.ID, "review-text").text)
+    said = driver.find_element(By.ID, "review-text").text
+    assert said.split("?? ", 1)[1][:1].isupper(), said
+    look("a move looked back on")
     driver.get(f"{server.url}solve?text={code}")
     WebDriverWait(driver, WAIT).until(
         lambda d: d.find_elements(By.CSS_SELECTOR, "[data-solve-rules]"))

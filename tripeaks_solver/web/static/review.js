@@ -42,6 +42,8 @@ function judgedRow(row) {
 function markTitle(mark, exact) {
   return (exact ? MARK_WORDS() : FAIR_MARK_WORDS())[mark] || "";
 }
+// Words as a sentence of their own: "Points lost." (the words are a title elsewhere).
+function sentence(words) { return words.charAt(0).toUpperCase() + words.slice(1) + "."; }
 
 // --- the move list ------------------------------------------------------------------------------
 function moveRow(row) {
@@ -128,7 +130,7 @@ async function openReview(ply) {
     ? _("Undo (move {n} taken back).", { n: fmtNumber(row.number) })
     : _("Move {n}: {move}.", { n: fmtNumber(row.number), move: moved }) }));
   parts.push(" ", row === null ? _("The board before the first move.") : _("The board after it, as you knew it then."));
-  if (j && j.mark) parts.push(" ", el("span", { class: `mark m${j.mark === "!" ? "good" : j.mark.length}`, text: j.mark }), " ", markTitle(j.mark, game.judged.exact) + ".");
+  if (j && j.mark) parts.push(" ", el("span", { class: `mark m${j.mark === "!" ? "good" : j.mark.length}`, text: j.mark }), " ", sentence(markTitle(j.mark, game.judged.exact)));
   if (j && j.best_after !== null && j.best_after !== undefined && !j.taken_back) {
     parts.push(" ", _("Best score still reachable after it: {best} ({lost} lost by it).", { best: fmtNumber(j.best_after), lost: fmtNumber(j.lost) }));
   } else if (j && j.share_after !== null && j.share_after !== undefined) {
