@@ -235,6 +235,21 @@ def test_cards_are_named_as_the_app_names_them(lang, names):
         assert [Card.parse(c).name for c in ("Ac", "Kc", "Qd", "7c", "Jh", "Jk")] == names
 
 
+@pytest.mark.parametrize(("lang", "names"), [
+    ("en", ["the peaks, 1st card from the left", "row 2 from the top, 6th card from the left",
+            "the bottom row, 10th card from the left"]),
+    ("vi", ["các lá ở đỉnh, lá thứ nhất từ bên trái", "hàng 2 từ trên xuống, lá thứ sáu từ bên trái",
+            "hàng dưới cùng, lá thứ mười từ bên trái"]),
+    ("sk", ["špičky, 1. karta zľava", "rad 2 zhora, 6. karta zľava",
+            "spodný rad, 10. karta zľava"]),
+])
+def test_the_first_and_last_rows_are_named_as_the_app_names_them(lang, names):
+    from tripeaks_solver.model.layout import place_name
+
+    with speaking(lang):
+        assert [place_name(p) for p in (0, 8, 27)] == names
+
+
 def test_slovak_has_three_plural_forms_and_vietnamese_one():
     def moves(lang: str) -> list[str]:
         with speaking(lang):

@@ -298,7 +298,7 @@ class CoachSession:
         self.record.replace(header(fixed.start, self.scoring)
                             + "".join(o.token + "\n" for o in fixed.record))
         self.game = fixed
-        return _("{card} said {where} is now {other}; the record is rewritten.",
+        return _("{card}, said {where}, is now {other}; the record is rewritten.",
                  card=wrong.name, where=said, other=right.name)
 
     # --- advice -----------------------------------------------------------------------
