@@ -250,6 +250,23 @@ def test_the_first_and_last_rows_are_named_as_the_app_names_them(lang, names):
         assert [place_name(p) for p in (0, 8, 27)] == names
 
 
+@pytest.mark.parametrize(("lang", "todo"), [
+    ("en", "Peek: undo 2, then tap 8♥ → the stock → 4♣, and say "),
+    ("vi", "Xem trước: hoàn tác 2 lần, rồi chạm vào 8♥ → chồng bài rút → 4♣, rồi nhập "),
+    ("sk", "Nakuknutie: vráťte ťah (2×), potom klepnite na 8♥ → doberací balíček → 4♣ a "),
+])
+def test_a_peek_step_says_what_to_tap_in_the_app(lang, todo):
+    """As the page says it: a verb, the taps in order, a draw a tap on the stock."""
+    from tripeaks_solver.analysis.peek import Step
+    from tripeaks_solver.games.turns import PeekTurn
+    from tripeaks_solver.model.moves import Move
+    from tripeaks_solver.model.rules import EASY
+
+    step = Step(2, (Move.parse("8h"), Move.DRAW, Move.parse("4c")), (9,))
+    with speaking(lang):
+        assert PeekTurn(step, 2, 1, 40).text(EASY).startswith(todo)
+
+
 def test_slovak_has_three_plural_forms_and_vietnamese_one():
     def moves(lang: str) -> list[str]:
         with speaking(lang):

@@ -225,9 +225,10 @@ class PeekTurn:
         step = self.step
         if step.moves == (Move.DRAW,) and not step.undos:
             return _("Peek: draw, and say the card.")
-        moves = " ".join(m.pretty for m in step.moves)
-        todo = _("undo {undos}, then {moves}", undos=step.undos, moves=moves) if step.undos \
-            else moves
+        # What to tap in the app, as the page says it: a draw is a tap on the stock.
+        moves = " → ".join(_("the stock") if m.is_draw else m.pretty for m in step.moves)
+        todo = (_("undo {undos}, then tap {moves}", undos=step.undos, moves=moves)
+                if step.undos else _("tap {moves}", moves=moves))
         shown = names(step.shows, rules)
         count = len(step.shows)
         what = _("the card that turns up") if count == 1 else ngettext(
