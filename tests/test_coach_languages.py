@@ -139,6 +139,11 @@ def test_the_terminal_s_errors_on_a_start_or_a_record_are_in_the_language(tmp_pa
     one = {"vi": "làm lật 1 lá (lá thứ 1 của chồng bài rút), trong khi bạn đã nhập 2 lá",
            "sk": "otočí 1 kartu (1. karta doberacieho balíčka), zadané: 2"}
     assert r.returncode == 2 and one[lang] in r.stderr, r.stderr
+    (tmp_path / "adir").mkdir()  # a folder: said by the reading, not by click in English
+    r = tripeaks(tmp_path, "analyze", "--record", "adir", "--lang", lang)
+    folder = {"vi": "adir là một thư mục, không phải tệp thông thường",
+              "sk": "adir je priečinok, nie bežný súbor"}
+    assert r.returncode == 2 and folder[lang] in r.stderr or os.name == "nt", r.stderr
     if os.path.exists(os.devnull) and os.name != "nt":  # a device, not a file
         r = tripeaks(tmp_path, "analyze", "--record", os.devnull, "--lang", lang)
         device = {"vi": "là một thiết bị, không phải tệp thông thường",

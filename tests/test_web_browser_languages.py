@@ -210,6 +210,9 @@ def test_the_longer_words_fit_at_390_px(server, lang, draw, waste):
         assert slot["slot"]["right"] <= slot["width"], slot
         start_game(driver, server, "TP1-E-AAAAAAD")
         assert wait_settled(driver) == "move"
+        rules = {"vi": "luật Dễ, cách tính điểm của ứng dụng", "en": "Easy rules, app scoring",
+                 "sk": "pravidlá Ľahké, bodovanie aplikácie"}[lang]  # the scoring's full name
+        assert rules in driver.find_element(By.CSS_SELECTOR, "[data-status]").text
         bars = driver.execute_script(BAR_LABELS)
         assert draw in [b["word"] for b in bars], bars
         assert [b for b in bars if b["lines"] != 1 or b["cut"] or b["right"] > b["track"]] == []

@@ -35,10 +35,12 @@ SEED = click.IntRange(0, MAX_SEED)
 
 class InputPath(click.Path):
     """A file to read, or - for standard input. An empty argument is refused as such
-    (as a path, "" would name the current directory)."""
+    (as a path, "" would name the current directory); a directory is refused when it is
+    read (read_input), in the language of the command's --lang, which click's own
+    check would not be."""
 
     def __init__(self, path_type: type = Path) -> None:
-        super().__init__(path_type=path_type, dir_okay=False, allow_dash=True)
+        super().__init__(path_type=path_type, allow_dash=True)
 
     def convert(self, value, param, ctx):
         if value == "":
