@@ -45,7 +45,7 @@ RULE_SETS = [
     CLASSIC.with_options(draw_when_stuck=True),
 ]
 SCHEMES = ("app", "original", "cards-left")
-ANALYZE_KEYS = {"code", "deal", "layout", "rules", "variant", "scoring", "fair", "samples", "status",
+ANALYZE_KEYS = {"code", "deal", "pysol", "layout", "rules", "variant", "scoring", "fair", "samples", "status",
                 "final_score", "best_start", "final_best", "lost_at", "lost_total", "marks",
                 "moves", "error", "error_move", "seen", "seed", "exact"}
 

@@ -131,7 +131,7 @@ def test_perfect_wins_exactly_the_winnable(capsys):
 
 
 SUMMARY_KEYS = {"start", "stop", "deals", "optimal", "variant", "scoring", "must_clear",
-                "rules", "cross", "difficulty_games", "players", "seed", "layout_file"}
+                "rules", "cross", "difficulty_games", "players", "seed", "layout_file", "pysol"}
 RULE_KEYS = {"deals", "wins", "win_rate", "win_rate_95", "best_score_mean",
              "best_score_median", "min_draws", "ratings", "players"}
 

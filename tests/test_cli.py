@@ -209,7 +209,7 @@ NONE = type(None)
 # Every object of `solve --json` has these keys (docs/json.md); a solved deal
 # ("kind": "deal") has these types, its share fields null.
 JSON_TYPES = {
-    "kind": str, "source": str, "code": str, "deal": int, "line": NONE, "rules": str,
+    "kind": str, "source": str, "code": str, "deal": int, "line": NONE, "pysol": NONE, "rules": str,
     "variant": str, "scoring": str, "must_clear": bool, "winnable": bool, "min_draws": (int, NONE),
     "best_score": int, "best_moves": NONE, "max_removed": int, "states": int,
     "seconds": (int, float), "solution": list, "completions": NONE, "wins": NONE,
@@ -351,7 +351,7 @@ def test_deal_formats(capsys):
     status, out, err = run(capsys, "deal", "TP1-C-AAAAAAB", "--format", "json")
     assert status == 0, err
     obj = json.loads(out)
-    assert set(obj) == {"code", "deal", "rules", "variant", "tableau", "waste", "stock"}
+    assert set(obj) == {"code", "deal", "pysol", "rules", "variant", "tableau", "waste", "stock"}
     assert (obj["code"], obj["deal"], obj["rules"], obj["variant"]) == \
         ("TP1-C-AAAAAAB", 1, "classic", "")
     assert len(obj["tableau"]) == 28 and len(obj["stock"]) == 23

@@ -19,17 +19,17 @@ from tripeaks_solver.solver.solve import solve
 
 JSON_DOC = Path(tripeaks_solver.__file__).resolve().parents[1] / "docs" / "json.md"
 
-SOLVE_KEYS = ["kind", "source", "code", "deal", "line", "rules", "variant", "scoring",
+SOLVE_KEYS = ["kind", "source", "code", "deal", "line", "pysol", "rules", "variant", "scoring",
               "must_clear", "winnable", "min_draws", "best_score", "best_moves", "max_removed", "states",
               "seconds", "solution", "completions", "wins", "share", "share_95", "exact"]
 VERDICT_KEYS = ["scoring", "must_clear", "winnable", "min_draws", "best_score", "best_moves", "max_removed",
                 "states", "seconds", "solution"]
 SHARE_KEYS = ["completions", "wins", "share", "share_95", "exact"]
-REPLAY_KEYS = ["code", "deal", "layout", "seen", "rules", "variant", "scoring", "status",
+REPLAY_KEYS = ["code", "deal", "pysol", "layout", "seen", "rules", "variant", "scoring", "status",
                "score", "moves", "cards_left", "stock_left", "record", "known", "steps",
                "error", "error_move"]
 STEP_KEYS = ["number", "action", "card", "shown", "score", "peaks_cleared"]
-DEAL_KEYS = ["code", "deal", "rules", "variant", "tableau", "waste", "stock"]
+DEAL_KEYS = ["code", "deal", "pysol", "rules", "variant", "tableau", "waste", "stock"]
 
 
 def with_unknown(n: int, *cards: str) -> str:

@@ -44,7 +44,7 @@ RULE_SETS = [
     CLASSIC.with_options(draw_when_stuck=True),
 ]
 SCHEMES = ("app", "original", "cards-left")
-HINT_KEYS = {"code", "deal", "layout", "rules", "variant", "scoring", "must_clear", "fair", "moves_played", "status",
+HINT_KEYS = {"code", "deal", "pysol", "layout", "rules", "variant", "scoring", "must_clear", "fair", "moves_played", "status",
              "score", "cards_left", "stock_left", "waste", "winnable", "best_score",
              "best_moves", "line", "moves", "samples", "scored", "exact", "recommended",
              "error", "error_move", "seen", "record", "known", "unknown", "player", "seed"}

@@ -284,7 +284,7 @@ def test_a_seed_gives_the_same_plan_every_time() -> None:
 
 
 # --- the command ----------------------------------------------------------------------
-PEEK_KEYS = {"code", "deal", "layout", "rules", "variant", "scoring", "undo_limit", "seed",
+PEEK_KEYS = {"code", "deal", "pysol", "layout", "rules", "variant", "scoring", "undo_limit", "seed",
              "excursions", "actions", "moves", "undos", "revealed", "by_elimination",
              "unreachable", "complete", "best_score", "best_line"}
 

@@ -338,7 +338,7 @@ def test_play_command_record_replays(capsys, spec):
                          "--json")
     assert code == 0, err
     doc = json.loads(out)
-    assert set(doc) == {"code", "deal", "rules", "variant", "player", "seed", "won", "score",
+    assert set(doc) == {"code", "deal", "pysol", "rules", "variant", "player", "seed", "won", "score",
                         "cards_left", "moves"}
     assert (doc["code"], doc["rules"], doc["seed"]) == ("TP1-C-AAAAAAD", "classic", 3)
     code, out, err = run(capsys, "replay", "TP1-C-AAAAAAD", *doc["moves"], "--json")

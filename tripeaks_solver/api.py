@@ -39,18 +39,19 @@ from .analysis.probability import WinShare
 from .analysis.reports import AnalysisReport, HintReport, PeekReport, new_seed
 from .batch.run import solve_range
 from .errors import InputError
-from .model.codes import DEAL_COUNT, GameCode, game_code, is_deal_number
+from .model.codes import DEAL_COUNT, GameCode, is_deal_number, tp_code
 from .model.dealing import Deal
 from .model.game import UNDO_LIMIT, Status
 from .model.layout import UNKNOWN, Layout
 from .model.moves import Move
 from .model.observed import Observed, ObservedGame, Start, parse_observed
+from .model.pysol import PysolGame, is_pysol
 from .model.rules import EASY, Rules
 from .solver import solve as _solver
 from .solver.solve import Solution
 
 # A Deal, a game code, a deal number, or the cards in line order (a string or a list).
-DealLike = Deal | GameCode | str | int | Iterable[str | int]
+DealLike = Deal | GameCode | PysolGame | str | int | Iterable[str | int]
 RulesLike = Rules | str | None
 MovesLike = str | Iterable[str | Move | Observed]
 
@@ -63,6 +64,7 @@ def deal_of(deal: DealLike, rules: RulesLike = None) -> tuple[Deal, Rules]:
     """The deal a ``tp`` function plays, and the rules it plays it under.
 
     ``deal``: a :class:`Deal`; a game code (``"TP1-E-AAAAAAD"``, or a :class:`GameCode`);
+    a PySolFC game number (``"pysol:123456"``, dealt as PySolFC deals it, docs/pysol.md);
     a deal number (``12345`` or ``"12345"``; a Deal of a number too), named by its code
     under the rules played, as ``tripeaks-solve 12345`` names it; or the cards in line order (52 tokens, 53 with
     the joker: one string, spaces or commas between, or a list of tokens or card
@@ -71,10 +73,12 @@ def deal_of(deal: DealLike, rules: RulesLike = None) -> tuple[Deal, Rules]:
     deal without one); a 53-card deal is played with the joker."""
     if isinstance(deal, Integral) and not isinstance(deal, bool):
         return _numbered(int(deal), rules)
+    if isinstance(deal, str) and is_pysol(deal) or isinstance(deal, PysolGame):
+        deal = Deal.from_pysol(deal)
     if isinstance(deal, str):
         words = deal.replace(",", " ").split()
         if len(words) == 1 and is_deal_number(words[0]):
-            return _numbered(game_code(words[0]).number, rules)
+            return _numbered(tp_code(words[0]).number, rules)
         if len(words) == 1:
             deal = Deal.from_code(words[0])
         elif UNKNOWN in words:
@@ -130,6 +134,11 @@ def _start(deal: DealLike | Layout | Start, rules: RulesLike) -> Start:
     if isinstance(deal, Layout):
         return Start.of_layout(deal, _rules(None, rules))
     d, r = deal_of(deal, rules)
+    if d.pysol is not None:
+        if r.joker:
+            raise InputError(f"pysol:{d.pysol} is a PySolFC deal of 52 cards: the joker "
+                             "variant needs a game code (TP1-EJ-…)")
+        return Start.of_deal("code", d.title, d, r)
     if d.number is not None:
         return Start.of_deal("code", str(GameCode(d.number, r.name, r.joker)), d, r)
     return Start.of_deal("layout", d.line(), d, r)

@@ -248,11 +248,13 @@ def fair_hint(view: View, samples: int = 1000, seed: int | None = None,
     base = np.array([position.play(m).score_under("original") if scheme == "original" else 0
                      for m in legal], dtype=np.int64)
     places = np.array(view.fill_places, dtype=np.int64)
-    scored = min(score_samples, n)
+    # Under pysol the completions are not scored (its optimum costs a search of tens
+    # of milliseconds each): the moves are rated by their shares alone.
+    scored = 0 if scheme == "pysol" else min(score_samples, n)
     wins = np.zeros((n, len(codes) + 1), dtype=np.int64)
     scores = np.zeros((n, len(codes)), dtype=np.int64)
     start, masks, work = cards_at(position), rule_masks(view.rules), scratch()
-    scheme_code = completion_kernels.SCHEME_CODES[scheme]
+    scheme_code = completion_kernels.SCHEME_CODES.get(scheme, completion_kernels.APP)
     # A chunk of completions a call, so that Ctrl-C stops the work; each completion is
     # solved on its own, so the answers are those of one call over all.
     for a, b in stop_points(n, should_stop):

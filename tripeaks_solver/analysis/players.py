@@ -45,6 +45,7 @@ from ..model.game import Game, Status
 from ..model.geometry import TABLEAU_SIZE
 from ..model.moves import Move
 from ..model.position import Position
+from ..model.pysol import pysol_info
 from ..model.rules import EASY, Rules
 from ..solver.solve import rule_masks, solve
 from .fair import StopCheck, View, fair_hint, stop_points
@@ -149,7 +150,8 @@ class PlayResult:
         deal, rules = self.start.deal, self.start.rules
         code = None if deal.number is None else str(GameCode(deal.number, rules.name,
                                                              rules.joker))
-        return {"code": code, "deal": deal.number, "rules": rules.name, "variant": rules.variant,
+        return {"code": code, "deal": deal.number, "pysol": pysol_info(deal, rules),
+                "rules": rules.name, "variant": rules.variant,
                 "player": self.player, "seed": self.seed, "won": self.won,
                 "score": self.score, "cards_left": self.cards_left, "moves": self.tokens}
 

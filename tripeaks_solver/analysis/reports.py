@@ -17,6 +17,7 @@ from ..model.layout import Layout
 from ..model.moves import Move
 from ..model.observed import Observed, ObservedGame, Start
 from ..model.position import Position
+from ..model.pysol import pysol_info
 from .stats import fraction, fractions
 
 if TYPE_CHECKING:
@@ -31,7 +32,14 @@ def new_seed() -> int:
 
 
 def _code(start: Start) -> str | None:
-    return start.text if start.kind == "code" else None
+    # A PySolFC game (pysol:…) has no game code: its number is the "pysol" key.
+    if start.kind != "code" or (start.deal is not None and start.deal.pysol is not None):
+        return None
+    return start.text
+
+
+def _pysol(start: Start) -> dict[str, object] | None:
+    return pysol_info(start.deal, start.rules)
 
 
 def _deal(start: Start) -> int | None:
@@ -104,7 +112,8 @@ class HintReport:
         if start.kind == "layout":  # fair: only the cards the player knows
             layout = self.knowledge.line() if self.fair else start.text
         out: dict[str, Any]  # JSON values
-        out = {"code": _code(start), "deal": _deal(start), "layout": layout,
+        out = {"code": _code(start), "deal": _deal(start), "pysol": _pysol(start),
+               "layout": layout,
                "seen": start.text if start.kind == "seen" else None,
                "rules": position.rules.name, "variant": position.rules.variant,
                "scoring": scheme, "must_clear": self.must_clear, "fair": self.fair,
@@ -169,7 +178,7 @@ class AnalysisReport:
         """The object ``analyze --json`` prints."""
         start, review, fair = self.start, self.review, self.fair
         out: dict[str, Any]  # JSON values
-        out = {"code": _code(start), "deal": _deal(start),
+        out = {"code": _code(start), "deal": _deal(start), "pysol": _pysol(start),
                "layout": start.text if start.kind == "layout" else None,
                "seen": start.text if start.kind == "seen" else None,
                "rules": start.rules.name, "variant": start.rules.variant,
@@ -188,7 +197,7 @@ class AnalysisReport:
         return out
 
 
-PEEK_KEYS = ("code", "deal", "layout", "rules", "variant", "scoring", "undo_limit", "seed",
+PEEK_KEYS = ("code", "deal", "pysol", "layout", "rules", "variant", "scoring", "undo_limit", "seed",
              "excursions", "actions", "moves", "undos", "revealed", "by_elimination",
              "unreachable", "complete", "best_score", "best_line")
 
@@ -215,7 +224,7 @@ class PeekReport:
         start, plan, best, rules = self.start, self.plan, self.best, self.start.rules
         moves = sum(len(e.moves) for e in plan.excursions)
         code = _code(start)
-        out = {"code": code, "deal": _deal(start),
+        out = {"code": code, "deal": _deal(start), "pysol": _pysol(start),
                "layout": start.text if start.kind == "layout" else None,
                "rules": rules.name, "variant": rules.variant, "scoring": self.scheme,
                "undo_limit": self.undo_limit, "seed": plan.seed,

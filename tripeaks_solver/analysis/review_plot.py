@@ -44,6 +44,7 @@ def review_figure(review: Review, title: str, rules: str | None = None) -> Figur
         won += [bool(r.winnable_after) for r in rows]
         label = {"app": _("best final score reachable"),
                  "original": _("best original score reachable"),
+                 "pysol": _("best PySolFC score reachable"),
                  "cards-left": _("fewest cards left reachable")}[review.scheme]
         ax.step(xs, best, where="post", color="#4c72b0", label=label)
         lost = [(x, b) for x, b, w in zip(xs, best, won, strict=True) if not w]

@@ -17,11 +17,13 @@ from typing import IO, TextIO
 from .errors import BatchError
 from .extras import columns_of, layout_of
 from .files import LockedFile, bounded_lines, open_output, open_regular, write_all
-from .rows import CSV_HEADER, MUST_CLEAR_COLUMNS, Row
+from .rows import CSV_HEADER, MUST_CLEAR_COLUMNS, PYSOL_COLUMNS, Row
 
 HEADER_LINE = ",".join(CSV_HEADER) + "\n"
-_HEADERS = tuple(",".join(CSV_HEADER + MUST_CLEAR_COLUMNS * m + columns_of(d, p)).encode()
-                 + b"\n" for m in (False, True) for d in (False, True) for p in (False, True))
+_HEADERS = tuple(",".join(CSV_HEADER + PYSOL_COLUMNS * g + MUST_CLEAR_COLUMNS * m
+                          + columns_of(d, p)).encode() + b"\n"
+                 for g in (False, True) for m in (False, True) for d in (False, True)
+                 for p in (False, True))
 
 
 class CsvReader:
@@ -30,7 +32,8 @@ class CsvReader:
     Iterate :meth:`rows` for (line number, Row); afterwards ``end`` is the byte just past
     the last complete line, ``torn`` says whether a torn last line followed it, and
     ``header`` whether the file had its complete header line, ``added`` the columns
-    its header names after ``line`` (those of --must-clear, --difficulty and --player).
+    its header names after ``line`` (those of a PySolFC range, --must-clear, --difficulty
+    and --player).
     """
 
     def __init__(self, f: IO[bytes], name: str) -> None:
@@ -69,8 +72,9 @@ class CsvReader:
         try:
             if names[:len(CSV_HEADER)] != CSV_HEADER:
                 raise ValueError
-            layout_of(added[len(MUST_CLEAR_COLUMNS):] if added[:1] == MUST_CLEAR_COLUMNS
-                      else added)
+            rest = added[len(PYSOL_COLUMNS):] if added[:1] == PYSOL_COLUMNS else added
+            layout_of(rest[len(MUST_CLEAR_COLUMNS):] if rest[:1] == MUST_CLEAR_COLUMNS
+                      else rest)
         except ValueError:
             raise self._not_ours(f"does not start with the batch CSV header "
                                  f"{HEADER_LINE.strip()!r}") from None

@@ -19,13 +19,15 @@ class Report:
     """What a batch CSV holds: the summary over its deals (the smallest range holding
     them, and the rule sets it has rows of), how many rows, whether every (deal, rules)
     pair of that range has one, whether a torn last line was left out, and whether its
-    deals were typed in (``batch --layout-file``: then the deals are places in a file)."""
+    deals were typed in (``batch --layout-file``: then the deals are places in a file) or
+    are PySolFC's games (``batch pysol:…``: places in their range)."""
 
     summary: Summary
     rows: int
     complete: bool
     torn: bool
     typed: bool
+    pysol: bool = False
 
 
 def _first_pass(path: Path) -> tuple[int, range, tuple[str, ...], tuple, bool]:
@@ -36,13 +38,13 @@ def _first_pass(path: Path) -> tuple[int, range, tuple[str, ...], tuple, bool]:
         reader = CsvReader(f, str(path))
         for number, row in reader.rows():
             mine = (row.optimal, row.variant, row.scoring, bool(row.line), row.extras,
-                    row.must_clear)
+                    row.must_clear, bool(row.pysol))
             if settings is None:
                 settings = mine
             elif mine != settings:
                 raise BatchError(f"{path} line {number} was solved with other settings "
                                  "(optimal scores, variant, scoring, --must-clear, deals "
-                                 "typed in, difficulty, players or seed) than "
+                                 "typed in or PySolFC's, difficulty, players or seed) than "
                                  "line 2: one report covers one kind of run", "mismatch", "csv")
             rows += 1
             lo = row.deal if lo is None else min(lo, row.deal)
@@ -57,7 +59,7 @@ def _first_pass(path: Path) -> tuple[int, range, tuple[str, ...], tuple, bool]:
 def read_report(path: Path) -> Report:
     """Read the batch CSV at ``path`` (twice: its range first, then its counts)."""
     rows, deals, names, settings, torn = _first_pass(path)
-    optimal, variant, scoring, typed, extras, must_clear = settings
+    optimal, variant, scoring, typed, extras, must_clear, pysol = settings
     summary = Summary(deals, names, optimal, variant, scoring, extras, must_clear)
     cards: dict[int, int] = {}  # a deal typed in: a checksum of its cards
     with open_regular(path, "the CSV", "csv") as f:
@@ -66,7 +68,8 @@ def read_report(path: Path) -> Report:
             if number - 1 > rows:  # appended since the first pass: not in this report
                 break
             if summary.has(*row.key):
-                what = row.code or f"layout {row.deal} under {row.rules} rules"
+                what = row.code or (f"PySolFC game {row.pysol} under {row.rules} rules"
+                                    if row.pysol else f"layout {row.deal} under {row.rules} rules")
                 raise BatchError(f"{path} holds {what} twice (line {number} repeats it)",
                                  "not-batch", "csv")
             # As a resume checks each row against the layout file: one layout, one deal.
@@ -75,7 +78,7 @@ def read_report(path: Path) -> Report:
                 raise BatchError(f"{path} line {number} holds layout {row.deal} with other "
                                  "cards than an earlier line", "not-batch", "csv")
             summary.add(row)
-    return Report(summary, rows, summary.missing() == 0, torn, typed)
+    return Report(summary, rows, summary.missing() == 0, torn, typed, pysol)
 
 
 def report_csv(path: Path, plot_path: Path | None = None, replace_plot: bool = False,

@@ -11,11 +11,15 @@ from ..model.cards import DECK_SIZE
 from ..model.codes import DEAL_COUNT, GameCode
 from ..model.dealing import Deal
 from ..model.geometry import PEAK_COUNT, TABLEAU_SIZE
+from ..model.pysol import PysolGame
 from ..model.rules import RULE_SETS, VARIANT_OPTIONS
 from ..model.scoring import (
     ORIGINAL_BONUS_AFTER,
     ORIGINAL_DRAW_COST,
     PEAK_BONUS,
+    PYSOL_MAX,
+    PYSOL_START,
+    RUN_SCHEMES,
     SCHEMES,
     START_SCORE,
     run_points,
@@ -26,6 +30,9 @@ from .extras import Extras, RowExtras, layout_of
 
 CSV_HEADER = ("code", "deal", "rules", "variant", "scoring", "winnable", "min_draws",
               "best_score", "max_removed", "states", "seconds", "line")
+PYSOL_COLUMNS = ("pysol",)
+"""After ``line``: only in a file of ``batch pysol:START pysol:STOP``, the PySolFC game
+number of each row as PySolFC shows it (``deal`` is then its place in the range)."""
 MUST_CLEAR_COLUMNS = ("must_clear",)
 """After ``line``, before the columns of --difficulty and --player: only in a file of
 ``batch --must-clear``, where every row holds ``true``."""
@@ -68,7 +75,9 @@ class Row:
     under the original scoring). None is an empty CSV field. ``variant`` names the
     non-default rule options (``Rules.variant``); ``best_score`` is the optimum of the
     ``scoring`` scheme. A deal typed in (``batch --layout-file``) has no code: its
-    ``line`` holds its cards and ``deal`` its place in the file (0 for the first layout).
+    ``line`` holds its cards and ``deal`` its place in the file (0 for the first layout);
+    a PySolFC game (``batch pysol:…``) too, with ``pysol`` its number as PySolFC shows it
+    and ``deal`` its place in the range.
     With ``must_clear`` (``batch --must-clear``) ``best_score`` is that of the best win,
     and a lost deal has no ``best_score`` nor ``max_removed``.
     """
@@ -86,13 +95,15 @@ class Row:
     line: str = ""
     extra: RowExtras | None = None  # the columns of --difficulty and --player (extras.py)
     must_clear: bool = False
+    pysol: str = ""  # the PySolFC game number (batch pysol:…), as PySolFC shows it
 
     @classmethod
     def from_solution(cls, number: int, sol: Solution, typed: bool = False,
                       extra: RowExtras | None = None) -> Row:
         return cls(number, sol.rules.name, sol.winnable, sol.min_draws, sol.best_score,
                    sol.max_removed, sol.states, sol.seconds, sol.rules.variant, sol.scheme,
-                   sol.deal.line() if typed else "", extra, sol.must_clear)
+                   sol.deal.line() if typed else "", extra, sol.must_clear,
+                   sol.deal.pysol or "")
 
     @property
     def extras(self) -> Extras:
@@ -126,12 +137,14 @@ class Row:
         return [self.code, str(self.deal), self.rules, self.variant, self.scoring,
                 "true" if self.winnable else "false", opt(self.min_draws),
                 opt(self.best_score), opt(self.max_removed), str(self.states),
-                f"{self.seconds:.6f}", self.line] + ["true"] * self.must_clear + (
+                f"{self.seconds:.6f}", self.line] + [self.pysol] * bool(self.pysol) + [
+                    "true"] * self.must_clear + (
                     [] if self.extra is None else self.extra.fields())
 
     def columns(self) -> tuple[str, ...]:
         """The CSV columns of this row: the header's, and those its options add."""
-        return CSV_HEADER + MUST_CLEAR_COLUMNS * self.must_clear + self.extras.columns()
+        return (CSV_HEADER + PYSOL_COLUMNS * bool(self.pysol)
+                + MUST_CLEAR_COLUMNS * self.must_clear + self.extras.columns())
 
     def as_dict(self) -> dict[str, int | float | bool | str | None]:
         """The row as ``{column: value}``: its CSV fields, each read back by
@@ -145,7 +158,7 @@ class Row:
     @classmethod
     def from_csv_fields(cls, fields: list[str], added: tuple[str, ...] = ()) -> Row:
         """Read a CSV line back (``added``: the header's columns after ``line``:
-        MUST_CLEAR_COLUMNS, then those of --difficulty and --player);
+        PYSOL_COLUMNS, MUST_CLEAR_COLUMNS, then those of --difficulty and --player);
         ValueError says what is wrong with it, including answers that no run can
         produce (see :func:`check_answers`)."""
         width = len(CSV_HEADER) + len(added)
@@ -154,6 +167,13 @@ class Row:
         (code, deal, rules, variant, scoring, winnable, min_draws, best_score, max_removed,
          states, seconds, line) = fields[:len(CSV_HEADER)]
         rest = fields[len(CSV_HEADER):]
+        pysol = ""
+        if added[:1] == PYSOL_COLUMNS:
+            pysol = rest[0]
+            if not pysol or PysolGame.parse(pysol).shown != pysol:
+                raise ValueError(f"pysol is {pysol[:24]!r}, not a PySolFC game number as "
+                                 "PySolFC shows it")
+            added, rest = added[1:], rest[1:]
         must_clear = added[:1] == MUST_CLEAR_COLUMNS
         if must_clear:
             if rest[0] != "true":
@@ -175,13 +195,17 @@ class Row:
         row = cls(_int(deal, "deal"), rules, winnable == "true",
                   _int_or_none(min_draws, "min_draws"), _int_or_none(best_score, "best_score"),
                   _int_or_none(max_removed, "max_removed"), _int(states, "states"),
-                  float(seconds), variant, scoring, line, extra, must_clear)
+                  float(seconds), variant, scoring, line, extra, must_clear, pysol)
         if not 0 <= row.deal < DEAL_COUNT:
             raise ValueError(f"deal {row.deal} is outside 0 … {DEAL_COUNT - 1}")
         if code != row.code:
             raise ValueError(f"code {code!r} does not name deal {row.deal} under {rules} rules")
         if line:
             _check_line(line)
+        if pysol and line != Deal.from_pysol(pysol).line():
+            raise ValueError(f"line is not the deal of PySolFC game {pysol}")
+        if pysol and not line:
+            raise ValueError(f"PySolFC game {pysol} has no line")
         check_answers(row)
         if extra is not None:
             extra.check(row.winnable)
@@ -227,7 +251,7 @@ def check_answers(row: Row) -> None:
         raise ValueError("a must_clear row has a best_score exactly when the deal is won")
     if row.must_clear and not won and row.max_removed is not None:
         raise ValueError("a must_clear row of a lost deal has a max_removed")
-    draws_known = won and optimal and scheme != "original"
+    draws_known = won and optimal and scheme not in RUN_SCHEMES
     if (row.min_draws is not None) != draws_known:
         raise ValueError("min_draws is given on a lost deal, without a best score or under "
                          "the original scoring" if row.min_draws is not None else
@@ -240,7 +264,7 @@ def check_answers(row: Row) -> None:
         if row.max_removed is not None and not 0 <= row.max_removed < TABLEAU_SIZE:
             raise ValueError(f"a lost deal has max_removed {row.max_removed}, outside "
                              f"0 … {TABLEAU_SIZE - 1}")
-        if optimal and scheme != "original" and row.max_removed is None:
+        if optimal and scheme not in RUN_SCHEMES and row.max_removed is None:
             raise ValueError("a lost deal solved for the optimum has no max_removed")
     best = row.best_score
     if best is None:  # not optimal
@@ -259,6 +283,10 @@ def check_answers(row: Row) -> None:
         if best != left:
             raise ValueError(f"best_score {best} is not the {left} cards left "
                              f"({TABLEAU_SIZE} − max_removed)")
+    elif scheme == "pysol":
+        if not PYSOL_START <= best <= PYSOL_MAX:
+            raise ValueError(f"best_score {best} is outside {PYSOL_START} … {PYSOL_MAX}, "
+                             "the PySolFC scores")
     else:
         lo = -ORIGINAL_DRAW_COST * most_draws
         hi = run_points(TABLEAU_SIZE) + ORIGINAL_BONUS_AFTER[PEAK_COUNT]
@@ -266,5 +294,5 @@ def check_answers(row: Row) -> None:
             raise ValueError(f"best_score {best} is outside {lo} … {hi}, the original scores")
 
 
-__all__ = ["ANSWER_FIELDS", "CSV_HEADER", "MUST_CLEAR_COLUMNS", "Row", "check_answers",
+__all__ = ["ANSWER_FIELDS", "CSV_HEADER", "MUST_CLEAR_COLUMNS", "PYSOL_COLUMNS", "Row", "check_answers",
            "column_value", "stock_size"]

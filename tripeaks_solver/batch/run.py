@@ -8,7 +8,7 @@ import dataclasses
 import functools
 import math
 import threading
-from collections.abc import Callable, Generator, Iterable, Iterator
+from collections.abc import Callable, Generator, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Self, TextIO
@@ -16,8 +16,9 @@ from typing import Self, TextIO
 from ..analysis.player_spec import parse_player
 from ..model.codes import parse_range
 from ..model.dealing import Deal
+from ..model.pysol import PysolRange
 from ..model.rules import EASY, RULE_ORDER, Rules, select_rules
-from ..model.scoring import SCHEMES
+from ..model.scoring import RUN_SCHEMES, SCHEMES
 from ..solver.solve import solve
 from .csvfile import CsvOutput
 from .engines import MAX_JOBS, DaskEngine, LocalEngine
@@ -25,7 +26,7 @@ from .errors import BatchError
 from .extras import MAX_GAMES, PLAIN, Extras, RowExtras, compute_extras
 from .files import LockedFile, open_output
 from .plots import render_png
-from .rows import MUST_CLEAR_COLUMNS, Row
+from .rows import MUST_CLEAR_COLUMNS, PYSOL_COLUMNS, Row
 from .summary import Summary
 
 _SOLVE_LOCK = threading.Lock()
@@ -52,7 +53,7 @@ def solve_chunk(items: list[WorkItem], optimal: bool, template: Rules = EASY,
     # Every Classic line is an Easy line when drawing is free, so Easy's answer bounds
     # Classic's search (see solve's ``looser``): a deal lost under Easy is lost under
     # Classic, and Easy's fewest draws are a floor for Classic's.
-    share = not template.draw_when_stuck and not (optimal and scoring == "original")
+    share = not template.draw_when_stuck and not (optimal and scoring in RUN_SCHEMES)
     with _SOLVE_LOCK:
         for number, names, cards in items:
             deal = (Deal.from_number(number, template.joker) if cards is None
@@ -90,7 +91,7 @@ def _add_extras(rows: list[Row], items: list[WorkItem], template: Rules,
 
 
 def iter_chunks(deals: range, summary: Summary, size: int,
-                layouts: tuple[tuple[int, ...], ...] | None = None) -> Iterator[list[WorkItem]]:
+                layouts: Sequence[tuple[int, ...]] | None = None) -> Iterator[list[WorkItem]]:
     """Chunks of ``size`` deals still to solve (the rule sets ``summary`` lacks), in deal
     order. With ``layouts``, deal i is the i-th layout."""
     chunk: list[WorkItem] = []
@@ -134,15 +135,22 @@ class BatchSpec:
     plot_path: Path | None = None
     template: Rules = EASY  # the rule options besides the wrap
     scoring: str = "app"
-    layouts: tuple[tuple[int, ...], ...] | None = None  # deals typed in, instead of numbers
+    # Deals typed in, instead of numbers; or PySolFC's games (a PysolRange, dealt lazily).
+    layouts: Sequence[tuple[int, ...]] | None = None
     csv_stream: TextIO | None = None
     source: str | None = None
     extras: Extras = PLAIN  # --difficulty and --player
     must_clear: bool = False  # the best scores of wins only
 
+    @property
+    def pysol(self) -> PysolRange | None:
+        """The PySolFC games of a run over them (``batch pysol:START pysol:STOP``)."""
+        return self.layouts if isinstance(self.layouts, PysolRange) else None
+
     def columns(self) -> tuple[str, ...]:
         """The CSV's columns after ``line``."""
-        return MUST_CLEAR_COLUMNS * self.must_clear + self.extras.columns()
+        return (PYSOL_COLUMNS * (self.pysol is not None) + MUST_CLEAR_COLUMNS * self.must_clear
+                + self.extras.columns())
 
     def solver(self) -> Callable[[list[WorkItem]], list[Row]]:
         """The function that solves one chunk as asked (picklable, for workers)."""
@@ -215,8 +223,15 @@ class BatchRun:
         """Count the complete rows of ``csv`` into the summary, refusing a file that
         another kind of run made or that holds a pair twice."""
         spec, summary, name = self.spec, self.summary, csv.name
-        lines = (None if spec.layouts is None
-                 else [Deal.from_cards(c).line() for c in spec.layouts])
+        layouts = spec.layouts
+        lines: dict[int, str] = {}
+
+        def line_of(i: int) -> str:  # dealt when a row needs it (a PySolFC range is lazy)
+            assert layouts is not None
+            if i not in lines:
+                lines[i] = Deal.from_cards(layouts[i]).line()
+            return lines[i]
+
         settings = (spec.template.variant, spec.scoring)
         reader = csv.reader()
         for number, row in reader.rows():
@@ -239,15 +254,20 @@ class BatchRun:
                 raise BatchError(f"{where} holds a row of variant {row.variant or 'none'!r} "
                                  f"and scoring {row.scoring!r}: resume it with the same "
                                  "options, or use another file", "mismatch", "csv")
-            if bool(row.line) != (lines is not None) or (lines is not None and
-                                                         row.deal < len(lines) and
-                                                         row.line != lines[row.deal]):
+            pysol = spec.pysol
+            if bool(row.line) != (layouts is not None) or (
+                    layouts is not None and row.deal < len(layouts) and (
+                        row.line != line_of(row.deal) or (pysol is not None and row.pysol != (
+                            pysol.game(row.deal).shown)))) or (
+                    bool(row.pysol) != (pysol is not None)):
                 raise BatchError(f"{where} holds a row of another deal "
                                  f"({row.code or row.line[:20] + '…'}): resume it with the "
                                  "same range or layout file", "mismatch", "csv")
             if row.deal in spec.deals:
                 if summary.has(*row.key):
-                    what = row.code or f"layout {row.deal} under {row.rules} rules"
+                    what = row.code or (f"PySolFC game {row.pysol} under {row.rules} rules"
+                                        if row.pysol else
+                                        f"layout {row.deal} under {row.rules} rules")
                     raise BatchError(f"{name} holds {what} twice (line {number} repeats it)",
                                      "not-batch", "csv")
                 summary.add(row)
@@ -303,6 +323,9 @@ class BatchRun:
             results = engine.map_ordered(chunks, spec.solver())
             try:
                 for rows in results:
+                    if spec.pysol is not None:  # the game numbers, as PySolFC shows them
+                        rows = [dataclasses.replace(r, pysol=spec.pysol.game(r.deal).shown)
+                                for r in rows]
                     if self._csv is not None:
                         self._csv.write_rows(rows)
                         self.rows_written += len(rows)

@@ -17,6 +17,7 @@ import numpy as np
 from ..analysis.difficulty import RATINGS
 from ..analysis.stats import mean_of_counts, median_of_counts, wilson_interval
 from ..model.rules import RULE_ORDER
+from ..model.scoring import RUN_SCHEMES
 from .extras import PLAIN, Extras
 from .rows import Row
 
@@ -90,7 +91,7 @@ class RuleTally:
         scores, the draws also under the original scoring (its rows have none)."""
         ci = wilson_interval(self.wins, self.deals) if self.deals else None
         mean = mean_of_counts(self.won_scores) if optimal else None
-        draws = optimal and scoring != "original"
+        draws = optimal and scoring not in RUN_SCHEMES
         return {
             "deals": self.deals,
             "wins": self.wins,

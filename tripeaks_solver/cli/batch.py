@@ -10,12 +10,15 @@ from __future__ import annotations
 import json
 import sys
 import textwrap
+from collections.abc import Sequence
 from pathlib import Path
 
 import click
 
 from ..batch.engines import MAX_JOBS, dask_available
 from ..batch.errors import BatchError
+from ..errors import InputError
+from ..model.pysol import is_pysol, parse_pysol_range
 from .common import (
     MAX_SEED,
     SEED,
@@ -106,7 +109,10 @@ def batch_command(start: str | None, stop: str | None, layout_file: str | None,
 
     START and STOP are deal numbers or 7-letter deal ids (AAAAAAA is deal 0); the
     range is half-open. Rows come in deal order, Easy before Classic, whatever --jobs.
-    With --layout-file the deals are those typed in the file, in its order.
+    With --layout-file the deals are those typed in the file, in its order. START and
+    STOP may be PySolFC game numbers instead (pysol:1 pysol:32001: PySolFC's games 1 …
+    32000, under its rules, Easy, unless --rules is given; docs/pysol.md): the CSV then
+    gains a pysol column, the game number as PySolFC shows it.
     With --must-clear the CSV gains a must_clear column after line.
     """
     from ..model.codes import parse_range
@@ -122,9 +128,11 @@ def batch_command(start: str | None, stop: str | None, layout_file: str | None,
         raise click.UsageError("--force overwrites the --csv or --plot file: give one")
     if games is None and not players:
         refuse_unused(("seed",), "it seeds the games of --player and --difficulty")
-    rule_sets = pick_rules(rule_choice, None, opts)
+    pysol = start is not None and is_pysol(start) or stop is not None and is_pysol(stop)
+    rule_sets = pick_rules(rule_choice, None, opts, pysol=pysol)
     names = tuple(r.name for r in rule_sets)
-    layouts = None
+    layouts: Sequence[tuple[int, ...]] | None = None
+    games_range = None
     if layout_file is not None:
         if start is not None:
             raise click.UsageError("give START STOP or --layout-file, not both")
@@ -135,10 +143,21 @@ def batch_command(start: str | None, stop: str | None, layout_file: str | None,
         deals = range(len(layouts))
     elif start is None or stop is None:
         raise click.UsageError("give START and STOP (deal numbers or ids), or --layout-file")
+    elif pysol:
+        if not (is_pysol(start) and is_pysol(stop)):
+            raise click.UsageError("give START and STOP both as PySolFC game numbers "
+                                   "(pysol:1 pysol:32001), or neither")
+        try:
+            games_range = parse_pysol_range(start, stop)
+        except InputError as exc:
+            raise click.UsageError(str(exc)) from None
+        layouts, deals = games_range, range(len(games_range))
     else:
         deals = parse_range(start, stop)
     typed_from = "standard input" if layout_file == "-" else layout_file
     source = None if layout_file is None else f"layouts of {typed_from}"
+    if games_range is not None:
+        source = f"PySolFC games {games_range}"
     try:  # a stop while the modules load (the first second) says so too
         extras = _extras(games, players, seed, deals)  # loads the kernels: after checks
         from ..batch.engines import default_jobs
@@ -154,7 +173,10 @@ def batch_command(start: str | None, stop: str | None, layout_file: str | None,
         summary = _run(spec, progress)
     except BatchError as exc:
         raise advise(exc) from None
-    result = summary.as_dict() | {"layout_file": typed_from}  # null for a range of deals
+    result = summary.as_dict() | {"layout_file": typed_from,  # null for a range of deals
+                                  "pysol": None if games_range is None else {
+                                      "first": games_range.game(0).shown,
+                                      "last": games_range.game(len(deals) - 1).shown}}
     text = json.dumps(result, indent=2) if as_json else batch_text(result)
     click.echo(text, err=to_stdout)  # stdout holds the rows with --csv -
 
@@ -283,7 +305,9 @@ def batch_text(s: dict, where: str | None = None) -> str:
         how += ", wins only (--must-clear)"
     if s["variant"]:
         how += f", variant {s['variant']}"
+    games = s.get("pysol")
     where = where or (f"Layouts of {s['layout_file']}" if s.get("layout_file")
+                      else f"PySolFC games {games['first']} … {games['last']}" if games
                       else f"Deals {s['start']:,} … {s['stop'] - 1:,}")
     lines = [f"{where} ({_count(s['deals'], 'deal')}), {how}", ""]
     for name, t in s["rules"].items():

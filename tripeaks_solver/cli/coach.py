@@ -29,6 +29,7 @@ from ..games.turns import (
 )
 from ..model.game import Status
 from ..model.i18n import _, current, fill, ngettext, pgettext
+from ..model.pysol import pysol_line
 from .common import SEED, STDIN, refuse_unused, rule_options
 from .games import RULE_PARAMS, ask_start, game_options, read_game, read_line
 from .group import cli
@@ -183,6 +184,9 @@ def _run(term: Terminal, continued: bool, analysis: bool, peek: bool) -> None:
              _("Recording to {file}  (coach --record FILE continues it)", file=session.path),
              _("{rules}, {scoring}", rules=rules_name(session.rules),
                scoring=scoring_name(session.scoring)))
+    pysol = pysol_line(session.game.start.deal, session.rules)
+    if pysol:  # a PySolFC game (pysol:N): which of its games this is
+        term.say(pysol)
     if not session.exact:
         term.say(_("Advice: the fair:{samples} player, seed {seed} (? for help, q to stop)",
                    samples=session.samples, seed=session.seed), _(ADVICE))

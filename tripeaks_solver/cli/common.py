@@ -16,7 +16,7 @@ import click
 from ..analysis.player_spec import DEFAULT_SAMPLES, MAX_SEED, PLAYER_NAMES, SAMPLED, parse_player
 from ..batch.files import file_kind
 from ..errors import InputError, did_you_mean
-from ..model.codes import GameCode, game_code
+from ..model.codes import NamedDeal, game_code
 from ..model.i18n import LANGUAGES, _, language_from_env, set_language
 from ..model.layout import Layout, parse_layout_file
 from ..model.render import peak_name
@@ -187,9 +187,10 @@ def _typed_flag(ctx: click.Context, name: str) -> str:
     return next((o for o in opts if o.startswith("--")), opts[0])
 
 
-def parse_code(text: str) -> GameCode:
-    """A game code, or a deal number (``1132``): the deal under Easy rules unless
-    ``--rules classic`` (as for a layout), whose code the command then prints."""
+def parse_code(text: str) -> NamedDeal:
+    """A game code, a deal number (``1132``: the deal under Easy rules unless ``--rules
+    classic``, as for a layout, whose code the command then prints), or a PySolFC game
+    number (``pysol:123456``: PySolFC's deal, under its rules unless told otherwise)."""
     try:
         return game_code(text)
     except InputError as exc:
@@ -279,9 +280,10 @@ def expand_stdin(words: tuple[str, ...], stdin_taken: bool = False) -> tuple[str
     return words[:at] + read + words[at + 1:]
 
 
-def read_codes(source: Path | str = STDIN) -> list[tuple[str, str, GameCode]]:
-    """Game codes (or deal numbers) separated by spaces or lines (``#`` starts a
-    comment), from a file or standard input: (where, word, code), where names the line."""
+def read_codes(source: Path | str = STDIN) -> list[tuple[str, str, NamedDeal]]:
+    """Game codes (or deal numbers, or PySolFC game numbers) separated by spaces or lines
+    (``#`` starts a comment), from a file or standard input: (where, word, code), where
+    names the line."""
     name, text = read_input(source)
     out = []
     for number, raw in enumerate(text.splitlines(), 1):
@@ -341,7 +343,9 @@ def rule_options(with_scoring: bool = True, choices: tuple[str, ...] = ONE_RULE_
                 "--scoring", type=Choice(SCHEMES), default="app", show_default=True,
                 help="app: 500, −1 a move, +100 a peak; original: runs score 1, 2, 3 …, "
                      "−5 a draw, 15/15/30 for peaks; cards-left: fewest cards left, then "
-                     "fewest moves."))
+                     "fewest moves; pysol: PySolFC's Three Peaks hand (−52, runs 1, 1, 1, "
+                     "1, 2 … doubled by each empty peak, 10/20/40 for peaks, 10 a stock "
+                     "card at a win)."))
         for opt in reversed(opts):
             f = opt(f)
         return f
@@ -350,9 +354,19 @@ def rule_options(with_scoring: bool = True, choices: tuple[str, ...] = ONE_RULE_
 
 
 def pick_rules(choice: str, code_rules: str | None, opts: dict,
-               joker: bool = False) -> tuple[Rules, ...]:
+               joker: bool = False, pysol: bool = False) -> tuple[Rules, ...]:
     """The rule sets a command runs under, from --rules (or the code's letter) and the
-    variant options of its command line."""
+    variant options of its command line. A PySolFC deal (``pysol``) runs under PySolFC's
+    rules (Easy) unless --rules or --wrap was typed, and never with the joker."""
+    if pysol:
+        if opts["joker"]:
+            raise click.UsageError("--joker needs a 53-card deal: a PySolFC game (pysol:N) "
+                                   "has 52 cards")
+        ctx = click.get_current_context(silent=True)
+        typed = ctx is not None and ctx.get_parameter_source("rule_choice") not in (
+            None, click.core.ParameterSource.DEFAULT, click.core.ParameterSource.DEFAULT_MAP)
+        if not typed:
+            choice = "code"
     return select_rules(choice, code_rules, wrap=opts["wrap"],
                         empty_waste=opts["empty_waste"], joker=opts["joker"] or joker,
                         draw_when_stuck=opts["draw_when_stuck"], open=opts["open_peaks"])

@@ -21,6 +21,7 @@ from ..model.observed import (
     parse_observed,
     seen_help,
 )
+from ..model.pysol import pysol_info, pysol_title
 from ..model.rules import Rules
 from .common import (
     EXIT_ILLEGAL,
@@ -50,7 +51,15 @@ class Typed:
 
     @property
     def code(self) -> str | None:
-        return self.start.text if self.start.kind == "code" else None
+        """The game code of the start (None for a PySolFC game: see ``pysol``)."""
+        if self.start.kind != "code" or self.pysol is not None:
+            return None
+        return self.start.text
+
+    @property
+    def pysol(self) -> dict[str, object] | None:
+        """The ``pysol`` key of the JSON outputs (model.pysol.pysol_info)."""
+        return pysol_info(self.start.deal, self.start.rules)
 
     def title(self, game: ObservedGame | None = None) -> str:
         """``TP1-E-AAAAAAD  (deal 3, Easy rules)``, ``game seen in an app  (Easy rules,
@@ -58,6 +67,10 @@ class Typed:
         from ..games.turns import rules_name
 
         rules = rules_name(self.start.rules)
+        games = pysol_title(self.start.deal, self.start.rules)
+        if games is not None:
+            return _("{code}  ({games}; {rules})", code=self.start.text, games=games,
+                     rules=rules)
         if self.number is not None:
             return _("{code}  (deal {number}, {rules})", code=self.start.text,
                      number=self.number, rules=rules)
@@ -133,7 +146,7 @@ def read_game(words: tuple[str, ...], layouts: tuple[str, ...], layout_file: Pat
             raise click.UsageError("give a game code (e.g. TP1-E-AAAAAAD), --seen, --layout "
                                    "or --record")
         gc = parse_code(words[0])
-        rules = _rules(rule_choice, gc.rules, opts, gc.joker)
+        rules = _rules(rule_choice, gc.rules, opts, gc.joker, gc.number is None)
         start = make_start("code", str(gc), rules)  # a deal number becomes its code
         number = gc.number
         moves = ()
@@ -142,8 +155,9 @@ def read_game(words: tuple[str, ...], layouts: tuple[str, ...], layout_file: Pat
     return Typed(start, scoring, tuple(moves) + tuple(read_moves(words, stdin_taken)), number)
 
 
-def _rules(choice: str, code_rules: str | None, opts: dict, joker: bool = False) -> Rules:
-    return pick_rules(choice, code_rules, opts, joker)[0]
+def _rules(choice: str, code_rules: str | None, opts: dict, joker: bool = False,
+           pysol: bool = False) -> Rules:
+    return pick_rules(choice, code_rules, opts, joker, pysol)[0]
 
 
 def read_moves(words: tuple[str, ...], stdin_taken: bool = False) -> list[Observed]:
@@ -219,7 +233,7 @@ def ask_start(rule_choice: str, scoring: str, opts: dict, interactive: bool) -> 
             return None
         try:
             start = start_from_text(text, rules, lambda code: pick_rules(
-                rule_choice, code.rules, opts, code.joker)[0])
+                rule_choice, code.rules, opts, code.joker, code.number is None)[0])
             return Typed(start, scoring, ())
         except (InputError, click.UsageError) as exc:
             message = exc.format_message() if isinstance(exc, click.UsageError) else str(exc)

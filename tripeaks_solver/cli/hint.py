@@ -16,6 +16,7 @@ from ..model.i18n import _, ngettext, number, percent, pgettext
 from ..model.observed import ObservedGame
 from ..model.position import Position
 from ..model.render import board_lines
+from ..model.scoring import RUN_SCHEMES
 from .common import SEED, must_clear_option, refuse_unused, rule_options
 from .games import game_options, play_game, read_game
 from .group import cli
@@ -90,7 +91,7 @@ def _exact_lines(h: Hint) -> list[str]:
                      f"{pgettext('hint', 'best')} {best:<16} {m.mark}".rstrip())
     steps = sol.steps()
     if steps:
-        win = sol.winnable and (scheme != "original" or h.must_clear)
+        win = sol.winnable and (scheme not in RUN_SCHEMES or h.must_clear)
         lines += ["", ngettext("Best line from here to the win, {n} move:",
                                "Best line from here to the win, {n} moves:", len(steps))
                   if win else

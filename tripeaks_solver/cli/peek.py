@@ -157,6 +157,9 @@ def peek_command(words: tuple[str, ...], rule_choice: str, layouts: tuple[str, .
     from ..solver.solve import solve
 
     rules = typed.start.rules
+    no_undo = typed.scoring == "pysol"  # PySolFC's scored games have no undo
+    if no_undo:
+        undo_limit = 0
     knowledge = Layout.of_deal(deal, game.known_places)
     plan = plan_peek(deal, rules, knowledge, game.moves, undo_limit, seed=seed)
     best = solve(game.position(), scheme=typed.scoring) if plan.complete else None
@@ -167,6 +170,10 @@ def peek_command(words: tuple[str, ...], rule_choice: str, layouts: tuple[str, .
     played = game.game.moves  # as the app counts them: undone moves too
     click.echo(_("{title}, after {moves}", title=typed.title(game), moves=n_moves(played))
                if game.record else typed.title(game))
+    if no_undo:
+        click.echo(_("PySolFC's scored games have no undo (--scoring pysol): nothing to "
+                     "plan; the cards show as you play."))
+        return
     if not undo_limit:
         click.echo(_("No undo (--undo-limit 0): nothing to plan; the cards show as you play."))
         return

@@ -6,8 +6,8 @@ import json
 
 import click
 
-from ..model.codes import GameCode
 from ..model.dealing import Deal
+from ..model.pysol import pysol_line
 from .common import SEED, PlayerType, parse_code, pick_rules, plural, rule_options
 from .group import cli
 
@@ -24,19 +24,24 @@ from .group import cli
 def play_command(code: str, spec: str, seed: int, rule_choice: str, as_json: bool,
                  **opts) -> None:
     """Let a player play CODE to the end: its record (which replay accepts), the result
-    and the final score. Every player but perfect sees only what a person sees."""
+    and the final score. Every player but perfect sees only what a person sees. CODE is a
+    game code, a deal number or a PySolFC game number (pysol:123456)."""
     from ..analysis.players import make_player, play
 
     gc = parse_code(code)
     player = make_player(spec)
-    rules = pick_rules(rule_choice, gc.rules, opts, gc.joker)[0]
-    deal = Deal.from_number(gc.number, rules.joker)
+    rules = pick_rules(rule_choice, gc.rules, opts, gc.joker, gc.number is None)[0]
+    deal = Deal.of(gc, rules.joker)
     result = play(deal, player, rules, seed=seed)
-    shown = str(GameCode(gc.number, rules.name, rules.joker))
+    shown = str(gc.played(rules.name, rules.joker))
     if as_json:
         click.echo(json.dumps(result.to_dict(), ensure_ascii=False))
         return
-    click.echo(f"{shown}  (deal {gc.number}, {rules} rules), player {player.name}, seed {seed}")
+    pysol = pysol_line(deal, rules)
+    named = f"{shown}  ({rules} rules)" if pysol else f"{shown}  (deal {gc.number}, {rules} rules)"
+    click.echo(f"{named}, player {player.name}, seed {seed}")
+    if pysol:
+        click.echo(pysol)
     click.echo(" ".join(result.tokens) if result.moves else "(no moves)")
     verdict = ("won" if result.won else
                f"lost, {plural(result.cards_left, 'card')} left in the peaks")

@@ -11,12 +11,12 @@ from click.core import ParameterSource
 
 from ..errors import IllegalMoveError, InputError
 from ..games.turns import n_moves, score_label
-from ..model.codes import GameCode
 from ..model.dealing import Deal
 from ..model.game import Game, Status
 from ..model.i18n import _, ngettext, pgettext
 from ..model.moves import move_numbers
 from ..model.observed import ObservedGame, move_error
+from ..model.pysol import pysol_info, pysol_line
 from ..model.render import board_lines, deal_picture
 from ..model.rules import Rules
 from .common import (
@@ -31,11 +31,12 @@ from .games import game_options, read_game
 from .group import cli
 
 
-def _deal_json(code: str, number: int, rules: Rules, deal: Deal) -> dict:
+def _deal_json(code: str | None, number: int | None, rules: Rules, deal: Deal) -> dict:
     waste, stock = deal.opening(rules)
     return {
         "code": code,
         "deal": number,
+        "pysol": pysol_info(deal, rules),
         "rules": rules.name,
         "variant": rules.variant,
         "tableau": [c.token for c in deal.tableau],
@@ -60,20 +61,25 @@ def deal_command(ctx: click.Context, code: str, fmt: str, as_json: bool, reveal:
                  rule_choice: str, **opts) -> None:
     """Show the layout of a deal: the peaks, the waste and the stock.
 
-    CODE is a game code such as TP1-E-AAAAAAB.
+    CODE is a game code such as TP1-E-AAAAAAB, a deal number, or a PySolFC game
+    number such as pysol:123456 (docs/pysol.md).
     """
     if as_json and fmt != "json" and ctx.get_parameter_source("fmt") is not ParameterSource.DEFAULT:
         raise click.UsageError(f"give --json or --format {fmt}, not both")
     gc = parse_code(code)
-    rules = pick_rules(rule_choice, gc.rules, opts, gc.joker)[0]
-    deal = Deal.from_number(gc.number, rules.joker)
-    shown = str(GameCode(gc.number, rules.name, rules.joker))
+    rules = pick_rules(rule_choice, gc.rules, opts, gc.joker, gc.number is None)[0]
+    deal = Deal.of(gc, rules.joker)
+    played = gc.played(rules.name, rules.joker)
+    shown = str(played)
     if as_json or fmt == "json":
-        click.echo(json.dumps(_deal_json(shown, gc.number, rules, deal), ensure_ascii=False))
+        tp_code = None if gc.number is None else shown  # a PySolFC deal has no TP1 code
+        click.echo(json.dumps(_deal_json(tp_code, gc.number, rules, deal), ensure_ascii=False))
     elif fmt == "line":
         click.echo(deal.line())
     else:
-        click.echo(f"{shown}  (deal {gc.number}, {rules} rules)")
+        pysol = pysol_line(deal, rules)
+        click.echo(f"{shown}  ({rules} rules)\n{pysol}" if pysol else
+                   f"{shown}  (deal {gc.number}, {rules} rules)")
         click.echo(deal_picture(deal, rules, reveal=reveal))
 
 
@@ -110,7 +116,7 @@ def replay_command(words: tuple[str, ...], rule_choice: str, layouts: tuple[str,
     def result(error: str | None = None, error_move: int | None = None) -> dict:
         # One shape, whether the record ends or stops at an illegal move (docs/json.md).
         game, start = observed.game, typed.start
-        return {"code": typed.code, "deal": typed.number,
+        return {"code": typed.code, "deal": typed.number, "pysol": typed.pysol,
                 "layout": start.text if start.kind == "layout" else None,
                 "seen": start.text if start.kind == "seen" else None,
                 "rules": rules.name, "variant": rules.variant, "scoring": scoring,

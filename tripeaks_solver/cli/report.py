@@ -45,11 +45,13 @@ def report_command(csv_path: Path, plot_path: Path | None, force: bool, as_json:
         "typed": report.typed,
         **s.as_dict(),
         "layout_file": None,  # batch's key: the report reads rows, not the layouts' file
+        "pysol": None,  # batch's key: the range of PySolFC games it was given
     }
     if as_json:
         click.echo(json.dumps(result, indent=2))
         return
-    what = "layouts" if report.typed else "deals"
+    what = ("PySolFC games at places" if report.pysol else "layouts" if report.typed
+            else "deals")
     rows = f"{report.rows:,} row{'' if report.rows == 1 else 's'}"
     head = f"{csv_path}: {rows}; {what} {s.deals.start:,} … {s.deals.stop - 1:,}"
     text = batch_text(result, where=head)

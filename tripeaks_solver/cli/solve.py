@@ -10,11 +10,13 @@ from typing import TYPE_CHECKING
 
 import click
 
-from ..model.codes import GameCode, is_deal_number
+from ..model.codes import GameCode, NamedDeal, is_deal_number
 from ..model.dealing import Deal
 from ..model.layout import Layout
+from ..model.pysol import PysolGame, pysol_line
 from ..model.render import deal_picture, layout_picture
 from ..model.rules import RULE_CHOICES, Rules
+from ..model.scoring import RUN_SCHEMES
 from .common import (
     SEED,
     STDIN,
@@ -48,6 +50,10 @@ class _Job:
     deal: Deal | None  # None: the layout has unknown cards
 
 
+_LABELS = {"app": "score", "original": "original score", "cards-left": "cards left",
+           "pysol": "PySolFC score"}
+
+
 def _verdict(sol: Solution) -> str:
     if sol.must_clear and not sol.winnable:
         return "not winnable: no line clears the board"
@@ -55,10 +61,10 @@ def _verdict(sol: Solution) -> str:
         left = (f"{plural(sol.best_score, 'card')} left in "
                 f"{plural(sol.best_moves or 0, 'move')}")
         return f"winnable, {left}" if sol.winnable else f"not winnable, at best {left}"
-    if sol.scheme == "original" and sol.best_score is not None:
+    if sol.scheme in RUN_SCHEMES and sol.best_score is not None:
         word = "winnable" if sol.winnable else "not winnable"
         cleared = " with the board cleared" if sol.must_clear else ""
-        return f"{word}, best original score {sol.best_score}{cleared}"
+        return f"{word}, best {_LABELS[sol.scheme]} {sol.best_score}{cleared}"
     if sol.winnable:
         if sol.min_draws is None:
             return "winnable"
@@ -72,9 +78,10 @@ def _verdict(sol: Solution) -> str:
 def _print_line(sol: Solution) -> None:
     if not sol.moves:
         return
-    goal = "win" if sol.winnable and (sol.scheme != "original" or sol.must_clear) else "best end"
+    goal = ("win" if sol.winnable and (sol.scheme not in RUN_SCHEMES or sol.must_clear)
+            else "best end")
     click.echo(f"\n{sol.rules} line to the {goal}, {plural(len(sol.moves), 'move')}:")
-    label = {"app": "score", "original": "original score", "cards-left": "cards left"}[sol.scheme]
+    label = _LABELS[sol.scheme]
     for step in sol.steps():
         what = f"draw {step.card.pretty}" if step.is_draw else step.card.pretty
         mark = peak_mark(step.peaks_cleared, sol.deal.position_of(step.card))
@@ -99,7 +106,7 @@ def _share_text(share: WinShare) -> str:
 
 def _jobs(codes: tuple[str, ...], typed: list[tuple[str, Layout]], rule_choice: str,
           opts: dict) -> list[_Job]:
-    parsed: list[tuple[str | None, str, GameCode]] = []
+    parsed: list[tuple[str | None, str, NamedDeal]] = []
     for text in codes:
         if text == STDIN:
             parsed += read_codes(STDIN)
@@ -107,7 +114,11 @@ def _jobs(codes: tuple[str, ...], typed: list[tuple[str, Layout]], rule_choice: 
             parsed.append((None, text, parse_code(text)))
     jobs = []
     for source, word, gc in parsed:
-        rule_sets = pick_rules(rule_choice, gc.rules, opts, gc.joker)
+        rule_sets = pick_rules(rule_choice, gc.rules, opts, gc.joker, gc.number is None)
+        if isinstance(gc, PysolGame):  # PySolFC's deal: no code of ours
+            jobs.append(_Job(source or str(gc), None, None, "easy", rule_sets, None,
+                             Deal.of(gc, rule_sets[0].joker)))
+            continue
         # The code names the deal as played, as deal's and batch's do: --joker makes it
         # TP1-EJ-…; a deal number takes the letter of its (first) rule set.
         letter = rule_sets[0].name if is_deal_number(word) else gc.rules
@@ -149,8 +160,9 @@ def solve_command(codes: tuple[str, ...], rule_choice: str, layouts: tuple[str, 
                   **opts) -> None:
     """Solve deals: winnable under Easy and Classic, best score, a line reaching it.
 
-    CODES are game codes such as TP1-E-AAAAAAD; - reads codes from standard input
-    (separated by spaces or lines). --layout and --layout-file take deals typed in,
+    CODES are game codes such as TP1-E-AAAAAAD, deal numbers, or PySolFC game numbers
+    such as pysol:123456 (under PySolFC's rules, Easy, unless --rules is given); - reads
+    codes from standard input (separated by spaces or lines). --layout and --layout-file take deals typed in,
     where ?? marks a card you cannot see: the answer is then the share of the ways to
     fill them that can be won.
     """
@@ -222,6 +234,9 @@ def _solve_deal(job: _Job, optimal: bool, scoring: str, no_solution: bool,
     if as_json:
         return [s.to_dict(job.source, not no_solution) for s in sols]
     click.echo(f"{job.code}  (deal {job.number})" if job.code else job.source)
+    pysol = pysol_line(job.deal, job.rule_sets[0])
+    if pysol:
+        click.echo(pysol)
     click.echo(deal_picture(job.deal, job.rule_sets[0]))
     click.echo("")
     for sol in sols:

@@ -12,7 +12,7 @@ with ``--record FILE``)::
     8h:Ks
     draw:9h
 
-``start`` is ``code TP1-E-AAAAAAD``, ``layout`` and its 52 tokens, or ``seen`` and the
+``start`` is ``code TP1-E-AAAAAAD`` (or ``code pysol:…``, a PySolFC game), ``layout`` and its 52 tokens, or ``seen`` and the
 cards seen at the start; ``variant`` lists the rule options (``none`` when there are
 none; an empty value is read the same).
 """
@@ -23,11 +23,12 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 from ..errors import IllegalMoveError, InputError
-from ..model.codes import GameCode, game_code, is_deal_number
+from ..model.codes import GameCode, NamedDeal, is_deal_number, tp_code
 from ..model.dealing import Deal
 from ..model.i18n import _
 from ..model.layout import Layout
 from ..model.observed import START_KINDS, Observed, ObservedGame, Start
+from ..model.pysol import PysolGame, is_pysol
 from ..model.rules import VARIANT_OPTIONS, Rules
 from ..model.scoring import SCHEMES
 
@@ -48,6 +49,9 @@ class GameRecord:
 
 def make_start(kind: str, text: str, rules: Rules) -> Start:
     """The start a record names: ``code``, ``layout`` or ``seen`` and its text."""
+    if kind == "code" and is_pysol(text):
+        game = PysolGame.parse(text)
+        return Start.of_deal("code", str(game), Deal.of(game, rules.joker), rules)
     if kind == "code":
         code = GameCode.parse(text)
         if code.joker and not rules.joker:  # the code says so (TP1-EJ-…)
@@ -131,13 +135,17 @@ def parse_record_file(text: str, name: str) -> GameRecord:
     return GameRecord(start, scoring, tuple(moves), torn)
 
 
-def start_from_text(text: str, rules: Rules, code_rules: Callable[[GameCode], Rules]
+def start_from_text(text: str, rules: Rules, code_rules: Callable[[NamedDeal], Rules]
                     ) -> Start:
-    """The start a player typed: a game code (played under ``code_rules(code)``), a deal
-    number (under ``rules``, named by its code) or the cards seen (``seen_help(rules)``)."""
+    """The start a player typed: a game code or a PySolFC game number (played under
+    ``code_rules(code)``), a deal number (under ``rules``, named by its code) or the cards
+    seen (``seen_help(rules)``)."""
     text = text.strip()
+    if is_pysol(text):
+        game = PysolGame.parse(text)
+        return make_start("code", str(game), code_rules(game))
     if is_deal_number(text):
-        gc = game_code(text)
+        gc = tp_code(text)
         code = GameCode(gc.number, rules.name, rules.joker)
         return make_start("code", str(code), code_rules(code))
     if "-" in text and len(text.split()) == 1:

@@ -337,6 +337,9 @@ class CoachSession:
                      "here).", n=len(back))
         if self.exact:
             raise InputError(_("every card is known already: nothing to peek"))
+        if self.scoring == "pysol":
+            raise InputError(_("PySolFC's scored games have no undo (--scoring pysol): "
+                               "nothing to peek"))
         if not self.undo_limit:
             raise InputError(_("the app cannot undo (--undo-limit 0): nothing to peek"))
         self.peek_base = self.peek_began = len(self.game.record)

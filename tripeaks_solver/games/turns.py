@@ -48,13 +48,13 @@ def score_label(scheme: str) -> str:
     """What the score is called under ``scheme``: ``score``, ``original score``, ``cards
     left``."""
     return {"app": _("score"), "original": _("original score"),
-            "cards-left": _("cards left")}[scheme]
+            "cards-left": _("cards left"), "pysol": _("PySolFC score")}[scheme]
 
 
 def scoring_name(scheme: str) -> str:
     """``app scoring``, ``original scoring``, ``cards-left scoring``, in words."""
     return {"app": _("app scoring"), "original": _("original scoring"),
-            "cards-left": _("cards-left scoring")}[scheme]
+            "cards-left": _("cards-left scoring"), "pysol": _("PySolFC scoring")}[scheme]
 
 
 def rules_name(rules: Rules) -> str:

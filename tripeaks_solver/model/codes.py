@@ -6,6 +6,7 @@ from dataclasses import dataclass
 
 from ..errors import InputError
 from .i18n import _
+from .pysol import PysolGame, is_pysol
 
 VERSION = "TP1"
 DEAL_LETTERS = 7
@@ -88,6 +89,11 @@ class GameCode:
     def deal_id(self) -> str:
         return deal_id(self.number)
 
+    def played(self, rules: str, joker: bool = False) -> GameCode:
+        """The code of this deal as played under ``rules`` (``easy``, ``classic``), with
+        the joker or not: ``TP1-C-…`` played under Easy is ``TP1-E-…``."""
+        return GameCode(self.number, rules, joker)
+
     def __str__(self) -> str:
         flag = "J" if self.joker else ""
         return f"{VERSION}-{LETTER_OF_RULES[self.rules]}{flag}-{self.deal_id}"
@@ -140,7 +146,21 @@ def is_deal_number(text: str) -> bool:
     return word.isdigit() and word.isascii()
 
 
-def game_code(text: str) -> GameCode:
+NamedDeal = GameCode | PysolGame
+"""What names a deal: a game code (or deal number), or a PySolFC game number. Both have
+``rules``, ``joker``, ``number`` (None for PySolFC's) and ``played``; ``Deal.of`` deals
+either."""
+
+
+def game_code(text: str) -> NamedDeal:
+    """A game code, a deal number (``1132``, whose code then has the Easy letter), or a
+    PySolFC game number (``pysol:123456``, dealt as PySolFC deals it)."""
+    if is_pysol(text):
+        return PysolGame.parse(text)
+    return tp_code(text)
+
+
+def tp_code(text: str) -> GameCode:
     """A game code, or a deal number (``1132``, whose code then has the Easy letter)."""
     if not is_deal_number(text):
         return GameCode.parse(text)

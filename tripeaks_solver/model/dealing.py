@@ -16,8 +16,9 @@ from typing import TYPE_CHECKING
 
 from ..errors import InputError
 from .cards import DECK_SIZE, JOKER, Card, cards_of, parse_card
-from .codes import DEAL_COUNT, GameCode, deal_id
+from .codes import DEAL_COUNT, GameCode, NamedDeal, deal_id
 from .geometry import BOTTOM_MASK, TABLEAU_SIZE
+from .pysol import PysolGame
 
 if TYPE_CHECKING:
     from .rules import Rules
@@ -66,12 +67,15 @@ class Deal:
 
     ``cards`` holds 52 cards (53 with the joker) in the order positions 0–27, waste,
     stock in draw order. ``number`` is the deal number when the deal came from a number
-    or a code, ``code`` the game code it came from (as ``GameCode`` writes it).
+    or a code, ``code`` the game code it came from (as ``GameCode`` writes it), ``pysol``
+    the PySolFC game number it came from (as PySolFC shows it: ``ms42``,
+    ``00000000000000123456``).
     """
 
     cards: tuple[Card, ...]
     number: int | None = field(default=None, compare=False)
     code: str | None = field(default=None, compare=False)
+    pysol: str | None = field(default=None, compare=False)
 
     def __post_init__(self) -> None:
         if len(self.cards) not in (DECK_SIZE, DECK_SIZE + 1):
@@ -107,6 +111,21 @@ class Deal:
         return cls(deck.cards, gc.number, str(gc))
 
     @classmethod
+    def from_pysol(cls, game: str | PysolGame) -> Deal:
+        """The deal PySolFC deals for a game number (``pysol:123456``, ``123456``,
+        ``ms42``; docs/pysol.md), which it keeps as ``pysol``."""
+        g = game if isinstance(game, PysolGame) else PysolGame.parse(game)
+        return cls(cards_of(g.line()), pysol=g.shown)
+
+    @classmethod
+    def of(cls, named: NamedDeal, joker: bool = False) -> Deal:
+        """The deal a game code, a deal number or a PySolFC game names (``game_code``'s
+        answer), with 53 cards if ``joker`` (refused for a PySolFC game: 52 cards)."""
+        if isinstance(named, PysolGame):
+            return cls.from_pysol(named.played(named.rules, joker))
+        return cls.from_number(named.number, joker)
+
+    @classmethod
     def from_cards(cls, cards: str | Iterable[int | str]) -> Deal:
         """A deal from 52 (or 53, with the joker) cards, ints or tokens, in line order:
         positions, waste, stock; or one string of the tokens (``deal --format line``),
@@ -118,6 +137,8 @@ class Deal:
 
     def __repr__(self) -> str:
         # How to make it again, not 52 Card objects.
+        if self.pysol is not None:
+            return f"Deal.from_pysol({self.pysol!r})"
         if self.code is not None:
             return f"Deal.from_code({self.code!r})"
         if self.number is not None:
@@ -127,6 +148,8 @@ class Deal:
     @property
     def title(self) -> str:
         """The deal in a few words: its code, its number, or its first cards."""
+        if self.pysol is not None:
+            return f"pysol:{self.pysol}"
         if self.code is not None:
             return self.code
         if self.number is not None:

@@ -1,6 +1,6 @@
 """The plain-Python game: moves, undo, scores, status. The reference every solution replays on.
 
-The three scoring schemes of ``scoring.py`` are kept side by side (``score_under``
+The scoring schemes of ``scoring.py`` are kept side by side (``score_under``
 picks one). The rules are those of docs/rules.md.
 """
 
@@ -23,8 +23,11 @@ from .scoring import (
     ORIGINAL_DRAW_COST,
     ORIGINAL_PEAK_BONUS,
     PEAK_BONUS,
+    PYSOL_START,
+    PYSOL_STOCK_POINTS,
     START_SCORE,
     check_scheme,
+    pysol_removal_points,
 )
 
 UNDO_LIMIT = 100
@@ -48,6 +51,7 @@ class Action:
     peaks_cleared: int = 0
     previous_original: int = 0
     previous_run: int = 0
+    previous_pysol: int = PYSOL_START
 
     @property
     def is_draw(self) -> bool:
@@ -71,7 +75,8 @@ class Game:
         self.waste, self.stock = deal.opening(rules)
         self.score = START_SCORE
         self.original = 0
-        self.run = 0  # removals since the last draw, for the original scoring
+        self.run = 0  # removals since the last draw, for the original and pysol scorings
+        self.pysol = PYSOL_START
         self.moves = 0
         self.history: deque[Action] = deque(maxlen=UNDO_LIMIT)
         self._position: dict[int, int] | None = None  # card -> place, made at the first removal
@@ -142,16 +147,19 @@ class Game:
         return Status.IN_PLAY
 
     @overload
-    def score_under(self, scheme: Literal["app", "original"]) -> int: ...
+    def score_under(self, scheme: Literal["app", "original", "pysol"]) -> int: ...
     @overload
     def score_under(self, scheme: str) -> int | tuple[int, int]: ...
 
     def score_under(self, scheme: str) -> int | tuple[int, int]:
-        """The score under ``app`` or ``original``; (cards left, moves) under ``cards-left``."""
+        """The score under ``app``, ``original`` or ``pysol``; (cards left, moves) under
+        ``cards-left``."""
         if scheme == "app":
             return self.score
         if scheme == "original":
             return self.original
+        if scheme == "pysol":
+            return self.pysol
         check_scheme(scheme)
         return self.cards_left, self.moves
 
@@ -193,6 +201,9 @@ class Game:
         self.original += self.run
         if cleared:
             self.original += ORIGINAL_PEAK_BONUS[peaks_cleared(before)]
+        self.pysol += pysol_removal_points(self.run, peaks_cleared(self.removed), bool(cleared))
+        if self.removed == FULL_MASK:
+            self.pysol += PYSOL_STOCK_POINTS * self.stock_left
         self._apply(action, card, -MOVE_COST + PEAK_BONUS * cleared)
         return action
 
@@ -212,7 +223,8 @@ class Game:
         return action
 
     def _record(self, card: Card, position: int, cleared: int) -> Action:
-        return Action(card, position, self.waste, self.score, cleared, self.original, self.run)
+        return Action(card, position, self.waste, self.score, cleared, self.original, self.run,
+                      self.pysol)
 
     def _apply(self, action: Action, new_waste: Card, points: int) -> None:
         self.waste = new_waste
@@ -233,6 +245,7 @@ class Game:
         self.score = action.previous_score
         self.original = action.previous_original
         self.run = action.previous_run
+        self.pysol = action.previous_pysol
         return action
 
     def play(self, move: Move | str) -> Action:

@@ -88,7 +88,7 @@ class Position:
 
     @property
     def run(self) -> int:
-        """Removals since the last draw (the original scoring's run)."""
+        """Removals since the last draw (the original and pysol scorings' run)."""
         return self._snapshot.run
 
     @property
@@ -104,7 +104,7 @@ class Position:
         return self._snapshot.status
 
     @overload
-    def score_under(self, scheme: Literal["app", "original"]) -> int: ...
+    def score_under(self, scheme: Literal["app", "original", "pysol"]) -> int: ...
     @overload
     def score_under(self, scheme: str) -> int | tuple[int, int]: ...
 

@@ -10,24 +10,34 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
-from functools import cache
+from functools import cache, reduce
+from itertools import combinations
+from operator import or_
 
 import numpy as np
 
 from ..errors import InputError
-from ..kernels import optimum, original, shared, win
+from ..kernels import optimum, original, pysol, shared, win
 from ..kernels.jit import compile_notice
 from ..model.cards import Card, ranks
 from ..model.dealing import Deal
 from ..model.game import Game
-from ..model.geometry import TABLEAU_SIZE, configurations
+from ..model.geometry import COVERED_BY, PEAK_COUNT, TABLEAU_SIZE, configurations
 from ..model.moves import Move
 from ..model.position import Position
+from ..model.pysol import pysol_info
 from ..model.rules import EASY, Rules
-from ..model.scoring import MOVE_COST, PEAK_BONUS, WIN_BASE_SCORE, check_scheme, win_score
+from ..model.scoring import (
+    MOVE_COST,
+    PEAK_BONUS,
+    RUN_SCHEMES,
+    WIN_BASE_SCORE,
+    check_scheme,
+    win_score,
+)
 
 # The keys of every object of `solve --json`, in order (docs/json.md).
-SOLVE_KEYS = ("kind", "source", "code", "deal", "line", "rules", "variant", "scoring",
+SOLVE_KEYS = ("kind", "source", "code", "deal", "line", "pysol", "rules", "variant", "scoring",
               "must_clear", "winnable", "min_draws", "best_score", "best_moves", "max_removed", "states",
               "seconds", "solution", "completions", "wins", "share", "share_95", "exact")
 
@@ -147,7 +157,8 @@ class Solution:
         return solve_object(
             self.rules, source or code or "layout", code,
             None if code is None else self.deal.number,
-            None if code is not None else self.deal.line(), kind="deal", scoring=self.scheme,
+            None if code is not None else self.deal.line(), kind="deal",
+            pysol=pysol_info(self.deal, self.rules), scoring=self.scheme,
             must_clear=self.must_clear, winnable=self.winnable, min_draws=self.min_draws,
             best_score=self.best_score, best_moves=self.best_moves,
             max_removed=self.max_removed, states=self.states, seconds=round(self.seconds, 6),
@@ -221,6 +232,90 @@ def scratch() -> shared.Scratch:
         low=np.zeros(n << shared.SHIFT, dtype=np.uint8),
         generation=np.zeros(1, dtype=np.int64),
     )
+
+
+@cache
+def _pysol_clear_at() -> np.ndarray:
+    # PysolGoal.clear_at: for q = 1, 2, 3, the fewest removals from each configuration
+    # that empty q more peaks, the cards under q of its non-empty peaks' tops (a top
+    # leaves last of the cards it stands on).
+    def under(top: int) -> int:
+        mask, todo = 0, [top]
+        while todo:
+            p = todo.pop()
+            mask |= 1 << p
+            todo.extend(COVERED_BY[p])
+        return mask
+
+    tops = [under(t) for t in range(PEAK_COUNT)]
+    masks = configurations().mask.astype(np.int64).tolist()
+    out = np.full((len(masks), PEAK_COUNT), 99, dtype=np.int8)
+    for i, m in enumerate(masks):
+        left = [t & ~m for t in tops if m & t != t]
+        for q in range(1, len(left) + 1):
+            out[i, q - 1] = min(reduce(or_, some).bit_count() for some in combinations(left, q))
+    return out
+
+
+@cache
+def _pysol_work(capacity: int) -> pysol.PysolWork:
+    n = len(configurations())
+    return pysol.PysolWork(
+        key=np.empty(capacity, dtype=np.int64), g=np.empty(capacity, dtype=np.int32),
+        parent=np.empty(capacity, dtype=np.int32), move=np.empty(capacity, dtype=np.int8),
+        link=np.empty(capacity, dtype=np.int32), chain=np.empty(capacity, dtype=np.int32),
+        first_of=np.zeros(n << shared.SHIFT, dtype=np.int32), found=np.zeros(1, dtype=np.int64),
+        draw_g=np.full(n, pysol.NEG, dtype=np.int32), draw_from=np.empty(n, dtype=np.int32),
+        draw_list=np.empty(n, dtype=np.int32), longest=np.zeros((n, shared.RANKS), dtype=np.int8),
+        longest_after=np.zeros(n, dtype=np.int8))
+
+
+@cache
+def _pysol_order() -> np.ndarray:
+    # PysolGoal.order: most cards removed first, so each configuration comes after
+    # those its removals lead to.
+    return np.argsort(-configurations().removed.astype(np.int64), kind="stable").astype(np.int32)
+
+
+PYSOL_CAPACITY = 1 << 19  # states; doubled when a search needs more
+PYSOL_MOST = 1 << 23
+_pysol_capacity = [PYSOL_CAPACITY]
+
+
+def _pysol_best(position: Position, bd: shared.Board, cards: shared.Cards,
+                masks: shared.RuleMasks, path: np.ndarray) -> tuple[int | None, int, int, int]:
+    """(fewest draws of a win or None, gain, states, line length) of the best pysol line
+    from ``position``: the app's optimum first (the fewest draws bound the stock's
+    points, its line is the first to beat), then the search for a better line."""
+    min_draws, states, _, _, seed = optimum._optimal(bd, cards, masks, shared.Goal(False, 0),
+                                                     scratch(), path)
+    if masks.must_clear and min_draws < 0:  # no line clears the board
+        return None, 0, int(states), 0
+    floor = -1
+    if seed:
+        game = position.game()
+        for m in _line(position, path, seed):
+            game.play(m)
+        floor = game.pysol - position.score_under("pysol")
+    kept = path.copy()
+    capacity = _pysol_capacity[0]
+    while True:
+        goal = pysol.PysolGoal(_pysol_clear_at(), _pysol_order(), floor,
+                               min_draws if min_draws >= 0 else len(cards.stock) + 1)
+        gain, more, length, overflow = pysol._pysol_optimal(bd, cards, masks, goal,
+                                                           _pysol_work(capacity), path)
+        if not overflow:
+            break
+        if capacity >= PYSOL_MOST:
+            raise RuntimeError("the pysol search needs more states than it can hold")
+        _pysol_work.cache_clear()  # one work space at a time, kept as large as needed
+        capacity *= 2
+        _pysol_capacity[0] = capacity
+    if length == 0 and int(gain) == floor and seed:
+        path[:seed] = kept[:seed]
+        length = seed
+    return (int(min_draws) if min_draws >= 0 else None, int(gain), int(states + more),
+            int(length))
 
 
 def board() -> shared.Board:
@@ -309,13 +404,21 @@ def solve(start: Deal | Game | Position, rules: Rules | None = None, optimal: bo
                         must_clear)
 
     if position.cards_left == 0:  # already won: nothing to search
-        return solution(True, position.drawn if scheme != "original" and optimal else None,
+        return solution(True, position.drawn if scheme not in RUN_SCHEMES and optimal else None,
                         position.shown_score(scheme) if optimal else None, TABLEAU_SIZE, 1, 0,
                         position.moves_played if optimal and scheme == "cards-left" else None)
 
     if (not optimal or must_clear) and floor == optimum.NO_WIN:  # lost under looser rules
         return solution(False, None, None, None, 0, 0)
-    if not optimal or scheme == "original" or must_clear:
+    if scheme == "pysol" and optimal:
+        min_draws, gain, states, length = _pysol_best(
+            position, bd, cards, masks._replace(must_clear=must_clear), path)
+        if min_draws is None and must_clear:
+            return solution(False, None, None, None, states, 0)
+        return solution(min_draws is not None, None,
+                        int(position.score_under("pysol")) + gain,
+                        TABLEAU_SIZE if min_draws is not None else None, states, length)
+    if not optimal or scheme in RUN_SCHEMES or must_clear:
         found, length, states = win._dfs(bd, cards, masks, len(cards.stock), ws, path)
     if not optimal:
         return solution(found, None, None, TABLEAU_SIZE if found else None, states,

@@ -29,6 +29,7 @@ from ..model.codes import GameCode
 from ..model.i18n import _
 from ..model.layout import Layout
 from ..model.observed import Start
+from ..model.pysol import PysolGame, is_pysol
 from ..model.rules import VARIANT_OPTIONS, Rules
 from ..model.scoring import SCHEMES
 from .table import Conflict, Gone, Table
@@ -285,6 +286,8 @@ def parse_start(spec: dict) -> tuple[Start, str]:
         raise InputError("rules: easy or classic")
     rules = Rules.named(name).with_options(**{VARIANT_OPTIONS[v]: True for v in variants})
     words = text.split()
+    if is_pysol(text):  # PySolFC's game, under the form's rules (Easy is PySolFC's)
+        return make_start("code", str(PysolGame.parse(text)), rules), scoring
     if len(words) == 1 and "-" in text:
         code = GameCode.parse(text)
         # The code names its rules; the form's variants apply to it.

@@ -11,6 +11,7 @@ from ..model.game import Game
 from ..model.geometry import TABLEAU_SIZE
 from ..model.i18n import _
 from ..model.layout import Layout
+from ..model.pysol import is_pysol, pysol_info
 from ..model.rules import RULE_ORDER, Rules
 from ..model.scoring import SCHEMES
 
@@ -18,10 +19,14 @@ MAX_TEXT = 1000
 
 
 def read_deal(text: str) -> tuple[Deal, str, str | None]:
-    """The deal a code or a full layout names, the title to show, and the rule set a
-    code names (None for a layout, which names none)."""
+    """The deal a code, a PySolFC game number (``pysol:123456``, under PySolFC's rules,
+    Easy) or a full layout names, the title to show, and the rule set a code names (None
+    for a layout, which names none)."""
     if not isinstance(text, str) or not text.strip() or len(text) > MAX_TEXT:
         raise InputError(_("give a game code (TP1-E-AAAAAAB) or a layout of 52 cards"))
+    if is_pysol(text):
+        deal = Deal.from_pysol(text)
+        return deal, deal.title, "easy"
     words = text.replace(",", " ").split()
     if len(words) == 1:
         code = GameCode.parse(words[0])
@@ -54,7 +59,8 @@ def solve_page(text: str, scoring: str = "app") -> dict:
     deal, title, code_rules = read_deal(text)
     by_rules: list[dict] = []
     out = {"title": title, "code_rules": code_rules, "scoring": scoring,
-           "line": deal.line(), "rules": by_rules}
+           "line": deal.line(), "pysol": pysol_info(deal, Rules.named("easy")),
+           "rules": by_rules}
     for name in RULE_ORDER:
         rules = Rules.named(name).with_options(joker=deal.has_joker)
         solution = solve(deal, rules, scheme=scoring)
