@@ -2,6 +2,8 @@
 
     python benchmarks/bench_serve.py                  # 600 records, 3 runs of each
     python benchmarks/bench_serve.py --records 600 --runs 5
+    python benchmarks/bench_serve.py --part latency   # the kept-alive round trip only
+    python benchmarks/bench_serve.py --part load --clients 50 --seconds 20
 
 Prints, for the games list of a data directory holding ``--records`` records (games
 of 0 to 60 moves): the first call (every record read and replayed) and the repeat calls
@@ -10,12 +12,21 @@ of 0 to 60 moves): the first call (every record read and replayed) and the repea
 the process is gone. For four clients killed during expensive advice: the CPU seconds
 the server used in the two seconds after, and the time a cheap advice then took. With
 ``--browser`` (headless Chromium at /usr/bin/chromium): Ctrl-C with the page of a game
-open, its advice (2,000 samples) under way. A benchmark, not a test: it asserts nothing.
+open, its advice (2,000 samples) under way. For the round trip on one kept-alive
+connection (as a browser keeps it): the median and 95th percentile of the state of a game
+and of ``/api/messages``. For load (``--part load``, not part of ``all``): ``--clients``
+players, each on a game of its own on one kept-alive connection, playing as the page
+does (the state, the advice at 50 samples, the move it recommends, the cards that turn
+up, a new game at the end) for ``--seconds``: requests a second, the median, 95th
+percentile and slowest answer, and every status that was not 2xx (409s above all: a
+game let go under a player). A benchmark, not a test: it asserts nothing.
 """
 
 from __future__ import annotations
 
 import argparse
+import asyncio
+import collections
 import http.client
 import json
 import os
@@ -94,6 +105,134 @@ def make_records(folder: Path, n: int) -> None:
         (folder / f"game-{i:04}.txt").write_text(head + "".join(m + "\n" for m in moves))
 
 
+def round_trips(folder: Path, n: int) -> None:
+    """``n`` requests one after the other on one kept-alive connection: the state of a
+    game, and the page's messages (no game at all)."""
+    server = Server(folder)
+    try:
+        name = server.call("POST", "/api/games", {"start": SEEN})[1]["name"]
+        conn = http.client.HTTPConnection("127.0.0.1", server.port, timeout=60)
+        for path in (f"/api/games/{name}", "/api/messages"):
+            took = []
+            for _ in range(n):
+                start = time.perf_counter()
+                conn.request("GET", path)
+                r = conn.getresponse()
+                r.read()
+                took.append(time.perf_counter() - start)
+                assert r.status == 200, r.status
+            took.sort()
+            print(f"kept-alive round trip, GET {path.replace(name, 'NAME')}, {n} in a row: "
+                  f"median {1000 * statistics.median(took):.2f} ms, 95th percentile "
+                  f"{1000 * took[int(0.95 * (n - 1))]:.2f} ms")
+        conn.close()
+    finally:
+        server.stop()
+
+
+class Connection:
+    """One kept-alive HTTP/1.1 connection on asyncio streams (a client that costs the
+    machine little, so that the server gets the cores)."""
+
+    def __init__(self, port: int) -> None:
+        self.port = port
+        self.streams: tuple[asyncio.StreamReader, asyncio.StreamWriter] | None = None
+
+    async def call(self, method: str, path: str, body: dict | None = None
+                   ) -> tuple[int, dict]:
+        if self.streams is None:
+            self.streams = await asyncio.open_connection("127.0.0.1", self.port)
+        reader, writer = self.streams
+        data = b"" if body is None else json.dumps(body).encode()
+        head = f"{method} {path} HTTP/1.1\r\nHost: 127.0.0.1:{self.port}\r\n"
+        if body is not None:
+            head += f"Content-Type: application/json\r\nContent-Length: {len(data)}\r\n"
+        writer.write(head.encode() + b"\r\n" + data)
+        status = int((await reader.readline()).split()[1])
+        length = 0
+        while (line := await reader.readline()) not in (b"\r\n", b""):
+            name, _colon, value = line.decode("latin-1").partition(":")
+            if name.strip().lower() == "content-length":
+                length = int(value)
+        return status, json.loads(await reader.readexactly(length)) if length else {}
+
+    def close(self) -> None:
+        if self.streams is not None:
+            self.streams[1].close()
+
+
+async def player(port: int, number: int, until: float, took: list[float],
+                 statuses: collections.Counter) -> None:
+    """Games of deal ``number`` and on, played as the page plays them, until ``until``."""
+    from tripeaks_solver.model.dealing import Deal
+
+    conn = Connection(port)
+
+    async def call(method: str, path: str, body: dict | None = None) -> tuple[int, dict]:
+        start = time.perf_counter()
+        status, out = await conn.call(method, path, body)
+        took.append(time.perf_counter() - start)
+        statuses[status] += 1
+        return status, out
+
+    try:
+        while time.perf_counter() < until:
+            deal = Deal.from_number(number)
+            number += 1000
+            seen = " ".join(deal.cards[p].token for p in range(18, 29))
+            status, state = await call("POST", "/api/games", {"start": seen})
+            if status != 201:
+                continue
+            game = f"/api/games/{state['name']}"
+            while state["status"] == "in play" and time.perf_counter() < until:
+                if state["need"] is not None:
+                    card = deal.cards[state["need"]["place"]].token
+                    status, out = await call("POST", f"{game}/reveal",
+                                             {"card": card, "at": state["at"]})
+                else:
+                    status, advice = await call(
+                        "GET", f"{game}/advice?samples=50&seed={number}&at={state['at']}")
+                    move = advice.get("recommended") if status == 200 else None
+                    status, out = await call("POST", f"{game}/move",
+                                             {"move": move or state["legal"][0],
+                                              "at": state["at"]})
+                if status != 200:
+                    status, out = await call("GET", game)  # as the page: read it again
+                    if status != 200:
+                        break
+                state = out
+    finally:
+        conn.close()
+
+
+def load(folder: Path, clients: int, seconds: float) -> None:
+    """``clients`` players at once for ``seconds``; the figures of their requests."""
+    server = Server(folder)
+    try:
+        time.sleep(3)  # serve loads the kernels meanwhile (its warm-up)
+        took: list[float] = []
+        statuses: collections.Counter = collections.Counter()
+
+        async def run() -> None:
+            until = time.perf_counter() + seconds
+            await asyncio.gather(*(player(server.port, n, until, took, statuses)
+                                   for n in range(clients)))
+
+        begun = time.perf_counter()
+        cpu = server.cpu()
+        asyncio.run(run())
+        spent, cpu = time.perf_counter() - begun, server.cpu() - cpu
+    finally:
+        server.stop()
+    took.sort()
+    others = ", ".join(f"{n} × {s}" for s, n in sorted(statuses.items()) if s >= 300)
+    print(f"{clients} clients playing for {spent:.0f} s: {len(took)} requests, "
+          f"{len(took) / spent:.0f}/s; median {1000 * statistics.median(took):.0f} ms, "
+          f"95th percentile {1000 * took[int(0.95 * (len(took) - 1))]:.0f} ms, slowest "
+          f"{1000 * took[-1]:.0f} ms; server CPU {cpu:.1f} s ({os.cpu_count()} cores); "
+          f"not 2xx: {others or 'none'}")
+
+
 def median(xs: list[float]) -> str:
     return f"{statistics.median(xs):.3f} s (of {len(xs)}: {min(xs):.3f}–{max(xs):.3f})"
 
@@ -103,7 +242,24 @@ def main() -> None:
     parser.add_argument("--records", type=int, default=600, help="records listed (600)")
     parser.add_argument("--runs", type=int, default=3, help="runs of each (3)")
     parser.add_argument("--browser", action="store_true", help="Ctrl-C with a page open too")
+    parser.add_argument("--part", choices=("all", "list", "signals", "latency", "load"),
+                        default="all", help="one part only (all: but load)")
+    parser.add_argument("--clients", type=int, default=50, help="players at once (50)")
+    parser.add_argument("--seconds", type=float, default=20, help="of load (20)")
     args = parser.parse_args()
+    if args.part == "load":
+        with tempfile.TemporaryDirectory() as tmp:
+            load(Path(tmp), args.clients, args.seconds)
+    if args.part in ("all", "latency"):
+        with tempfile.TemporaryDirectory() as tmp:
+            round_trips(Path(tmp), 300)
+    if args.part in ("all", "list"):
+        games_list(args)
+    if args.part in ("all", "signals"):
+        signals(args)
+
+
+def games_list(args: argparse.Namespace) -> None:
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
         make_records(folder, args.records)
@@ -120,6 +276,8 @@ def main() -> None:
         print(f"  repeat call, nothing changed: {median(repeat)}")
         print(f"  after one record changed: {median(changed)}")
 
+
+def signals(args: argparse.Namespace) -> None:
     with tempfile.TemporaryDirectory() as tmp:
         for sig in (signal.SIGINT, signal.SIGTERM):
             took = []

@@ -14,6 +14,8 @@ import signal
 import subprocess
 import sys
 
+import pytest
+
 # Tests interrupt the commands they start with Ctrl-C (SIGINT). A shell without job
 # control starts a background job with SIGINT ignored, and an ignored signal stays
 # ignored in every process started after it: those commands would run to the end.
@@ -46,7 +48,20 @@ _HALVES = (
 )
 
 
+def _check_no_fcntl() -> None:
+    """With TRIPEAKS_NO_FCNTL=1 (the CI step that runs tests as without ``fcntl``), stop
+    unless ``fcntl`` is really hidden, here and in the commands the tests start: else the
+    step would pass without proving anything (.ci/run installs the hook, tests/no_fcntl.py)."""
+    probe = subprocess.run([sys.executable, "-c", "import fcntl"], capture_output=True,
+                           check=False)
+    if sys.modules.get("fcntl", 0) is not None or probe.returncode == 0:
+        raise pytest.UsageError("TRIPEAKS_NO_FCNTL=1, but fcntl can be imported: install "
+                                "the hook as .ci/run does (tests/no_fcntl.py)")
+
+
 def pytest_configure(config) -> None:
+    if os.environ.get("TRIPEAKS_NO_FCNTL") == "1":
+        _check_no_fcntl()
     if hasattr(config, "workerinput") or os.environ.get("NUMBA_DISABLE_JIT") == "1":
         return  # an xdist worker (the main process did this), or nothing to compile
     if config.option.collectonly:

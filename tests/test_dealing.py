@@ -24,6 +24,7 @@ from tripeaks_solver.errors import InputError
 from tripeaks_solver.model.cards import Card
 from tripeaks_solver.model.codes import GameCode
 from tripeaks_solver.model.dealing import Deal, SplitMix64, shuffled_deck
+from tripeaks_solver.model.game import Game
 
 TWO64 = 1 << 64
 LAST = 26**7 - 1
@@ -184,8 +185,8 @@ def test_deal_number_out_of_range(number):
 
 
 def test_face_up_at_start_is_the_bottom_row_only():
-    deal = Deal.from_number(0)
-    assert [p for p in range(28) if deal.face_up_at_start(p)] == list(range(18, 28))
+    game = Game(Deal.from_number(0))
+    assert [p for p in range(28) if game.is_face_up(p)] == list(range(18, 28))
 
 
 # --- Deal.from_cards ----------------------------------------------------------------

@@ -24,7 +24,8 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-FILES = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
+FILES = [ROOT / "README.md", ROOT / "CONTRIBUTING.md", ROOT / "CHANGELOG.md",
+         *sorted((ROOT / "docs").glob("*.md"))]
 VARIES = "[…]"
 
 
@@ -219,3 +220,14 @@ def test_headings_get_the_anchors_github_gives_them():
     assert _slug("Scores of wins only: `--must-clear`") == "scores-of-wins-only---must-clear"
     assert _slug("Speed of the two commands and the tests") == \
         "speed-of-the-two-commands-and-the-tests"
+
+
+def test_the_design_names_every_module():
+    # docs/design.md is the map of the package: a module it does not name is a module a
+    # newcomer cannot find (CONTRIBUTING.md sends them there).
+    design = (ROOT / "docs" / "design.md").read_text(encoding="utf-8")
+    modules = [p for p in (ROOT / "tripeaks_solver").rglob("*.py")
+               if p.name not in ("__init__.py", "__main__.py")]
+    assert len(modules) > 80
+    assert [str(p.relative_to(ROOT)) for p in modules
+            if not re.search(rf"\b{re.escape(p.name)}\b", design)] == []

@@ -33,9 +33,11 @@ LAYERS = {
     "cli": {"model", "kernels", "solver", "analysis", "games", "batch", "web"},
 }
 LIBRARY = {"model", "kernels", "solver", "analysis", "games", "batch"}
-# The modules at the top and what each may import (errors.py: anyone may import it).
+# The modules at the top and what each may import (errors.py, limits.py: anyone may
+# import them).
 TOP = {
     "errors": set(),
+    "limits": set(),  # the shared limits (anyone may import it, as errors.py)
     "console": {"cli"},  # the entry point: catches a Ctrl-C, then loads the commands
     "__main__": {"console"},
     "api": LIBRARY,  # the Python API
@@ -88,7 +90,7 @@ def place(name: str) -> str:
 
 def allowed(importer: str, target: str) -> bool:
     here, there = place(importer), place(target)
-    if there == "errors" or (here == there and here in LAYERS):
+    if there in ("errors", "limits") or (here == there and here in LAYERS):
         return True
     if here in LAYERS:
         return there in LAYERS[here]
@@ -198,3 +200,27 @@ def test_numba_kernels_live_in_kernels_and_cache():
     assert len(kernels) > 50
     assert {k for k in kernels if place(k.rsplit(".", 1)[0]) != "kernels"} == set()
     assert {k: d for k, d in kernels.items() if "cache=True" not in d} == {}
+
+
+def test_the_shared_limits_are_written_once():
+    # limits.py holds the numbers more than one part keeps; a module that writes one
+    # of them again (a *_SAMPLES constant of the same value, or the same name) would let
+    # the terminal and the page drift apart. LIGHT_SAMPLES (the page's lanes) is another
+    # number that happens to be 200.
+    from tripeaks_solver import limits
+
+    values = {getattr(limits, n) for n in limits.__all__}
+    again = []
+    for name, path in MODULES.items():
+        if name == f"{PACKAGE}.limits":
+            continue
+        for node in ast.parse(path.read_text(encoding="utf-8")).body:
+            if not (isinstance(node, ast.Assign) and len(node.targets) == 1
+                    and isinstance(node.targets[0], ast.Name)):
+                continue
+            target = node.targets[0].id
+            value = node.value.value if isinstance(node.value, ast.Constant) else None
+            if target in limits.__all__ or (target.endswith("SAMPLES") and value in values
+                                            and target != "LIGHT_SAMPLES"):
+                again.append(f"{name}: {target} = {value}")
+    assert not again, again

@@ -628,6 +628,26 @@ def test_the_start_form_is_given_the_bounds_the_server_holds_the_advice_to(tmp_p
             check_samples(samples) if samples else number(seed, "seed")
 
 
+@pytest.mark.parametrize("typed", ["+7", " 7", "7 ", "7_0", "\u0667", "\uff17", "-0", "7.0",
+                                   "0x7", "1e3"])
+def test_whole_numbers_are_ascii_digits_only(tmp_path, typed):
+    """``int()`` reads ``+7``, `` 7``, ``7_0`` (70), Arabic-Indic and full-width digits:
+    the page then showed "seed +7" for seed 7 (issue 54, D11)."""
+    from tripeaks_solver.web.app import number
+
+    with pytest.raises(InputError):
+        number(typed, "seed")
+    c = client(tmp_path)
+    name = start(c, "TP1-E-AAAAAAD")["name"]
+    for field in ("seed", "samples", "at"):
+        r = c.get(f"/api/games/{name}/advice", params={field: typed})
+        assert r.status_code == 400, (field, r.text)
+    r = c.post(f"/api/games/{name}/move", json={"move": "draw", "at": typed})
+    assert r.status_code == 400
+    assert c.get(f"/api/games/{name}/review/{typed}").status_code in (400, 404)
+    assert number("007", "seed") == 7 and number(7, "seed") == 7
+
+
 def test_the_page_files_are_package_data():
     from importlib.resources import files
 
@@ -679,6 +699,50 @@ def test_serve_listens_on_loopback_and_stops_on_ctrl_c(tmp_path):
         if proc.poll() is None:
             proc.kill()
             proc.communicate()
+
+
+@pytest.mark.parametrize("host", ["127.0.0.1", "localhost"])
+def test_the_connections_of_serve_send_at_once(host):
+    """The listening socket is a TCP one by its protocol number, so that asyncio sets
+    TCP_NODELAY on every connection it accepts: an answer's head and body (two writes)
+    never wait ~40 ms for the client's delayed ACK (issue 54, D3)."""
+    import asyncio
+
+    from tripeaks_solver.cli.serve import _bind
+
+    sock = _bind(host, 0)
+    assert sock.proto == socket.IPPROTO_TCP
+    seen: list[int] = []
+
+    async def run() -> None:
+        async def handle(reader, writer) -> None:
+            seen.append(writer.get_extra_info("socket").getsockopt(socket.IPPROTO_TCP,
+                                                                   socket.TCP_NODELAY))
+            writer.close()
+
+        server = await asyncio.start_server(handle, sock=sock)
+        port = sock.getsockname()[1]
+        async with server:
+            _reader, writer = await asyncio.open_connection(sock.getsockname()[0], port)
+            await _reader.read()
+            writer.close()
+
+    asyncio.run(run())
+    assert seen and seen[0] != 0
+
+
+@pytest.mark.parametrize("host, loopback", [("127.0.0.1", True), ("::1", True),
+                                             ("::ffff:127.0.0.1", True), ("::ffff:7f00:2", True),
+                                             ("::ffff:10.0.0.1", False), ("10.0.0.1", False),
+                                             ("::", False)])
+def test_an_ipv4_loopback_written_as_ipv6_is_the_loopback(host, loopback):
+    """``--host ::ffff:127.0.0.1`` (IPv4-mapped) was taken for a foreign address: a
+    warning and a token (issue 54, D16)."""
+    import ipaddress
+
+    from tripeaks_solver.cli.serve import _is_loopback
+
+    assert _is_loopback(ipaddress.ip_address(host)) is loopback
 
 
 def test_serve_on_a_port_in_use_is_one_line_exit_2(tmp_path):
@@ -911,3 +975,47 @@ def test_a_judgement_the_game_has_left_is_dropped(tmp_path):
     judged = review.json()
     assert judged["at"] == state["at"] and len(judged["rows"]) == len(state["record"]) == 2
     assert (judged["samples"], judged["samples_asked"]) == (10, 10)
+
+
+# --- a correction while a move waits for its card (issue 54, D1, D14) -----------------------
+def waiting_on_ac(c: TestClient) -> tuple[str, dict]:
+    """8h on 9c, a draw that showed 2c, then A♣ played: its card asked."""
+    state = start(c, "Jd 4s Ac 8h 4c 2h 8c 6h 8d 8s 9c")
+    name = state["name"]
+    for path, body in (("move", {"move": "8h"}), ("move", {"move": "draw"}),
+                       ("reveal", {"card": "2c"}), ("move", {"move": "Ac"})):
+        state = c.post(f"/api/games/{name}/{path}", json={**body, "at": state["at"]}).json()
+    assert state["need"]["move"] == "Ac"
+    return name, state
+
+
+@pytest.mark.parametrize("told, to", [("Ac", "Qd"), ("2c", "5c")])
+def test_a_correction_under_a_waiting_move_never_locks_the_game(tmp_path, told, to):
+    """The page's own "Correct that card" on the question: A♣ was Q♦ (or the 2♣ under it
+    was 5♣), so the move no longer plays: it is dropped, and the game goes on."""
+    c = client(tmp_path)
+    name, asked = waiting_on_ac(c)
+    r = c.post(f"/api/games/{name}/correct", json={"told": told, "to": to, "at": asked["at"]})
+    assert r.status_code == 200, r.text
+    state = r.json()
+    assert state["need"] is None and "Ac" not in state["record"]
+    assert state["legal"]  # a move is asked for again
+    again = c.get(f"/api/games/{name}")
+    assert again.status_code == 200 and again.json()["at"] == state["at"]
+    r = c.post(f"/api/games/{name}/reveal", json={"card": "5s", "at": asked["at"]})
+    assert r.status_code == 409
+    r = c.post(f"/api/games/{name}/move", json={"move": "undo", "at": state["at"]})
+    assert r.status_code == 200, r.text
+    stored = parse_record_file((tmp_path / name).read_text(), name)
+    assert [o.token for o in stored.moves] == r.json()["record"]
+
+
+def test_a_correction_of_the_waiting_card_that_still_plays_keeps_the_question(tmp_path):
+    c = client(tmp_path)
+    name, asked = waiting_on_ac(c)
+    state = c.post(f"/api/games/{name}/correct",
+                   json={"told": "Ac", "to": "Ad", "at": asked["at"]}).json()
+    assert state["need"]["move"] == "Ad" and state["need"]["place"] == asked["need"]["place"]
+    state = c.post(f"/api/games/{name}/reveal", json={"card": "5s", "at": state["at"]}).json()
+    assert state["record"][-1] == "Ad:5s"
+    assert (tmp_path / name).read_text().endswith("Ad:5s\n")

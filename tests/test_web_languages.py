@@ -251,7 +251,9 @@ def test_the_start_form_s_numbers_refused_in_the_page_s_words(tmp_path):
     c = client(tmp_path)
     name = c.post("/api/games", json={"start": CODE}).json()["name"]
     r = c.get(f"/api/games/{name}/advice", params={"samples": "-5"}, headers=SK)
-    assert (r.status_code, r.json()["error"]) == (400, "Vzorky: zadajte celé číslo od 0")
+    assert (r.status_code, r.json()["error"]) == (400, "Vzorky: zadajte celé číslo")  # digits
+    r = c.get(f"/api/games/{name}/advice", params={"seed": "9" * 31}, headers=SK)
+    assert (r.status_code, r.json()["error"]) == (400, "Semienko: zadajte celé číslo od 0")
     r = c.get(f"/api/games/{name}/advice", params={"seed": "1.5"}, headers=VI)
     assert (r.status_code, r.json()["error"]) == (400, "Hạt giống: hãy nhập một số nguyên")
     r = c.get(f"/api/games/{name}/advice", params={"samples": "99999"}, headers=SK)
@@ -323,7 +325,6 @@ def test_a_record_that_cannot_be_opened_is_said_as_the_list_says_it(tmp_path):
     assert said == ("nečitateľný: notes.txt nie je záznam hry (nezačína sa riadkom "
                     "'# tripeaks-solver game record')")
     said = c.get("/api/games/binary.txt", headers=VI).json()["error"]
-    assert said == ("không đọc được: binary.txt không phải là bản ghi ván chơi (không phải văn "
-                    "bản UTF-8)")
+    assert said == "không đọc được: không phải là bản ghi ván chơi (không phải văn bản UTF-8)"
     assert c.get("/api/games/binary.txt").json()["error"] == (
-        "unreadable: binary.txt is not a game record (not UTF-8 text)")
+        "unreadable: not a game record (not UTF-8 text)")

@@ -129,6 +129,83 @@ def test_a_line_added_or_cut_by_hand_is_read_again_not_written_after(tmp_path, e
     assert len(stored.moves) == len(again["record"]) + 1 and stored.torn is None
 
 
+def test_a_record_emptied_under_the_server_is_never_removed(tmp_path):
+    """Another program rewrites the record in place (``cat new > record``: emptied, then
+    written): the timer finds it empty meanwhile and lets the game go, but the file the
+    server wrote to stays, and what the program writes is read (issue 54, D2)."""
+    hub = Hub(tmp_path)
+    table = hub.create({"start": SEEN})
+    name, path = table.name, tmp_path / table.name
+    table.move("8h", None)
+    text = path.read_text()
+    with open(path, "r+") as f:
+        f.truncate(0)  # ``> record``
+        hub.sweep()  # the timer's look, between the truncate and the write
+        assert path.exists()
+        f.write(text + "draw:Kd\n")
+    assert path.read_text() == text + "draw:Kd\n"
+    hub.sweep()
+    assert hub.table(name).state()["record"] == ["8h", "draw:Kd"]
+    hub.close()
+    assert path.read_text() == text + "draw:Kd\n"
+
+
+def test_an_emptied_record_is_kept_as_changed_outside(tmp_path):
+    c = client(tmp_path)
+    state = move(c, start(c, SEEN), "8h").json()
+    path = tmp_path / state["name"]
+    path.write_bytes(b"")  # ``> record``
+    r = move(c, state, "draw")
+    assert r.status_code == 409 and path.exists() and path.read_bytes() == b""
+    hub_of(c).sweep()
+    r = c.get(f"/api/games/{state['name']}")
+    assert r.status_code == 400 and path.exists()  # not a record now: said, not removed
+    c.close()
+    assert path.exists()
+
+
+def test_an_edit_in_place_of_the_same_size_with_its_time_put_back_is_seen(tmp_path):
+    """``draw:Kd`` made ``draw:Kh`` in place, the modification time put back (``touch
+    -d``): the change time says the file was written (issue 54, D15)."""
+    c = client(tmp_path)
+    state = move(c, move(c, start(c, SEEN), "8h").json(), "draw").json()
+    state = c.post(f"/api/games/{state['name']}/reveal",
+                   json={"card": "Kd", "at": state["at"]}).json()
+    path = tmp_path / state["name"]
+    before = os.stat(path)
+    time.sleep(0.01)  # a change time the file system tells apart
+    data = path.read_bytes().replace(b"draw:Kd", b"draw:Kh")
+    with open(path, "r+b") as f:
+        f.write(data)
+    os.utime(path, ns=(before.st_atime_ns, before.st_mtime_ns))
+    r = move(c, state, "undo")
+    assert r.status_code == 409 and path.read_bytes() == data
+    again = c.get(f"/api/games/{state['name']}").json()
+    assert again["record"] == ["8h", "draw:Kh"]
+    assert move(c, again, "undo").status_code == 200
+
+
+def test_a_crlf_record_is_continued_with_crlf_line_ends(tmp_path):
+    """A record saved by a Windows editor keeps one kind of line end whoever writes it
+    next: a move, a correction, a torn line's end (issue 54, D19)."""
+    path = tmp_path / "win.txt"
+    path.write_bytes(RECORD_8H.replace("\n", "\r\n").encode() + b"draw:4")  # a torn tail
+    c = client(tmp_path)
+    state = c.get("/api/games/win.txt").json()
+    state = move(c, state, "draw").json()
+    r = c.post("/api/games/win.txt/reveal", json={"card": "5d", "at": state["at"]})
+    assert r.status_code == 200, r.text
+    data = path.read_bytes()
+    assert data.count(b"\n") == data.count(b"\r\n") and data.endswith(b"draw:5d\r\n")
+    state = c.post("/api/games/win.txt/correct",
+                   json={"told": "5d", "to": "6d", "at": r.json()["at"]}).json()
+    data = path.read_bytes()
+    assert data.count(b"\n") == data.count(b"\r\n") and data.endswith(b"draw:6d\r\n")
+    assert move(c, state, "undo").status_code == 200
+    data = path.read_bytes()
+    assert data.count(b"\n") == data.count(b"\r\n") and data.endswith(b"undo\r\n")
+
+
 def test_a_record_removed_under_the_page_is_not_written_again(tmp_path):
     c = client(tmp_path)
     state = move(c, start(c), "draw").json()
@@ -496,6 +573,30 @@ def test_malformed_bodies_are_400(tmp_path, body):
     assert not list(tmp_path.iterdir())
 
 
+def test_the_solve_page_stops_between_its_searches_when_its_client_left():
+    """Issue 54, D22: a solve ran to its end after its client left."""
+    from tripeaks_solver.web.solving import solve_page
+
+    asked: list[int] = []
+
+    def stop_after(n: int):
+        def should_stop() -> bool:
+            asked.append(1)
+            return len(asked) > n
+        return should_stop
+
+    with pytest.raises(Cancelled):
+        solve_page("TP1-E-AAAAAAD", "app", stop_after(0))
+    asked.clear()
+    with pytest.raises(Cancelled):
+        solve_page("TP1-E-AAAAAAD", "app", stop_after(1))  # after one rule set
+    assert len(asked) == 2
+    from tripeaks_solver.model.rules import RULE_ORDER
+
+    page = solve_page("TP1-E-AAAAAAD", "app", lambda: False)
+    assert [r["rules"] for r in page["rules"]] == list(RULE_ORDER)
+
+
 def test_malformed_fields_of_the_other_requests_are_400(tmp_path):
     c = client(tmp_path)
     state = start(c)
@@ -576,6 +677,72 @@ def test_two_servers_starting_the_same_game_in_the_same_second_take_the_next_nam
         t.join()
     assert codes == [201] * 20 and len(set(names)) == 20
     assert sorted(p.name for p in tmp_path.iterdir()) == sorted(names)
+
+
+def test_symbolic_links_are_listed_with_why_and_never_read_or_opened(tmp_path):
+    """A link out of the data directory is not read (the list said its start, moves and
+    score); a link to another record of the folder names that record, which is the one
+    to open (opening the link said "open in another session") (issue 54, D9)."""
+    folder = tmp_path / "data"
+    folder.mkdir()
+    (tmp_path / "outside.txt").write_text(RECORD + "draw\n")
+    (folder / "out.txt").symlink_to(tmp_path / "outside.txt")
+    c = client(folder)
+    name = start(c)["name"]
+    (folder / "same.txt").symlink_to(folder / name)
+    games = {g["file"]: g for g in c.get("/api/games").json()["games"]}
+    assert set(games) == {name, "out.txt", "same.txt"}
+    for link in ("out.txt", "same.txt"):
+        g = games[link]
+        assert g["start"] is None and g["moves"] is None and g["score"] is None, g
+        assert "symbolic link" in g["error"], g
+    assert "out of" in games["out.txt"]["error"] and name in games["same.txt"]["error"]
+    r = c.get("/api/games/same.txt")
+    assert r.status_code == 400 and name in r.json()["error"]
+    assert c.get("/api/games/out.txt").status_code == 400
+    assert c.get(f"/api/games/{name}").status_code == 200
+
+
+RECORD_8H = RECORD.replace("code TP1-E-AAAAAAD", f"seen {SEEN}") + "8h\ndraw:Kd\n"
+
+
+@pytest.mark.parametrize("name, data, why", [
+    ("cr-only.txt", RECORD_8H.replace("\n", "\r").encode(), "CR alone"),
+    ("long-line.txt", (RECORD_8H + "# " + "x" * 5000 + "\n").encode(), "4,096 bytes"),
+    ("huge.txt", (RECORD_8H + ("# " + "x" * 98 + "\n") * 11_000).encode(), "1,000,000 bytes")])
+def test_the_list_the_page_coach_and_replay_agree_on_what_a_record_is(tmp_path, capsys,
+                                                                      name, data, why):
+    """A record with CR-only line ends (an old Mac editor's), a line over 4,096 bytes,
+    or over 1 MB in all: refused alike by the list, the page, coach and replay, with the
+    same reason (the list read CR-only ends as line ends; replay alone refused the long
+    line; a 95 MB record took 30 s to list) (issue 54, D10, D21)."""
+    from cli_run import run
+
+    (tmp_path / name).write_bytes(data)
+    (tmp_path / "good.txt").write_bytes(RECORD_8H.replace("\n", "\r\n").encode())
+    c = client(tmp_path)
+    games = {g["file"]: g for g in c.get("/api/games").json()["games"]}
+    assert games["good.txt"]["moves"] == 2 and games["good.txt"]["error"] is None
+    assert games[name]["moves"] is None and why in games[name]["error"], games[name]
+    r = c.get(f"/api/games/{name}")
+    assert r.status_code == 400 and why in r.json()["error"], r.text
+    for command in (["replay"], ["coach", "--json"]):
+        code, _out, err = run(capsys, *command, "--record", str(tmp_path / name))
+        assert code == 2 and why in err, (command, err)
+    code, _out, err = run(capsys, "replay", "--record", str(tmp_path / "good.txt"))
+    assert code == 0, err
+    assert (tmp_path / name).read_bytes() == data
+
+
+def test_a_record_that_is_not_utf8_is_listed_with_why_in_the_readers_language(tmp_path):
+    """Not Python's codec message inside a translated sentence (issue 54, D20)."""
+    (tmp_path / "latin1.txt").write_bytes(RECORD_8H.encode() + "# café\n".encode("latin-1"))
+    c = client(tmp_path)
+    for lang in ("en", "sk", "vi"):
+        g = c.get("/api/games", params={"lang": lang}).json()["games"][0]
+        assert g["moves"] is None and "codec" not in g["error"] and "0xe9" not in g["error"]
+        if lang == "en":
+            assert "not UTF-8 text" in g["error"]
 
 
 def test_records_not_named_txt_are_neither_listed_nor_served(tmp_path):
@@ -660,6 +827,59 @@ def test_the_token_cookie_is_named_per_port(tmp_path):
     assert other.get("/api/games").status_code == 403
 
 
+@pytest.mark.parametrize("path, where", [
+    ("//evil.example/", "/evil.example/"), ("/%2F%2Fevil.example", "/evil.example"),
+    ("/%5C%5Cevil.example", "/%5C%5Cevil.example"), ("/%E2%82%AC", "/%E2%82%AC"),
+    ("/%0d%0aX-Injected:%201", "/%0D%0AX-Injected%3A%201"),
+    ("/play/a.txt", "/play/a.txt")])
+def test_the_token_visit_sends_the_page_to_a_path_of_this_server(tmp_path, path, where):
+    """The 303 that takes the token out of the address names a path of this server,
+    percent-encoded, beginning with one slash: never another host (``//evil.example``),
+    never a 500 for a character a header cannot hold (issue 54, D6)."""
+    from urllib.parse import unquote
+
+    from starlette.requests import Request
+
+    guard = web_app.make_app(tmp_path, lambda: {HOST}, "aaa")
+    scope = {"type": "http", "method": "GET", "path": unquote(path),  # as uvicorn gives it
+             "raw_path": path.encode(), "query_string": b"token=aaa&lang=sk",
+             "headers": [(b"host", HOST.encode())]}
+    r = guard.token_visit(Request(scope))
+    assert r is not None and r.status_code == 303
+    assert r.headers["location"] == where + "?lang=sk"
+
+
+def test_the_page_is_served_only_with_its_headers(tmp_path):
+    """The page's template is not a static file (framed from another site, its API
+    calls answered: clickjacking); every static file carries the page's headers (issue
+    54, D7)."""
+    c = client(tmp_path)
+    for path in ("/static/index.html", "/static/Index.html", "/static/index.html/"):
+        assert c.get(path).status_code == 404, path
+    for path in ("/", "/static/app.js", "/static/style.css"):
+        r = c.get(path)
+        assert r.status_code == 200, path
+        assert "frame-ancestors 'none'" in r.headers["content-security-policy"], path
+        assert r.headers["x-content-type-options"] == "nosniff", path
+        assert r.headers["referrer-policy"] == "no-referrer", path
+
+
+@pytest.mark.parametrize("name, values", [
+    ("origin", [f"http://{HOST}", "http://evil.example"]),
+    ("origin", ["http://evil.example", f"http://{HOST}"]),
+    ("sec-fetch-site", ["same-origin", "cross-site"])])
+def test_a_guarded_header_given_twice_is_refused(tmp_path, name, values):
+    """Only the first was checked (issue 54, D17); a browser never sends two."""
+    c = client(tmp_path)
+    headers = [(name, v) for v in values]
+    r = c.get("/api/games", headers=headers)
+    assert r.status_code in (400, 403), r.text
+    r = c.post("/api/games", json={"start": "TP1-E-AAAAAAD"}, headers=headers)
+    assert r.status_code in (400, 403) and list(tmp_path.iterdir()) == []
+    r = c.get("/api/games", headers=[(name, values[0])])  # once: as before
+    assert r.status_code == (200 if values[0] != "http://evil.example" else 403)
+
+
 def test_api_requests_from_another_site_are_refused_even_gets(tmp_path):
     c = client(tmp_path)
     state = start(c)
@@ -684,3 +904,142 @@ def test_the_end_says_when_it_caps_the_samples(tmp_path):
     exact = move(c, start(c), "draw").json()
     end = c.get(f"/api/games/{exact['name']}/analysis", params={"samples": 1000}).json()
     assert (end["samples"], end["samples_asked"]) == (None, None)
+
+
+# --- issue 54, D4: a peek step is all or nothing on the disk ---------------------------------
+def peek_walk(c: TestClient, deal, each) -> dict:
+    """A peek followed to its end on a seen start of ``deal``; ``each(state)`` before
+    every request (reveal or peek-next) returns the state to go on from."""
+    state = start(c, " ".join(deal.cards[p].token for p in range(18, 29)))
+    name = state["name"]
+    state = c.post(f"/api/games/{name}/peek", json={"at": state["at"]}).json()
+    for _ in range(100):
+        if state["peek"] is None or state["peek"]["done"]:
+            return state
+        state = each(state)
+    raise AssertionError("the peek did not end")
+
+
+def next_request(c: TestClient, deal, state: dict):
+    name = state["name"]
+    if state["need"] is not None:
+        card = deal.cards[state["need"]["place"]].token
+        return c.post(f"/api/games/{name}/reveal", json={"card": card, "at": state["at"]})
+    return c.post(f"/api/games/{name}/peek-next", json={"at": state["at"]})
+
+
+def test_each_request_of_a_peek_is_one_write_of_its_lines(tmp_path, monkeypatch):
+    """A card said and the step that follows it (undos and moves), or the last step's
+    ~dozens of undos: one write and one sync each, so a kill leaves all or none."""
+    from tripeaks_solver.model.dealing import Deal
+
+    deal = Deal.from_number(2)
+    c = client(tmp_path)
+    writes: list[bytes] = []
+    real = record_file.write_all
+    monkeypatch.setattr(record_file, "write_all",
+                        lambda fd, data: (writes.append(data), real(fd, data))[1])
+    most = 0
+
+    def each(state: dict) -> dict:
+        nonlocal most
+        writes.clear()
+        r = next_request(c, deal, state)
+        assert r.status_code == 200, r.text
+        assert len(writes) <= 1, writes  # none: the first card of two said
+        most = max([most] + [w.count(b"\n") for w in writes])
+        return r.json()
+
+    final = peek_walk(c, deal, each)
+    assert most > 2  # some requests wrote several lines, at once
+    stored = parse_record_file((tmp_path / final["name"]).read_text(), "x")
+    assert [o.token for o in stored.moves] == final["record"]
+
+
+def test_a_peek_step_refused_by_a_full_disk_leaves_the_record_and_the_game(tmp_path,
+                                                                           monkeypatch):
+    """The file may grow by the card said's own line, not by the step after it (as a
+    file size limit or a full disk): 507, the record and the game as they were; with
+    room again, the same request goes through (the docs' "the record as it was")."""
+    from tripeaks_solver.model.dealing import Deal
+
+    deal = Deal.from_number(2)
+    c = client(tmp_path)
+    real = record_file.write_all
+    room: list[int | None] = [None]
+
+    def limited(fd: int, data: bytes) -> None:
+        if room[0] is not None and os.fstat(fd).st_size + len(data) > room[0]:
+            raise OSError(errno.EFBIG, os.strerror(errno.EFBIG))
+        real(fd, data)
+
+    monkeypatch.setattr(record_file, "write_all", limited)
+    refused = 0
+
+    def each(state: dict) -> dict:
+        nonlocal refused
+        path = tmp_path / state["name"]
+        before = path.read_bytes()
+        need = state["need"]
+        if need is not None and need["of"] == 1:
+            card = deal.cards[need["place"]].token
+            room[0] = len(before) + len(f"{need['move']}:{card}\n")  # its own line only
+            r = next_request(c, deal, state)
+            room[0] = None
+            if r.status_code == 200:
+                return r.json()
+            assert r.status_code == 507, r.text
+            assert path.read_bytes() == before
+            assert c.get(f"/api/games/{state['name']}").json() == state
+            refused += 1
+        r = next_request(c, deal, state)
+        assert r.status_code == 200, r.text
+        return r.json()
+
+    final = peek_walk(c, deal, each)
+    assert refused > 0
+    stored = parse_record_file((tmp_path / final["name"]).read_text(), "x")
+    assert [o.token for o in stored.moves] == final["record"]
+
+
+# --- issue 54, D5: the games open never drop one that asks for a card or peeks -------------
+def test_opening_many_games_never_drops_one_waiting_for_a_card_or_peeking(tmp_path):
+    c = client(tmp_path)
+    hub = hub_of(c)
+    hub.max_open = 5
+    asking = move(c, start(c, SEEN), "draw").json()  # its card asked
+    seen = start(c, SEEN)
+    peeking = c.post(f"/api/games/{seen['name']}/peek", json={"at": seen["at"]}).json()
+    assert asking["need"] is not None and peeking["peek"] is not None
+    for _ in range(hub.max_open + 3):  # as a player browsing the saved games
+        c.get(f"/api/games/{start(c, SEEN)['name']}")
+    hub.sweep()
+    assert asking["name"] in hub.tables and peeking["name"] in hub.tables
+    assert len(hub.tables) == hub.max_open  # the others, least recently used, went
+    r = c.post(f"/api/games/{asking['name']}/reveal", json={"card": "Kd", "at": asking["at"]})
+    assert r.status_code == 200 and r.json()["record"] == ["draw:Kd"]
+    now = c.get(f"/api/games/{peeking['name']}").json()
+    assert now == peeking  # the peek and its question kept
+
+
+def test_a_game_let_go_for_lack_of_room_says_so(tmp_path, monkeypatch):
+    """Only past MAX_HELD games busy at once is one let go (a client cannot pin every
+    file of the server); its question's answer then names the cause, not a restart."""
+    from tripeaks_solver.web import hub as hub_module
+
+    monkeypatch.setattr(hub_module, "MAX_HELD", 3)
+    c = client(tmp_path)
+    hub_of(c).max_open = 2
+    asked = [move(c, start(c, SEEN), "draw").json() for _ in range(4)]
+    first = asked[0]
+    assert first["name"] not in hub_of(c).tables
+    assert all(a["name"] in hub_of(c).tables for a in asked[1:])
+    r = c.post(f"/api/games/{first['name']}/reveal", json={"card": "Kd", "at": first["at"]})
+    assert r.status_code == 409
+    said = r.json()["error"]
+    assert "room" in said and "restarted" not in said and "another tab" not in said
+    r = c.post(f"/api/games/{first['name']}/cancel", json={"at": first["at"]})
+    assert r.status_code == 409 and "room" in r.json()["error"]
+    # said once: the page reloads, and the game goes on from its record
+    state = c.get(f"/api/games/{first['name']}").json()
+    assert move(c, state, "draw").status_code == 200

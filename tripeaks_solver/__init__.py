@@ -7,6 +7,24 @@ codes, dealing, geometry, rules, game) is plain Python; the solver runs numba ke
 """
 
 from importlib import import_module
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # what a type checker reads for the names loaded on first use below
+    from .analysis.difficulty import Difficulty
+    from .analysis.players import PlayResult
+    from .analysis.probability import WinShare
+    from .analysis.reports import AnalysisReport, HintReport, PeekReport
+    from .api import analyze, difficulty, hint, peek, play, solve, win_probability
+    from .batch.run import solve_range as batch
+    from .errors import IllegalMoveError, InputError, TriPeaksError
+    from .model.cards import Card, parse_card, parse_cards
+    from .model.codes import GameCode, deal_id, parse_deal_id
+    from .model.dealing import Deal
+    from .model.game import Game, Status
+    from .model.layout import Layout
+    from .model.moves import Move
+    from .model.rules import CLASSIC, EASY, Rules
+    from .solver.solve import Solution
 
 # Loaded on first use (PEP 562): the console entry point (console.py) must start
 # before numpy, so that a Ctrl-C while the modules load is caught there, and

@@ -39,6 +39,7 @@ from .analysis.probability import WinShare
 from .analysis.reports import AnalysisReport, HintReport, PeekReport, new_seed
 from .batch.run import solve_range
 from .errors import InputError
+from .limits import REVIEW_SAMPLES
 from .model.codes import DEAL_COUNT, GameCode, is_deal_number, tp_code
 from .model.dealing import Deal
 from .model.game import UNDO_LIMIT, Status
@@ -190,7 +191,7 @@ def hint(deal: DealLike | Layout | Start, moves: MovesLike = (), rules: RulesLik
 
 
 def analyze(deal: DealLike | Layout | Start, moves: MovesLike, rules: RulesLike = None, *,
-            scoring: str = "app", fair: bool = False, samples: int = 200,
+            scoring: str = "app", fair: bool = False, samples: int = REVIEW_SAMPLES,
             seed: int | None = None) -> AnalysisReport:
     """Judge every move of the record ``moves`` (undos included): the best final score
     before and after each, the points lost, the marks (``??`` threw the win away, ``?``

@@ -32,6 +32,10 @@ def main() -> None:
         # is left as it was.)
         if signal.getsignal(signal.SIGINT) is signal.default_int_handler:
             signal.signal(signal.SIGINT, _on_interrupt)
+            # Windows' console has a second Ctrl key, Ctrl-Break (SIGBREAK), that would
+            # kill the process mid-write: it stops the command as Ctrl-C does.
+            if hasattr(signal, "SIGBREAK"):
+                signal.signal(signal.SIGBREAK, _on_interrupt)
         from .cli import main as run
 
         loaded = True

@@ -21,6 +21,7 @@ import numpy as np
 from ..errors import InputError
 from ..kernels import completions as completion_kernels
 from ..kernels.jit import chunks
+from ..limits import MAX_SAMPLES
 from ..model.cards import DECK_SIZE, Card
 from ..model.dealing import Deal
 from ..model.geometry import TABLEAU_SIZE
@@ -31,7 +32,6 @@ from ..model.scoring import check_scheme
 from ..solver.solve import board, cards_at, rule_masks, scratch
 from .stats import wilson_interval
 
-MAX_SAMPLES = 1_000_000
 STOP_SECONDS = 0.04  # with should_stop: a kernel call aims at this, and takes at most ~0.1 s
 
 StopCheck = Callable[[], bool]  # should_stop(): True once the caller no longer wants it

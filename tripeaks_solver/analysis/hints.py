@@ -11,9 +11,11 @@ import csv
 import io
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from enum import StrEnum
 
 import numpy as np
 
+from ..limits import PLAYER_SAMPLES
 from ..model.dealing import Deal
 from ..model.game import Game, Status
 from ..model.moves import Move, move_numbers
@@ -61,7 +63,8 @@ class MoveValue:
     def mark(self) -> str:
         """``??`` throws the win away, ``?`` makes the best result worse (fewer points;
         under cards-left more cards left or more moves), else empty."""
-        return "??" if self.throws_win else "?" if self.loses_points else ""
+        return (Mark.THROWS_WIN if self.throws_win else
+                Mark.LOSES_POINTS if self.loses_points else Mark.NONE).value
 
 
 @dataclass(frozen=True)
@@ -128,11 +131,19 @@ def _stop_here(should_stop: StopCheck | None) -> None:
         raise Cancelled
 
 
-MAX_PLAYER_SAMPLES = 100_000  # the most a fair:N player takes
-
-
 # --- analyze -------------------------------------------------------------------------
-MARKS = ("", "?", "??", "!")
+class Mark(StrEnum):
+    """A move's mark in a review, as chess annotates it. The code names the marks so;
+    what leaves the package (``MoveValue.mark``, a review's rows, JSON) is the mark as
+    printed, the plain string ``Mark.THROWS_WIN.value``."""
+
+    NONE = ""
+    LOSES_POINTS = "?"  # the best result reachable is worse after the move
+    THROWS_WIN = "??"  # a win was left before the move and none is after it
+    ONLY_KEEPER = "!"  # the only move that kept the win
+
+
+MARKS = tuple(m.value for m in Mark)
 
 
 @dataclass(frozen=True)
@@ -315,14 +326,15 @@ def analyze_game(start: Start, record: Iterable[Observed | Move | str], scheme: 
         if sol_before is not None:  # exactly
             here = solve(position, scheme=scheme)
             lost = _value(sol_before)[1] - _value(here)[1]  # analyze never asks must_clear
-            mark = ""
+            kind = Mark.NONE
             if not back:
                 if sol_before.winnable and not here.winnable:
-                    mark = "??"
+                    kind = Mark.THROWS_WIN
                 elif _loses(sol_before, here):
-                    mark = "?"
+                    kind = Mark.LOSES_POINTS
                 elif sol_before.winnable and _only_keeper(before, move):
-                    mark = "!"
+                    kind = Mark.ONLY_KEEPER
+            mark = kind.value
             winnable_before, winnable_after = sol_before.winnable, here.winnable
             best_before, best_after = sol_before.best_score, here.best_score
             if scheme == "cards-left":
@@ -366,13 +378,6 @@ def _taken_back(moves: list[Move]) -> list[bool]:
     return back
 
 
-def fair_rating(start: Game | Position, samples: int = 1000, seed: int | None = None,
-                score_samples: int = 100, known: frozenset[int] | None = None) -> FairHint:
-    """The fair hint of a position: only what its player has seen (or the places
-    ``known``) is used."""
-    return fair_hint(View.of(_position(start), known), samples, seed, score_samples)
-
-
 @dataclass(frozen=True)
 class FairAdvice:
     """A fair hint's shares, the move the strongest fair player would play, and its
@@ -406,7 +411,7 @@ def fair_advice(view: View, samples: int = 1000, seed: int = 0, score_samples: i
     wins. Both see only ``view``; ``seed`` fixes both. ``should_stop``: as fair_hint."""
     rating = fair_hint(view, samples, seed, score_samples, scheme=scheme,
                        should_stop=should_stop)
-    player = fair_player(min(samples, MAX_PLAYER_SAMPLES))
+    player = fair_player(min(samples, PLAYER_SAMPLES))
     if not rating.moves:
         return FairAdvice(rating, player.name, seed, None)
     # The player's own order of the legal moves (its ties go to the first); with one

@@ -7,11 +7,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..errors import InputError, did_you_mean
+from ..limits import PLAYER_SAMPLES
 
 PLAYER_NAMES = ("random", "greedy", "careful", "pimc", "rollout", "fair", "perfect")
 SAMPLED = ("pimc", "rollout", "fair")  # the players that take ``:N`` samples a decision
 DEFAULT_SAMPLES = 100
-MAX_SAMPLES = 100_000
 MAX_SEED = (1 << 62) - 1
 """The largest seed of a player's game (``play --seed``, and ``batch``'s seed + n)."""
 
@@ -41,6 +41,6 @@ def parse_player(spec: str) -> PlayerSpec:
     if name not in SAMPLED:
         raise InputError(f"player {name} takes no sample count")
     # ASCII digits only: str.isdigit() also takes "１０" and "²".
-    if not (count.isascii() and count.isdigit()) or not 1 <= int(count) <= MAX_SAMPLES:
-        raise InputError(f"bad sample count in {spec!r} (expected 1 … {MAX_SAMPLES})")
+    if not (count.isascii() and count.isdigit()) or not 1 <= int(count) <= PLAYER_SAMPLES:
+        raise InputError(f"bad sample count in {spec!r} (expected 1 … {PLAYER_SAMPLES})")
     return PlayerSpec(name, int(count))

@@ -127,9 +127,12 @@ class LocalEngine:
                 old_mask = (signal.pthread_sigmask(signal.SIG_BLOCK, _STOP_SIGNALS)
                             if _STOP_SIGNALS else None)
                 try:
+                    # Only a forked worker has the run's descriptors; a spawned one
+                    # (macOS, Windows) may have others under the same numbers.
+                    forked = ctx.get_start_method() == "fork"
                     self._pool = pool = cf.ProcessPoolExecutor(
                         self.workers, mp_context=ctx, initializer=_init_worker,
-                        initargs=(os.getpid(), self.scoring, self.inherited))
+                        initargs=(os.getpid(), self.scoring, self.inherited if forked else ()))
                     started = pool.submit(os.getpid)  # starts them all (fork: at once)
                 finally:
                     if old_mask is not None:

@@ -16,6 +16,7 @@ from ..batch.errors import BatchError
 from ..batch.files import LockedFile, open_output
 from ..errors import InputError
 from ..games.turns import n_moves, rules_name, score_label, scoring_name
+from ..limits import MAX_SAMPLES, REVIEW_SAMPLES
 from ..model.game import Status
 from ..model.i18n import _, ngettext, percent, pgettext
 from ..model.observed import ObservedGame
@@ -62,10 +63,6 @@ def _open_outputs(csv_path: Path | None, plot_path: Path | None, force: bool
 def _best(best: int | None, moves: int | None) -> str:
     # Under cards-left the best result is its cards left and its moves: "0 in 43".
     return str(best) if moves is None else _("{best} in {moves}", best=best, moves=moves)
-
-
-def _percent(share: float | None) -> str:
-    return "" if share is None else f"{100 * share:.1f}%"
 
 
 def _taken_back_line(run: list) -> str:
@@ -204,7 +201,8 @@ def review_lines(title: str, review: Review, samples: int, seed: int | None) -> 
               help="Add the fair win share before and after each move (from only what the "
                    "player had seen) and a verdict for each move that threw the win away; "
                    "always so while some card of the deal is unknown.")
-@click.option("--samples", type=click.IntRange(1, 1_000_000), default=200, show_default=True,
+@click.option("--samples", type=click.IntRange(1, MAX_SAMPLES), default=REVIEW_SAMPLES,
+              show_default=True,
               help="Completions solved per move for the --fair shares.")
 @click.option("--plot", "plot_path", type=click.Path(path_type=Path), default=None,
               help="Save the best reachable score (and fair share) after each move as a PNG "

@@ -12,23 +12,13 @@ from typing import Any
 
 import click
 
-from ..errors import InputError
+from ..games.prompt import Reply, end_line, respond, toggle_peek
 from ..games.record_file import RecordFile, games_dir, saved_games
 from ..games.records import replay_record
-from ..games.session import CoachSession, RecordWriteError
-from ..games.turns import (
-    ADVICE,
-    HELP,
-    TURN_KEYS,
-    Advice,
-    n_moves,
-    rules_name,
-    score_label,
-    score_of,
-    scoring_name,
-)
+from ..games.session import CoachSession
+from ..games.turns import ADVICE, TURN_KEYS, Advice, rules_name, score_label, scoring_name
 from ..model.game import Status
-from ..model.i18n import _, current, fill, ngettext, pgettext
+from ..model.i18n import _, current, ngettext, pgettext
 from ..model.pysol import pysol_line
 from .common import SEED, STDIN, refuse_unused, rule_options
 from .games import RULE_PARAMS, ask_start, game_options, read_game, read_line
@@ -36,9 +26,6 @@ from .group import cli
 from .hint import position_lines
 from .peek import undo_limit_option
 
-COMMANDS = {"q": "quit", "quit": "quit", "exit": "quit", "?": "help", "h": "help",
-            "help": "help", "b": "board", "board": "board", "r": "record", "record": "record",
-            "p": "peek", "peek": "peek"}
 __all__ = ["TURN_KEYS", "coach_command"]
 
 
@@ -191,7 +178,7 @@ def _run(term: Terminal, continued: bool, analysis: bool, peek: bool) -> None:
         term.say(_("Advice: the fair:{samples} player, seed {seed} (? for help, q to stop)",
                    samples=session.samples, seed=session.seed), _(ADVICE))
     show, undid = True, False  # undid: the last line was an undo
-    error = _toggle_peek(term, "  --peek: ") if peek else None
+    error = _say(term, toggle_peek(session, "  --peek: ")) if peek else None
     advised: tuple[tuple, Advice] | None = None  # the advice of the position keyed
     while True:
         advice = None
@@ -231,42 +218,15 @@ def _run(term: Terminal, continued: bool, analysis: bool, peek: bool) -> None:
             session.cancel()
             show, error = False, None
             continue
-        command = COMMANDS.get(line.strip().lower()) if line is not None else "quit"
-        error = None
-        if command == "quit" or line is None:
-            if session.pending is not None:  # the move is not in the record: say so
-                error = _("{move} was not recorded: the card it turned up was not said",
-                          move=session.pending.name)
-                term.say(f"  {error}")
-                session.cancel()
-            break
         played = len(session.game.record)
-        show = command not in ("help", "record")
-        words = line.split()
-        if command == "help":
-            term.say(_(HELP))
-        elif command == "peek":
-            error = _toggle_peek(term, "  ")
-        elif command == "record":
-            term.say(_("Record: {moves}", moves=" ".join(session.game.tokens)
-                       or _("(no move yet)")))
-        elif command == "board" and session.pending is not None:
+        reply = respond(session, line)
+        error = _say(term, reply)
+        if reply.stops:
+            break
+        if reply.command == "board" and session.pending is not None:
             term.board()
-        elif words and words[0].lower() == "fix":
-            try:
-                term.say(session.fix(*words[1:]))
-            except InputError as exc:
-                error = str(exc)
-                term.say(f"  {error}")
-        elif command is None and line.strip():
-            try:
-                session.play(line.strip())
-            except RecordWriteError:
-                raise
-            except InputError as exc:
-                error = str(exc)
-                term.say(f"  {error}")
-        show = show and error is None and session.pending is None
+        show = reply.command not in ("help", "record") and error is None \
+            and session.pending is None
         undid = len(session.game.record) > played and session.game.record[-1].move.is_undo
     _finish(term, analysis, error)
 
@@ -290,16 +250,10 @@ def _list(as_json: bool) -> None:
         click.echo(g.text())
 
 
-def _toggle_peek(term: Terminal, lead: str) -> str | None:
-    """Start or stop a peek, saying so; the error when there is nothing to peek."""
-    try:
-        note = term.session.toggle_peek()
-    except InputError as exc:
-        term.say(f"{lead}{exc}")
-        return str(exc)
-    if note:
-        term.say(note)
-    return None
+def _say(term: Terminal, reply: Reply) -> str | None:
+    """Show what a line did; its error, if any."""
+    term.say(*reply.lines)
+    return reply.error
 
 
 def _finish(term: Terminal, analysis: bool, error: str | None) -> None:
@@ -307,12 +261,7 @@ def _finish(term: Terminal, analysis: bool, error: str | None) -> None:
     game = session.game
     if session.result != "stopped":  # a stopped game's board was the last thing shown
         term.board()
-    result = {"won": _("Game won: {label} {score}, {moves}"),
-              "stuck": _("Game stuck: {label} {score}, {moves}")}.get(
-        session.result, _("Game stopped: {label} {score}, {moves}"))
-    term.say(fill(result, {"label": score_label(session.scoring),
-                           "score": score_of(game.position(), session.scoring),
-                           "moves": n_moves(game.game.moves)}))
+    term.say(end_line(session))
     review = None
     if analysis and game.record:
         from .analyze import review_lines

@@ -38,7 +38,9 @@ def _bind(host: str, port: int) -> socket.socket:
     except socket.gaierror as exc:
         raise InputError(f"--host {host}: {exc.strerror}") from None
     family, address = infos[0][0], infos[0][4]
-    sock = socket.socket(family, socket.SOCK_STREAM)
+    # TCP by its number: asyncio sets TCP_NODELAY only on such sockets' connections (an
+    # answer's head and body would otherwise wait ~40 ms for the client's delayed ACK).
+    sock = socket.socket(family, socket.SOCK_STREAM, infos[0][2] or socket.IPPROTO_TCP)
     try:
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         sock.bind(address)
@@ -57,6 +59,13 @@ def _address(sock: socket.socket) -> ipaddress.IPv4Address | ipaddress.IPv6Addre
     """The address the socket listens on, as the system bound it (``--host 0`` is
     0.0.0.0, a name its address)."""
     return ipaddress.ip_address(sock.getsockname()[0].split("%")[0])
+
+
+def _is_loopback(address: ipaddress.IPv4Address | ipaddress.IPv6Address) -> bool:
+    """Whether ``address`` is this machine's own (an IPv4 one written as IPv6 too:
+    ``::ffff:127.0.0.1``)."""
+    mapped = getattr(address, "ipv4_mapped", None)
+    return (mapped or address).is_loopback
 
 
 def _url_host(address: ipaddress.IPv4Address | ipaddress.IPv6Address | str) -> str:
@@ -126,7 +135,7 @@ def _serve(port: int, host: str, data_dir: Path | None, open_browser: bool,
     bound = _address(sock)
     token = None
     shown = _url_host(bound)
-    if not bound.is_loopback:
+    if not _is_loopback(bound):
         token = secrets.token_urlsafe(24)
         if bound.is_unspecified:  # every interface: the machine's name reaches it
             shown = socket.gethostname()

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 
 import click
 
+from ..limits import MAX_SAMPLES
 from ..model.codes import GameCode, NamedDeal, is_deal_number
 from ..model.dealing import Deal
 from ..model.layout import Layout
@@ -36,8 +37,6 @@ from .group import cli
 if TYPE_CHECKING:
     from ..analysis.probability import WinShare
     from ..solver.solve import Solution
-
-MAX_SAMPLES = 1_000_000  # about an hour of solving; beyond, a typo rather than a wish
 
 @dataclass(frozen=True)
 class _Job:

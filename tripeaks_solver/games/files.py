@@ -8,7 +8,6 @@ taken and stops before touching the file. (``batch`` writes its CSV and plots wi
 from __future__ import annotations
 
 import errno
-import fcntl
 import os
 import stat
 import tempfile
@@ -17,6 +16,7 @@ from pathlib import Path
 
 from ..errors import InputError
 from ..model.i18n import N_, _
+from .locking import lock_exclusive, lock_shared
 
 
 class FileError(InputError):
@@ -228,7 +228,7 @@ def _lock(fd: int, tries: int = 4) -> bool:
     server listing records where ``/proc/locks`` is missing) holds a lock that briefly."""
     for attempt in range(tries):
         try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            lock_exclusive(fd)
             return True
         except BlockingIOError:
             if attempt + 1 < tries:
@@ -276,7 +276,7 @@ def held_by_other(path: Path, held: set[tuple[int, int]] | None) -> bool:
     except OSError:
         return False
     try:
-        fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
+        lock_shared(fd)
     except BlockingIOError:
         return True
     except OSError:

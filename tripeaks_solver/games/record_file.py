@@ -6,11 +6,11 @@ from __future__ import annotations
 
 import datetime
 import errno
-import fcntl
 import os
 import re
 import stat
 import sys
+import tempfile
 import threading
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -22,6 +22,7 @@ from ..model.i18n import N_, _, current, ngettext
 from ..model.observed import Start
 from ..model.rules import Rules
 from .files import FileError, LockedFile, write_all
+from .locking import lock_exclusive
 
 APP = "tripeaks-solver"
 BOM = "\ufeff"
@@ -100,7 +101,7 @@ class RecordFile:
     that fails leaves the file as it was before it.
 
     Before every write the path must still name the file held, as this session left it
-    (its device, inode, size and time): a file replaced by a rename (``sed -i``, an
+    (its device, inode, size, modification and change times): a file replaced by a rename (``sed -i``, an
     editor), moved, removed, or written by another program is never written to
     (:class:`RecordChanged`). ``single_link``: a file with another hard link (a name
     that may lie outside the folder) is refused, and never written."""
@@ -115,7 +116,8 @@ class RecordFile:
         self.skip = 0  # bytes of a byte-order mark the file begins with
         self.text = ""  # what the file held when it was opened
         self.tail: tuple[str, str | None] | None = None  # a last line to end first
-        self.left: tuple[int, int, int, int] = (0, 0, 0, 0)  # the file as last written
+        self.left: tuple[int, ...] = (0, 0, 0, 0, 0)  # the file as last written
+        self.newline = "\n"  # the file's line end: CRLF in one a Windows editor saved
 
     @classmethod
     def new_in(cls, start: Start, folder: Path | None = None,
@@ -161,6 +163,11 @@ class RecordFile:
                             "links", "record")
         self._mark()
         size = self.file.size
+        from .records import MAX_RECORD, too_large
+
+        if size > MAX_RECORD:  # never read into memory whole
+            self.close()
+            raise InputError(too_large(str(self.path)))
         try:
             data = os.pread(self.file.fd, size, 0) if size else b""
         except OSError as exc:
@@ -178,13 +185,14 @@ class RecordFile:
             self.skip = len(BOM.encode("utf-8"))
             text = text[len(BOM):]
         self.text = text
+        self.newline = "\r\n" if text.split("\n", 1)[0].endswith("\r") else "\n"
         return text
 
     def _mark(self) -> None:
         # The file as this session leaves it: what the next write checks.
         assert self.file is not None
         st = self.file.identity()
-        self.left = (st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns)
+        self.left = (st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns)
 
     def changed(self) -> str | None:
         """Why the path no longer names the file held as this session left it
@@ -201,13 +209,15 @@ class RecordFile:
             raise FileError(_("cannot look at the record {path}: {why}", path=self.path,
                               why=exc.strerror or exc), "file", "record",
                             errno=exc.errno) from None
-        dev, ino, size, mtime = self.left
+        dev, ino, size, mtime, ctime = self.left
         if (here.st_dev, here.st_ino) != (dev, ino):
             return "replaced"
         if (here.st_size, here.st_mtime_ns) != (size, mtime):
             return "written"
         if self.single_link and here.st_nlink > 1:
             return "linked"
+        if here.st_ctime_ns != ctime:  # written with its time put back (touch -d)
+            return "written"
         return None
 
     def check(self) -> None:
@@ -228,6 +238,7 @@ class RecordFile:
     def _append(self, text: str) -> None:
         assert self.file is not None
         fd = self.file.fd
+        text = text.replace("\n", self.newline)  # one kind of line end in a file
         before = os.lseek(fd, 0, os.SEEK_END)
         try:
             write_all(fd, text.encode("utf-8"))
@@ -241,6 +252,9 @@ class RecordFile:
             raise FileError(_("cannot write the record {path}: {why}", path=self.path,
                               why=exc.strerror or exc), "write", "record",
                             errno=exc.errno) from None
+        # Written: never removed again, even found empty (another program rewriting it
+        # in place, emptied before its write).
+        self.file.created = False
         self._mark()
 
     def replace(self, text: str) -> None:
@@ -249,15 +263,17 @@ class RecordFile:
         record or the new one, never a part)."""
         assert self.file is not None
         self.check()
+        text = text.replace("\n", self.newline)
         target = Path(os.path.realpath(self.path))
-        tmp = target.parent / f".{target.name}.{os.getpid()}.tmp"
-        fd = -1
+        tmp, fd = "", -1
         try:
-            fd = os.open(tmp, os.O_RDWR | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC, 0o666)
+            # A name of its own: a file a killed correction left behind is in no way.
+            fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.",
+                                       suffix=".tmp")
             os.fchmod(fd, os.fstat(self.file.fd).st_mode & 0o7777)
             write_all(fd, text.encode("utf-8"))
             os.fsync(fd)
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)  # new: nobody else holds it
+            lock_exclusive(fd)  # new: nobody else holds it
             os.replace(tmp, target)
             _sync_folder(target.parent)
         except OSError as exc:
@@ -300,7 +316,8 @@ class RecordFile:
         self.tail = None
 
     def close(self) -> None:
-        """Release the lock; a file this session made and never wrote goes."""
+        """Release the lock; a file this session made and never wrote goes (one it
+        wrote to stays, whatever it holds)."""
         if self.file is not None:
             self.file.close(discard=True)
             self.file = None
@@ -392,10 +409,14 @@ class RecordIndex:
     record cannot be read is said in the language it was read in). Safe to share
     between threads."""
 
-    def __init__(self, folder: Path | None = None) -> None:
+    def __init__(self, folder: Path | None = None, follow_links: bool = True) -> None:
+        """``follow_links``: read a record a symbolic link names; when False, such a
+        link is listed unreadable, with where it leads, and never read (the server's
+        list: it opens no link)."""
         self.folder = games_dir() if folder is None else Path(folder)
+        self.follow_links = follow_links
         self.lock = threading.Lock()
-        self.known: dict[str, tuple[tuple[int, int, int, str], SavedGame]] = {}
+        self.known: dict[str, tuple[tuple[int, int, int, int, str], SavedGame]] = {}
 
     def scan(self) -> list[tuple[SavedGame, os.stat_result]]:
         """Every record (a ``.txt`` regular file) with the file's status now, newest
@@ -411,18 +432,21 @@ class RecordIndex:
             known, out = {}, []
             for entry in entries:
                 path = self.folder / entry.name
+                link = not self.follow_links and entry.is_symlink()
                 try:
                     st = os.stat(path)
+                    if link:
+                        st = os.lstat(path)
                 except OSError as exc:
                     if exc.errno in SYSTEM_ERRNOS:
                         raise
                     continue  # gone meanwhile, or a link to nothing
-                if not stat.S_ISREG(st.st_mode):
+                if not stat.S_ISREG(st.st_mode) and not link:
                     continue
-                key = (st.st_size, st.st_mtime_ns, st.st_ino, current())
+                key = (st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino, current())
                 cached = self.known.get(entry.name)
                 game = cached[1] if cached is not None and cached[0] == key else \
-                    _saved_game(path, st)
+                    _linked_game(path, st, self.folder) if link else _saved_game(path, st)
                 known[entry.name] = (key, game)
                 out.append((game, st))
             self.known = known
@@ -448,22 +472,40 @@ def saved_game(path: Path) -> SavedGame:
     return _saved_game(path, path.stat())
 
 
+def link_why(path: Path, folder: Path) -> str:
+    """Why the symbolic link ``path`` of ``folder`` is not read as a record: where it
+    leads, in the current language."""
+    target = Path(os.path.realpath(path))
+    if target.parent != Path(os.path.realpath(folder)):
+        return _("a symbolic link out of the folder: not read")
+    return _("a symbolic link to {name}: open that record", name=target.name)
+
+
+def _linked_game(path: Path, st: os.stat_result, folder: Path) -> SavedGame:
+    why = link_why(path, folder)
+    when = datetime.datetime.fromtimestamp(st.st_mtime)
+    return SavedGame(path, when, "?", "?", "?", None, f"unreadable: {why}", None, why=why)
+
+
 def _saved_game(path: Path, st: os.stat_result) -> SavedGame:
     """The record file ``path`` as a list shows it (read as it is, without its lock)."""
-    from .records import parse_record_file, replay_record
+    from .records import MAX_RECORD, parse_record_file, replay_record, too_large
     from .turns import score_of
 
     when = datetime.datetime.fromtimestamp(st.st_mtime)
     try:
-        text = path.read_text(encoding="utf-8").removeprefix(BOM)
+        if st.st_size > MAX_RECORD:  # not read at all
+            raise InputError(too_large(path.name))
+        # As the record is opened: bytes as UTF-8, no line end but LF (and CRLF) read as one.
+        text = path.read_bytes().decode("utf-8").removeprefix(BOM)
         record = parse_record_file(text, path.name)
         game = replay_record(record.start, record.moves)
     except (OSError, UnicodeDecodeError, InputError) as exc:
         if isinstance(exc, OSError) and exc.errno in SYSTEM_ERRNOS:
             raise
-        why = ((exc.strerror or str(exc)) if isinstance(exc, OSError) else
-               _("{name} is not a game record (not UTF-8 text)", name=path.name)
-               if isinstance(exc, UnicodeDecodeError) else str(exc))
+        why = (exc.strerror or str(exc)) if isinstance(exc, OSError) else \
+            _("not a game record (not UTF-8 text)") if isinstance(exc, UnicodeDecodeError) \
+            else str(exc)
         return SavedGame(path, when, "?", "?", "?", None, f"unreadable: {why}", None, why=why)
     start = record.start
     return SavedGame(path, when, f"{start.kind} {start.text}", str(start.rules),
@@ -472,4 +514,4 @@ def _saved_game(path: Path, st: os.stat_result) -> SavedGame:
 
 
 __all__ = ["RecordChanged", "RecordFile", "RecordIndex", "SavedGame", "data_dir",
-           "default_record", "games_dir", "saved_game", "saved_games"]
+           "default_record", "games_dir", "link_why", "saved_game", "saved_games"]

@@ -33,6 +33,11 @@ from ..model.rules import VARIANT_OPTIONS, Rules
 from ..model.scoring import SCHEMES
 
 MAGIC = "# tripeaks-solver game record"
+# What every reader takes as a record (the list, the page, coach, replay): lines of at
+# most MAX_LINE bytes ended by LF or CRLF, MAX_RECORD bytes in all (a played game's
+# record holds some kilobytes; one of megabytes is no record a coach wrote).
+MAX_LINE = 4096
+MAX_RECORD = 1_000_000
 HEADER_KEYS = ("start", "rules", "variant", "scoring")
 NO_VARIANT = "none"
 
@@ -87,7 +92,16 @@ def parse_record_file(text: str, name: str) -> GameRecord:
     if not looks_like_record(text):
         raise InputError(_("{name} is not a game record (it does not begin with {magic})",
                            name=name, magic=repr(MAGIC)))
+    if len(text) > MAX_RECORD or len(text.encode("utf-8")) > MAX_RECORD:
+        raise InputError(too_large(name))
+    if "\r" in text.split("\n", 1)[0].rstrip("\r"):
+        raise InputError(_("{name}: its lines end in CR alone (an old Mac editor's line "
+                           "ends): save it with LF or CRLF line ends", name=name))
     lines = text.split("\n")
+    for number, raw in enumerate(lines, 1):
+        if len(raw) > MAX_LINE // 4 and len(raw.rstrip("\r").encode("utf-8")) > MAX_LINE:
+            raise InputError(_("{name}: line {number} is longer than {most} bytes",
+                               name=name, number=number, most=f"{MAX_LINE:,}"))
     cut = lines.pop()  # "" when the text ends with a line end
     fields: dict[str, str] = {}
     moves: list[Observed] = []
@@ -133,6 +147,12 @@ def parse_record_file(text: str, name: str) -> GameRecord:
         said = str(exc).replace("--seen ", f"{kind} ", 1)  # a line of the file, no option
         raise InputError(f"{name}: start: {said}") from None
     return GameRecord(start, scoring, tuple(moves), torn)
+
+
+def too_large(name: str) -> str:
+    """Why a file over MAX_RECORD bytes is not read as a record."""
+    return _("{name} is larger than {most} bytes: not a game record", name=name,
+             most=f"{MAX_RECORD:,}")
 
 
 def start_from_text(text: str, rules: Rules, code_rules: Callable[[NamedDeal], Rules]
@@ -200,5 +220,5 @@ def _rules(name: str, variant: str, where: str) -> Rules:
     return rules.with_options(**options)
 
 
-__all__ = ["GameRecord", "header", "looks_like_record", "make_start", "parse_record_file",
-           "replay_record", "start_from_text", "torn_note"]
+__all__ = ["MAX_LINE", "MAX_RECORD", "GameRecord", "header", "looks_like_record", "make_start", "parse_record_file",
+           "replay_record", "start_from_text", "too_large", "torn_note"]

@@ -37,12 +37,14 @@ thread); :meth:`state_key` tells whether advice computed earlier is still curren
 from __future__ import annotations
 
 import secrets
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ..analysis.stats import fraction
 from ..errors import IllegalMoveError, InputError
+from ..limits import REVIEW_SAMPLES
 from ..model.cards import Card
 from ..model.game import UNDO_LIMIT, Status
 from ..model.i18n import _, ngettext
@@ -56,9 +58,6 @@ from .turns import TURN_KEYS, Advice, PeekTurn, score_of
 if TYPE_CHECKING:
     from ..analysis.hints import Review
     from ..model.rules import Rules
-
-REVIEW_SAMPLES = 200  # at most, for the review at the end
-
 
 class RecordWriteError(InputError):
     """The record could not be written: the move was not made and the file is as it was
@@ -84,6 +83,7 @@ class CoachSession:
         self.pending: Move | None = None  # a move waiting for the cards it turned up
         self.need: tuple[int, ...] = ()
         self.said: list[Card] = []
+        self._lines: list[str] | None = None  # in a step: its lines, written at its end
 
     # --- making one -----------------------------------------------------------------
     @classmethod
@@ -239,13 +239,18 @@ class CoachSession:
                 "{move} turned up {n} card you have not seen, not {count}: say it again",
                 "{move} turned up {n} cards you have not seen, not {count}: say them again",
                 len(self.need), move=self.pending.name, count=len(cards)))
-        self.said += cards
-        if len(self.said) < len(self.need):
+        if len(self.said) + len(cards) < len(self.need):
+            self.said += cards
             return None
-        move, said = self.pending, iter(self.said)
+        move, said = self.pending, iter(self.said + cards)
         known = self.game.knowledge.places
-        shown = tuple(c if (c := known[p]) is not None else next(said)
-                      for p in self.game.shows(move))
+        try:
+            places = self.game.shows(move)
+        except IllegalMoveError as exc:  # never left waiting (see fix): dropped, said why
+            self.cancel()
+            raise InputError(_("{move} does not play here ({error}): it is dropped, play "
+                               "your move again", move=move.name, error=exc)) from None
+        shown = tuple(c if (c := known[p]) is not None else next(said) for p in places)
         return self._answered(Observed(move, shown))
 
     def _answered(self, step: Observed) -> None:
@@ -277,29 +282,95 @@ class CoachSession:
         except InputError as exc:
             raise InputError(known_already(self.game, step) or str(exc)) from None
         try:
-            self.record.write(game.record[-1].token + "\n")
-        except InputError as exc:
+            self._write(game.record[-1].token + "\n")
+        except RecordWriteError:
             game.knowledge, game.game = before[0], before[1]
             del game.record[before[2]:]
-            raise RecordWriteError(str(exc)) from exc  # the cause: why (files.os_errno)
+            raise
         self._settle_peek()
+
+    def _write(self, text: str) -> None:
+        # Appended to the record, synced; in a step, at its end.
+        if self._lines is not None:
+            self._lines.append(text)
+            return
+        try:
+            self.record.write(text)
+        except InputError as exc:
+            raise RecordWriteError(str(exc)) from exc  # the cause: why (files.os_errno)
+
+    @contextmanager
+    def step(self) -> Iterator[None]:
+        """Everything done inside is one step, all or nothing: its moves are written to
+        the record in one write (and one sync) at its end; when anything inside fails,
+        that write too, the session and the record are as they were before it. (A peek
+        step's undos and moves, a card said and the step that follows it.)"""
+        if self._lines is not None:  # inside a step already: part of it
+            yield
+            return
+        game = self.game
+        saved = (game, game.knowledge, game.game, list(game.record), self.pending,
+                 self.need, list(self.said), self.peek_base, self.peek_began)
+        self._lines = []
+        try:
+            yield
+            lines, self._lines = "".join(self._lines), None
+            if lines:
+                self._write(lines)
+        except BaseException:
+            self._lines = None
+            game, game.knowledge, game.game, record, self.pending, self.need, self.said, \
+                self.peek_base, self.peek_began = saved
+            game.record[:] = record
+            self.game = game
+            raise
 
     def fix(self, *cards: str) -> str:
         """Correct a card said earlier: ``fix(OLD, NEW)``, the card said as OLD was NEW.
         The record is rewritten in one step and the game played again with it; an
         InputError (nothing changed) when NEW contradicts another card or a move no
-        longer plays. A move waiting for its cards goes on waiting. Returns what was
-        corrected, in words."""
+        longer plays. A move waiting for its cards goes on waiting (its own card
+        corrected too) while it still plays; else it is dropped, and the words say so.
+        NEW said already for that move is refused. Returns what was corrected, in words."""
         if len(cards) != 2:
             raise InputError(_("fix OLD NEW: the card said wrong, then the card it was (e.g. "
                                "fix 5d 6d)"))
         wrong, right = Card.parse(cards[0]), Card.parse(cards[1])
+        if right in self.said:
+            raise InputError(_("{card} is said already, for the move waiting for its cards: "
+                               "say the rest, or drop the move, first", card=right.name))
         fixed, said = corrected(self.game, wrong, right)
+        waiting = self._waiting_after(fixed, wrong, right)
         self.record.replace(header(fixed.start, self.scoring)
                             + "".join(o.token + "\n" for o in fixed.record))
+        if self._lines:  # the moves of the step so far: in the record rewritten
+            self._lines.clear()
         self.game = fixed
-        return _("{card}, said {where}, is now {other}; the record is rewritten.",
+        done = _("{card}, said {where}, is now {other}; the record is rewritten.",
                  card=wrong.name, where=said, other=right.name)
+        if self.pending is None or waiting == self.pending:
+            return done
+        if waiting is not None:
+            self.pending = waiting
+            return done
+        move = self.pending
+        self.cancel()
+        return done + " " + _("{move}, which waited for the card it turned up, does not "
+                              "play after the correction: it is dropped, play your move "
+                              "again.", move=move.name)
+
+    def _waiting_after(self, fixed: ObservedGame, wrong: Card, right: Card) -> Move | None:
+        # The move waiting for its cards in the game corrected (its own card corrected
+        # too), or None when it no longer plays there or turns up other places.
+        move = self.pending
+        if move is None:
+            return None
+        if move.card == wrong:
+            move = Move.remove(right)
+        try:
+            return move if fixed.needs(move) == self.need else None
+        except (IllegalMoveError, InputError):
+            return None
 
     # --- advice -----------------------------------------------------------------------
     def advice_job(self) -> Callable[[], Advice]:

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 from ..errors import InputError
 from .cards import DECK_SIZE, JOKER, Card, cards_of, parse_card
 from .codes import DEAL_COUNT, GameCode, NamedDeal, deal_id
-from .geometry import BOTTOM_MASK, TABLEAU_SIZE
+from .geometry import TABLEAU_SIZE
 from .pysol import PysolGame
 
 if TYPE_CHECKING:
@@ -191,10 +191,6 @@ class Deal:
         """The place of the line where the stock of ``rules`` begins: after the waste,
         or at the waste card's place when the waste starts empty."""
         return WASTE_INDEX if rules.empty_waste else WASTE_INDEX + 1
-
-    def face_up_at_start(self, position: int) -> bool:
-        """Only the bottom row is face up when the deal starts."""
-        return bool(BOTTOM_MASK >> position & 1)
 
     def line(self) -> str:
         """The machine tokens on one line (positions 0–27, waste, stock)."""

@@ -4,12 +4,22 @@ variants of the literature as options that combine."""
 from __future__ import annotations
 
 from dataclasses import dataclass, fields
+from enum import StrEnum
 
 from ..errors import InputError
 from .cards import WILD_RANK
 from .i18n import _
 
 RANK_COUNT = 13
+
+class RuleSet(StrEnum):
+    """The two rule sets of the app, by the name every output, code and CSV row gives
+    them. The code names them so; what leaves the package (``Rules.name``, rows, JSON)
+    is the plain string, ``RuleSet.EASY.value``, so that a user's data holds no enum."""
+
+    EASY = "easy"  # K and A adjacent: the app's default
+    CLASSIC = "classic"  # no wrap
+
 
 # Option name in output and CSV -> field of Rules; in this order.
 VARIANT_OPTIONS = {
@@ -40,7 +50,7 @@ class Rules:
 
     @property
     def name(self) -> str:
-        return "easy" if self.wrap else "classic"
+        return (RuleSet.EASY if self.wrap else RuleSet.CLASSIC).value
 
     @property
     def variant(self) -> str:
@@ -87,8 +97,9 @@ class Rules:
 
 EASY = Rules(wrap=True)
 CLASSIC = Rules(wrap=False)
-RULE_SETS = {"easy": EASY, "classic": CLASSIC}
-RULE_ORDER = ("easy", "classic")  # the order of rule sets in every output
+# Keyed by name, as the commands and files give it (a plain string finds its RuleSet).
+RULE_SETS: dict[str, Rules] = {RuleSet.EASY.value: EASY, RuleSet.CLASSIC.value: CLASSIC}
+RULE_ORDER = tuple(r.value for r in RuleSet)  # the order of rule sets in every output
 RULE_CHOICES = ("code", "easy", "classic", "both")
 
 
@@ -102,7 +113,7 @@ def select_rules(choice: str, code_rules: str | None = None, *, wrap: bool | Non
     ``draw_when_stuck``, ``open``) apply to every rule set chosen.
     """
     if wrap is not None:
-        names: tuple[str, ...] = ("easy" if wrap else "classic",)
+        names: tuple[str, ...] = ((RuleSet.EASY if wrap else RuleSet.CLASSIC).value,)
     elif choice == "both":
         names = RULE_ORDER
     elif choice == "code":

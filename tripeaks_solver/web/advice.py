@@ -5,11 +5,10 @@ from __future__ import annotations
 
 from ..analysis.fair import StopCheck
 from ..errors import InputError
+from ..limits import PAGE_SAMPLES as MAX_SAMPLES  # the page's code and tests name it so
 from ..model.game import Status
 from ..model.i18n import _, number
 from .review import rather_than
-
-MAX_SAMPLES = 5000  # the most a page may ask advice to look at (the coach's default: 1000)
 
 
 def advice_of(position, known: frozenset[int], exact: bool, scoring: str, samples: int,

@@ -67,6 +67,21 @@ def status_of(exc: BaseException) -> int:
     return 400
 
 
+class PageFiles(StaticFiles):
+    """The page's scripts and styles, with the page's headers (no frame, no sniffing,
+    no referrer); never an HTML file: the page itself is served by its routes, with its
+    headers and its bounds filled in."""
+
+    async def get_response(self, path: str, scope: Any) -> Response:
+        if path.strip("/").lower().endswith((".html", ".htm")):
+            raise HTTPException(404, "Not Found")
+        response = await super().get_response(path, scope)
+        for name, value in HEADERS.items():
+            if name != "Cache-Control":  # the scripts may be kept (their ETag says when)
+                response.headers.setdefault(name, value)
+        return response
+
+
 # --- the handlers ----------------------------------------------------------------------
 async def body(request: Request) -> dict:
     raw = await request.body()
@@ -99,10 +114,13 @@ def number(value, what: str, default: int | None = None) -> int | None:
         return default
     if isinstance(value, bool) or not isinstance(value, (int, str)):
         raise InputError(_("{what}: a whole number", what=what))
-    try:
-        out = int(value)
-    except ValueError:
-        raise InputError(_("{what}: a whole number", what=what)) from None
+    # Digits 0-9 only: int() reads "+7", " 7", "7_0" and digits of other scripts, which
+    # the page would show as typed.
+    if isinstance(value, str) and not (value.isascii() and value.isdigit()):
+        raise InputError(_("{what}: a whole number", what=what))
+    if isinstance(value, str) and len(value.lstrip("0")) > 30:  # past every bound
+        raise InputError(_("{what}: a whole number from 0", what=what))
+    out = int(value)
     if not 0 <= out <= MAX_NUMBER:
         raise InputError(_("{what}: a whole number from 0", what=what))
     return out
@@ -249,7 +267,8 @@ def make_app(folder: Path, hosts: Callable[[], Iterable[str]] | None,
             raise InputError(_("give a game code (TP1-E-AAAAAAB) or a layout of 52 cards"))
         scoring = text_field(data, "scoring", "app", "app, original or cards-left")
         return ok(await job(request, ("solve", text, scoring),
-                            lambda should_stop: solve_page(text, scoring), "heavy"))
+                            lambda should_stop: solve_page(text, scoring, should_stop),
+                            "heavy"))
 
     async def input_error(request: Request, exc: Exception) -> Response:
         status = status_of(exc)
@@ -308,7 +327,7 @@ def make_app(folder: Path, hosts: Callable[[], Iterable[str]] | None,
         Route("/api/games/{name}/review", review),
         Route("/api/games/{name}/review/{ply}", review_board),
         Route("/api/solve", solve, methods=["POST"]),
-        Mount("/static", StaticFiles(directory=STATIC), name="static"),
+        Mount("/static", PageFiles(directory=STATIC), name="static"),
     ]
     # Starlette's types want every handler to take any Exception; each takes its own.
     app = Starlette(routes=routes, lifespan=lifespan,

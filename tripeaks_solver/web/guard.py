@@ -18,7 +18,7 @@ import secrets
 import time
 from collections.abc import Callable, Iterable
 from typing import Any
-from urllib.parse import urlencode
+from urllib.parse import quote, urlencode
 
 from starlette.requests import ClientDisconnect, Request
 from starlette.responses import JSONResponse, Response
@@ -155,7 +155,10 @@ class Guard:
                 or request.url.path.startswith(("/api/", "/static/"))):
             return None
         rest = [(k, v) for k, v in request.query_params.multi_items() if k != "token"]
-        where = request.url.path + ("?" + urlencode(rest) if rest else "")
+        # A path of this server: one slash first (``//host`` names another host),
+        # percent-encoded (a header holds no other character).
+        where = "/" + quote(request.scope["path"].lstrip("/"), safe="/") + (
+            "?" + urlencode(rest) if rest else "")
         return Response(status_code=303, headers={**HEADERS, "Location": where,
                                                   "Set-Cookie": self.set_cookie().decode()})
 
@@ -171,11 +174,13 @@ class Guard:
         if request.method not in SAFE_METHODS or request.url.path.startswith("/api/"):
             # A change, or any API request (a GET too: another site's <img> must not
             # make the server work), only from this server's own page.
-            origin = request.headers.get("origin")
-            if origin is not None and origin != f"http://{host}":
+            origins = request.headers.getlist("origin")
+            sites = request.headers.getlist("sec-fetch-site")
+            if len(origins) > 1 or len(sites) > 1:  # a browser sends each once at most
+                return error(400, "Origin or Sec-Fetch-Site given more than once")
+            if origins and origins[0] != f"http://{host}":
                 return error(403, "request from another site refused")
-            site = request.headers.get("sec-fetch-site")
-            if site is not None and site not in ("same-origin", "none"):
+            if sites and sites[0] not in ("same-origin", "none"):
                 return error(403, "request from another site refused")
         if request.method == "POST":
             kind = request.headers.get("content-type", "").split(";")[0].strip().lower()

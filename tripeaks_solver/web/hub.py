@@ -4,8 +4,11 @@ tables the server holds (one per record file, so two tabs share one game).
 The server holds at most MAX_OPEN games open (each holds its record file open and
 locked); a timer closes those left alone for IDLE_SECONDS and, when more are open, the
 least recently used, and follows a record replaced under it (its lock follows the
-file the path names). When the machine runs out of file descriptors, the least
-recently used games are let go and the request tried once more before it is refused.
+file the path names). A game asking for a card or peeking holds what only memory
+holds: it is never let go for room, unless MAX_HELD such games are open (then the
+least recently used goes, and its page is told why). When the machine runs out of file
+descriptors, the least recently used games are let go and the request tried once more
+before it is refused.
 """
 
 from __future__ import annotations
@@ -22,7 +25,7 @@ from typing import TypeVar
 
 from ..errors import InputError
 from ..games.files import FileError, held_by_other, held_files, os_errno
-from ..games.record_file import RecordFile, RecordIndex, saved_game
+from ..games.record_file import RecordFile, RecordIndex, link_why, saved_game
 from ..games.records import make_start
 from ..games.session import CoachSession
 from ..model.codes import GameCode
@@ -36,7 +39,8 @@ from .table import Conflict, Gone, Table
 
 NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._+-]{0,150}")
 IDLE_SECONDS = 60  # a game left alone this long is let go: a terminal coach may take it
-MAX_OPEN = 32  # games held open at once (a file descriptor each)
+MAX_OPEN = 128  # games held open at once (a file descriptor each; serve raises the limit)
+MAX_HELD = 256  # games held open at once when those asking for a card or peeking count
 SWEEP_SECONDS = 1.0  # the timer's period
 OUT_OF_FILES = (errno.EMFILE, errno.ENFILE)
 T = TypeVar("T")
@@ -59,7 +63,8 @@ class Hub:
         self.max_open = max_open
         self.lock = threading.Lock()
         self.tables: OrderedDict[str, Table] = OrderedDict()  # least recently used first
-        self.index = RecordIndex(self.folder)
+        self.crowded: OrderedDict[str, None] = OrderedDict()  # busy games let go for room
+        self.index = RecordIndex(self.folder, follow_links=False)
         self._stop = threading.Event()
         self._timer: threading.Thread | None = None
 
@@ -72,6 +77,8 @@ class Hub:
         path = self.folder / name
         if path.resolve().parent != self.folder.resolve():
             raise InputError("not a record name: a bare file name of the data directory")
+        if path.is_symlink():  # one game, one name: the record it names is opened
+            raise InputError(link_why(path, self.folder))
         if path.suffix != ".txt":
             raise NotFound(_("no record {name} in the data directory (records end in .txt)",
                              name=repr(name)))
@@ -133,6 +140,7 @@ class Hub:
                 raise NotFound(_("no record {name} in the data directory", name=repr(name)))
             self._make_room(1)
             table = Table(name, self._roomy(lambda: _open(path)), _open)
+            table.crowded = self.crowded.pop(name, 0) is None
             self.tables[name] = table
             return table
 
@@ -174,29 +182,38 @@ class Hub:
         try:
             return make()
         except (OSError, InputError) as exc:
-            if os_errno(exc) not in OUT_OF_FILES or not self._let_go(len(self.tables) // 2
-                                                                      + 1):
+            half = len(self.tables) // 2 + 1
+            if os_errno(exc) not in OUT_OF_FILES or not (self._let_go(half)
+                                                         or self._let_go(half, busy=True)):
                 raise
         return make()
 
     def _make_room(self, n: int) -> None:
-        # At most max_open games open once n more are: the least recently used go.
+        # At most max_open games open once n more are: the least recently used go, but
+        # those asking for a card or peeking, unless MAX_HELD games are open.
         over = len(self.tables) + n - self.max_open
         if over > 0:
             self._let_go(over)
+        over = len(self.tables) + n - max(MAX_HELD, self.max_open)
+        if over > 0:
+            self._let_go(over, busy=True)
 
-    def _let_go(self, n: int, idle: float | None = None) -> int:
-        """Close up to ``n`` games, least recently used first (with ``idle``: only
-        those left alone that long, none asking for a card or peeking); those a request
-        is using are kept. How many were closed. Under the lock."""
+    def _let_go(self, n: int, idle: float | None = None, busy: bool = False) -> int:
+        """Close up to ``n`` games, least recently used first, none asking for a card
+        or peeking unless ``busy`` (with ``idle``: only those left alone that long);
+        those a request is using are kept. How many were closed. Under the lock."""
         now, closed = time.monotonic(), 0
         for name, table in list(self.tables.items()):
             if closed >= n:
                 break
-            if idle is not None and (now - table.used <= idle or table.busy):
+            if table.busy and not busy or idle is not None and now - table.used <= idle:
                 continue
             if table.lock.acquire(blocking=False):
                 try:
+                    if table.busy:  # its question or peek is lost: its page is told why
+                        self.crowded[name] = None
+                        while len(self.crowded) > 4 * MAX_HELD:
+                            self.crowded.popitem(last=False)
                     table._close()
                 finally:
                     table.lock.release()

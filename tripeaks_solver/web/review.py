@@ -18,6 +18,7 @@ from ..analysis.hints import _taken_back
 from ..analysis.stats import fraction
 from ..errors import InputError
 from ..games.turns import score_of
+from ..limits import REVIEW_SAMPLES
 from ..model.game import Game, Status
 from ..model.geometry import TABLEAU_SIZE
 from ..model.i18n import _
@@ -33,7 +34,6 @@ if TYPE_CHECKING:
     from ..model.position import Position
 
 FAIR_MARGIN = 0.05  # a fair "?": the move kept this much less of the guesses winnable
-REVIEW_SAMPLES = 200  # at most, as the coach's review at the end
 
 
 # --- the board and the moves ---------------------------------------------------------------
@@ -205,5 +205,5 @@ def rather_than(advice: Advice) -> dict | None:
             "won_top": fraction(fa.won(top.move))}
 
 
-__all__ = ["REVIEW_SAMPLES", "board_after", "board_cells", "fair_mark",
+__all__ = ["board_after", "board_cells", "fair_mark",
            "judge", "move_rows", "rather_than", "told_cards"]

@@ -3,6 +3,7 @@ with each rule set's best line as boards to step through."""
 
 from __future__ import annotations
 
+from ..analysis.fair import Cancelled, StopCheck
 from ..errors import InputError
 from ..games.turns import score_of
 from ..model.codes import GameCode
@@ -50,8 +51,9 @@ def frame(game: Game, scoring: str) -> dict:
             "status": position.status.value}
 
 
-def solve_page(text: str, scoring: str = "app") -> dict:
-    """Both rule sets' verdicts, best scores and best lines, step by step."""
+def solve_page(text: str, scoring: str = "app", should_stop: StopCheck | None = None) -> dict:
+    """Both rule sets' verdicts, best scores and best lines, step by step; ``should_stop``
+    is asked before each rule set's search (Cancelled: its client left)."""
     from ..solver.solve import solve
 
     if scoring not in SCHEMES:
@@ -62,6 +64,8 @@ def solve_page(text: str, scoring: str = "app") -> dict:
            "line": deal.line(), "pysol": pysol_info(deal, Rules.named("easy")),
            "rules": by_rules}
     for name in RULE_ORDER:
+        if should_stop is not None and should_stop():
+            raise Cancelled
         rules = Rules.named(name).with_options(joker=deal.has_joker)
         solution = solve(deal, rules, scheme=scoring)
         game = Game(deal, rules)

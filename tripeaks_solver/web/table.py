@@ -23,20 +23,20 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from ..analysis.fair import StopCheck
+from ..analysis.fair import Cancelled, StopCheck
 from ..errors import InputError
 from ..games.following import Followed, follow_peek, peek_back
 from ..games.record_file import RecordChanged
 from ..games.session import CoachSession, RecordWriteError
 from ..games.turns import PeekTurn, score_of
+from ..limits import REVIEW_SAMPLES
 from ..model.cards import Card
 from ..model.game import Status
 from ..model.i18n import N_, _
 from ..model.observed import Observed, name_place
 from .advice import advice_of
-from .review import REVIEW_SAMPLES, board_after, board_cells, judge, move_rows, told_cards
+from .review import board_after, board_cells, judge, move_rows, told_cards
 
-ANALYSIS_SAMPLES = 200  # the most the end's analysis takes (as the coach's review)
 LIGHT_SAMPLES = 200  # advice with at most these samples (or exact) runs in the light lane
 CHANGED = N_("the record changed outside the page: reload")
 LEFT = N_("the game moved on: its moves are judged again")
@@ -66,6 +66,7 @@ class Table:
         self.initial_unknown = len(session.game.start.knowledge.unknown_places)
         self.closed = False
         self.outside = False  # read again after a change outside: the next 409 says so
+        self.crowded = False  # opened again after it was let go for room while busy
         self.followed: Followed | None = None  # the peek's step the page played
         self.peek_done: PeekTurn | None = None  # a peek ended by following it: said once
 
@@ -124,15 +125,20 @@ class Table:
             if self.follow():
                 raise Conflict(_(CHANGED))
             self._check(at, answers)
+            followed, done = self.followed, self.peek_done
             try:
-                change()
-            except (RecordWriteError, RecordChanged) as exc:
+                with self.core.step():  # all or nothing: one write of its lines
+                    change()
+            except BaseException as exc:
+                self.followed, self.peek_done = followed, done
+                if not isinstance(exc, (RecordWriteError, RecordChanged)):
+                    raise
                 # a correction rewrites the record itself: its RecordChanged comes bare
                 if isinstance(exc, RecordChanged) or isinstance(exc.__cause__, RecordChanged):
                     self.follow()
                     raise Conflict(_(CHANGED)) from None
                 raise
-            self.outside = False
+            self.outside = self.crowded = False
             return self._state()
 
     def _live(self) -> None:
@@ -216,6 +222,10 @@ class Table:
             return
         if self.outside:
             raise Conflict(_(CHANGED))
+        if answers and self.core.pending is None and self.crowded:
+            raise Conflict(_("the move waiting for its card was dropped: the server closed "
+                             "the game to make room for others (too many open at once): "
+                             "reload the page and play it again"))
         if answers and self.core.pending is None:
             # The page still asks for a card the server no longer waits for: the move was
             # never written (a restart drops it) or another tab cancelled it.
@@ -336,6 +346,8 @@ class Table:
                                count=len(record)))
 
         def compute(should_stop: StopCheck) -> dict:
+            if should_stop():  # its client left while it waited for its turn
+                raise Cancelled
             return {"at": version, **board_after(start, record, ply, scoring)}
 
         return key, compute, "heavy"
@@ -363,12 +375,12 @@ class Table:
 
     def analysis_job(self, samples: int, seed: int | None) -> Job:
         """The end of the game: the result and the whole game judged (at most
-        ANALYSIS_SAMPLES samples a move: ``samples`` says how many, ``samples_asked``
+        REVIEW_SAMPLES samples a move: ``samples`` says how many, ``samples_asked``
         how many were asked for), as a job."""
         from ..analysis.hints import analyze_game
 
         seed = self.seed if seed is None else seed
-        used = min(samples, ANALYSIS_SAMPLES)
+        used = min(samples, REVIEW_SAMPLES)
         with self.lock:
             self._live()
             game, scoring = self.core.game, self.core.scoring

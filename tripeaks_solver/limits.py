@@ -1,0 +1,21 @@
+"""The limits and defaults that more than one part of the package keeps, each written
+once, with why it is that number. Any module may import it (as errors.py); it imports
+nothing."""
+
+MAX_SAMPLES = 1_000_000
+"""The most completions a fair search takes from a command or the API (about an hour of
+solving: beyond, a typo rather than a wish)."""
+
+PLAYER_SAMPLES = 100_000
+"""The most completions a player of a batch run or a ``play`` looks at a move
+(``fair:N``, ``pimc:N``): each of its moves solves them all."""
+
+PAGE_SAMPLES = 5000
+"""The most completions the page may ask its advice to look at (the coach's default is
+1,000): a request must not pin the server."""
+
+REVIEW_SAMPLES = 200
+"""The completions solved a move when a game is judged fair: ``analyze``'s default, and
+the most the review at a game's end takes, in the terminal (coach) and on the page."""
+
+__all__ = ["MAX_SAMPLES", "PAGE_SAMPLES", "PLAYER_SAMPLES", "REVIEW_SAMPLES"]
