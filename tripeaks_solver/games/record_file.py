@@ -17,7 +17,6 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..errors import InputError
-from ..model.cards import Card
 from ..model.i18n import N_, _, current, ngettext
 from ..model.observed import Start
 from ..model.rules import Rules
@@ -337,22 +336,6 @@ def _sync_folder(folder: Path) -> None:
         os.close(fd)
 
 
-def start_words(start: str) -> str:
-    """A record's start (``seen Jd 4s``, ``code TP1-E-AAAAAAD``, ``layout …``) in the
-    words of the current language, as the page's list says it: ``cards seen: J♦ 4♠``."""
-    kind, _sep, body = start.partition(" ")
-    if kind == "code":
-        return _("code {code}", code=body)
-    if kind == "seen":
-        def pretty(token: str) -> str:
-            try:
-                return Card.parse(token).pretty
-            except InputError:
-                return token
-        return _("cards seen: {cards}", cards=" ".join(map(pretty, body.split())))
-    return _("layout {cards}", cards=body)
-
-
 @dataclass(frozen=True)
 class SavedGame:
     """A record file in the folder of saved games, as a list shows it."""
@@ -378,7 +361,7 @@ class SavedGame:
     def text(self) -> str:
         """Two lines, in the current language: when, the start, rules, scoring, moves,
         result and score; the file."""
-        from .turns import rules_name, score_label, scoring_name
+        from .turns import rules_name, score_label, scoring_name, start_words
 
         when = f"{self.modified:%Y-%m-%d %H:%M}"
         if self.moves is None or self.game_rules is None:  # unreadable

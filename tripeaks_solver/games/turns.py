@@ -10,6 +10,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from ..analysis.stats import fraction, fractions
+from ..errors import InputError
+from ..model.cards import Card
 from ..model.i18n import N_, _, fill, ngettext, percent, pgettext
 from ..model.moves import Move
 from ..model.observed import name_place, names
@@ -55,6 +57,22 @@ def scoring_name(scheme: str) -> str:
     """``app scoring``, ``original scoring``, ``cards-left scoring``, in words."""
     return {"app": _("app scoring"), "original": _("original scoring"),
             "cards-left": _("cards-left scoring"), "pysol": _("PySolFC scoring")}[scheme]
+
+
+def start_words(start: str) -> str:
+    """A record's start (``seen Jd 4s``, ``code TP1-E-AAAAAAD``, ``layout …``) in the
+    words of the current language, as the page's list says it: ``cards seen: J♦ 4♠``."""
+    kind, _sep, body = start.partition(" ")
+    if kind == "code":
+        return _("code {code}", code=body)
+    if kind == "seen":
+        def pretty(token: str) -> str:
+            try:
+                return Card.parse(token).pretty
+            except InputError:
+                return token
+        return _("cards seen: {cards}", cards=" ".join(map(pretty, body.split())))
+    return _("layout {cards}", cards=body)
 
 
 def rules_name(rules: Rules) -> str:
@@ -261,4 +279,5 @@ class PeekTurn:
 
 
 __all__ = ["ADVICE", "HELP", "NO_MOVES_NOTE", "TURN_KEYS", "Advice", "PeekTurn", "n_cards",
-           "n_moves", "percents", "rules_name", "score_label", "score_of", "scoring_name"]
+           "n_moves", "percents", "rules_name", "score_label", "score_of", "scoring_name",
+           "start_words"]
