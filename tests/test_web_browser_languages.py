@@ -107,6 +107,9 @@ def check_pages(driver, server: Server, lang: str) -> None:
     assert player.follow() == "over" and status(driver)[0] == "stuck"
     WebDriverWait(driver, WAIT).until(lambda d: d.find_elements(By.CSS_SELECTOR, "[data-summary]"))
     look("the end")
+    # The moves that would have kept the win were never played: said as a condition.
+    summary = driver.find_element(By.CSS_SELECTOR, "[data-summary]").text
+    assert {"vi": "; nếu đi ", "sk": "; výhru by zachoval ťah "}[lang] in summary, summary
     # The move that threw the win away, looked back on: its mark's words a sentence.
     WebDriverWait(driver, WAIT).until(
         lambda d: d.find_elements(By.CSS_SELECTOR, '#moves [data-mark="??"]'))

@@ -192,7 +192,7 @@ function summary(j) {
   if (j.exact) {
     if (j.lost) {
       const row = j.rows[j.lost.ply - 1];
-      out.push(_("After move {n} ({move}) no line won; {keepers} kept a win.", {
+      out.push(_("After move {n} ({move}) no line won; {keepers} would have kept a win.", {
         n: fmtNumber(j.lost.number), move: pretty(j.lost.move), keepers: orList(j.lost.keepers.map(pretty)) }));
       if (row.verdict === "bad luck") out.push(_("With the cards you could see, that move was bad luck: it was rated best."));
       else if (row.verdict === "mistake") out.push(_("With the cards you could see, that move was a mistake: another move kept more of the guesses winnable."));
