@@ -222,3 +222,19 @@ def test_the_longer_words_fit_at_390_px(server, lang, draw, waste):
         assert len({round(b["track"], 1) for b in bars}) == 1, bars  # one column of bars
     finally:
         driver.quit()
+
+
+def test_a_record_that_cannot_be_read_is_said_in_the_list_s_words(server):
+    """/play/NAME of a file that is no record: the page says why in the words of its list
+    of saved games, not the terminal's advice (a new file name, a record coach wrote)."""
+    (server.folder / "notes.txt").write_text("my notes\n", encoding="utf-8")
+    driver = browser_speaking("sk")
+    try:
+        driver.get(server.url + "play/notes.txt")
+        WebDriverWait(driver, WAIT).until(
+            lambda d: d.find_element(By.ID, "message").is_displayed())
+        said = driver.find_element(By.ID, "message").text
+        assert said.startswith("nečitateľný: notes.txt nie je záznam hry"), said
+        assert "coach" not in said and str(server.folder) not in said, said
+    finally:
+        driver.quit()
