@@ -186,6 +186,12 @@ const box = (r) => ({left: r.left, right: r.right, top: r.top, bottom: r.bottom}
 return {waste: slot.classList.contains('waste-slot'), word: word.textContent,
         slot: box(slot.getBoundingClientRect()), text: box(range.getBoundingClientRect()),
         before: box(slots[slots.length - 2].getBoundingClientRect()), width: window.innerWidth};"""
+# The start field's example (its placeholder) as wide as the font draws it, and the room.
+PLACEHOLDER_FITS = """const input = document.getElementById('start-text'), style = getComputedStyle(input);
+const canvas = document.createElement('canvas').getContext('2d');
+canvas.font = getComputedStyle(input, '::placeholder').font;
+return [canvas.measureText(input.placeholder).width,
+        input.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight)];"""
 
 
 @pytest.mark.parametrize(("lang", "draw", "waste"), [
@@ -194,7 +200,7 @@ return {waste: slot.classList.contains('waste-slot'), word: word.textContent,
 def test_the_longer_words_fit_at_390_px(server, lang, draw, waste):
     """The advice bars' labels on one line, each left of its bar, the bars starting
     together; the start picker's waste slot holding its word, clear of the slot before
-    it and of the screen's edge."""
+    it and of the screen's edge; the start field's example whole."""
     driver = browser_speaking(lang)
     try:
         set_width(driver, 390, 844)
@@ -211,6 +217,8 @@ def test_the_longer_words_fit_at_390_px(server, lang, draw, waste):
         assert slot["before"]["right"] <= slot["slot"]["left"] or (
             slot["before"]["bottom"] <= slot["slot"]["top"]), slot  # beside it, or below
         assert slot["slot"]["right"] <= slot["width"], slot
+        need, room = driver.execute_script(PLACEHOLDER_FITS)
+        assert need <= room, (need, room)
         start_game(driver, server, "TP1-E-AAAAAAD")
         assert wait_settled(driver) == "move"
         rules = {"vi": "luật Dễ, cách tính điểm của ứng dụng", "en": "Easy rules, app scoring",
