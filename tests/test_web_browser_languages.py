@@ -2,7 +2,8 @@
 whose language is Vietnamese gets the page in Vietnamese; the page's switch turns it to
 Slovak and the choice holds across reloads. The visible text of the start page, a game,
 a question, the end and /solve holds no English text of the catalog. At 390 px the words
-longer than English's fit where they stand: the advice bars' labels, the waste slot."""
+longer than English's fit where they stand: the advice bars' labels, the waste slot. A
+Czech browser gets Slovak; a file that is no record is said in the list's words."""
 
 from __future__ import annotations
 
@@ -244,5 +245,17 @@ def test_a_record_that_cannot_be_read_is_said_in_the_list_s_words(server):
         said = driver.find_element(By.ID, "message").text
         assert said.startswith("nečitateľný: notes.txt nie je záznam hry"), said
         assert "coach" not in said and str(server.folder) not in said, said
+    finally:
+        driver.quit()
+
+
+def test_a_czech_browser_gets_the_page_in_slovak(server):
+    """Czech, which the page lacks: its closest language, Slovak, rather than English."""
+    driver = browser_speaking("cs-CZ,cs;q=0.9")
+    try:
+        driver.get(server.url)
+        WebDriverWait(driver, WAIT).until(
+            lambda d: d.find_element(By.TAG_NAME, "html").get_attribute("lang") == "sk")
+        assert driver.find_element(By.CSS_SELECTOR, "[data-action=start]").text == "Začať"
     finally:
         driver.quit()
