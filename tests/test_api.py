@@ -344,7 +344,8 @@ def test_a_deal_number_is_played_as_the_command_plays_it(capsys, deal):
     assert untimed_object(tp.solve(deal).to_dict()) == untimed_object(expected)
     assert untimed_object(tp.solve(np.int64(3)).to_dict()) == untimed_object(expected)
     assert tp.hint(deal, "8h").to_dict() == cli_json(capsys, "hint", "3", "8h")
-    assert tp.analyze(deal, "8h d").to_dict() == cli_json(capsys, "analyze", "3", "8h", "d")
+    assert tp.analyze(deal, "8h d", seed=1, samples=50).to_dict() == cli_json(
+        capsys, "analyze", "3", "8h", "d", "--seed", "1", "--samples", "50")
     assert tp.play(deal).to_dict() == cli_json(capsys, "play", "3")
     assert tp.peek(deal, undo_limit=2).to_dict() == cli_json(capsys, "peek", "3",
                                                              "--undo-limit", "2")
@@ -369,8 +370,9 @@ def test_the_cards_of_a_deal_are_played_as_the_layout_command_plays_them(capsys,
     [expected] = cli_json(capsys, "--layout", LINE3, "--rules", "easy")
     assert untimed_object(tp.solve(cards).to_dict("layout 1")) == untimed_object(expected)
     assert tp.hint(cards, "8h").to_dict() == cli_json(capsys, "hint", "--layout", LINE3, "8h")
-    assert tp.analyze(cards, ["8h"], "classic").to_dict() == cli_json(
-        capsys, "analyze", "--layout", LINE3, "8h", "--rules", "classic")
+    assert tp.analyze(cards, ["8h"], "classic", seed=1, samples=50).to_dict() == cli_json(
+        capsys, "analyze", "--layout", LINE3, "8h", "--rules", "classic", "--seed", "1",
+        "--samples", "50")
     # play takes no layout: the same game as on deal 3, of a deal without a number
     assert tp.play(cards).to_dict() == {**cli_json(capsys, "play", "3"), "code": None,
                                         "deal": None}

@@ -318,7 +318,6 @@ def test_a_reader_that_stops_early_ends_the_command_quietly(args):
     (["hint", "TP1-E-AAAAAAD", "--samples", "5"], "--samples"),
     (["hint", "TP1-E-AAAAAAD", "--score-samples", "5"], "--score-samples"),
     (["hint", "TP1-E-AAAAAAD", "--seed", "3"], "--seed"),
-    (["analyze", "TP1-E-AAAAAAD", "8h", "--samples", "5"], "--samples"),
     (["solve", "TP1-E-AAAAAAD", "--samples", "5"], "--samples"),
     (["solve", "TP1-E-AAAAAAD", "--seed", "3"], "--seed"),
     (["batch", "0", "3", "--seed", "4"], "--seed"),

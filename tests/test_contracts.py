@@ -12,7 +12,7 @@ from click.testing import CliRunner
 
 import tripeaks_solver as tp
 from tripeaks_solver import limits
-from tripeaks_solver.analysis.hints import MARKS, Mark
+from tripeaks_solver.analysis.hints import EXACT_MARKS, MARKS, Mark
 from tripeaks_solver.cli import cli
 from tripeaks_solver.model.rules import RULE_ORDER, RULE_SETS, RuleSet, select_rules
 
@@ -31,14 +31,17 @@ def test_a_rule_set_is_its_name_everywhere_a_name_went() -> None:
 
 
 def test_the_marks_are_the_strings_printed() -> None:
-    assert MARKS == ("", "?", "??", "!") and Mark("??") is Mark.THROWS_WIN
+    assert EXACT_MARKS == ("", "?", "??", "!") and Mark("??") is Mark.THROWS_WIN
+    assert MARKS == ("", "?!", "?", "??")  # the judgement's, as it could be seen then
     assert json.dumps([Mark.ONLY_KEEPER, Mark.NONE]) == '["!", ""]'
     # A game with a thrown win: the review's rows carry Marks, its JSON plain marks.
-    report = tp.analyze("TP1-E-AAAAAAD", "d d d d d d d d d d d d d d d d d d d d d d d")
-    marks = [m.mark for m in report.review.moves]
+    report = tp.analyze("TP1-E-AAAAAAD", "d d d d d d d d d d d d d d d d d d d d d d d",
+                        samples=30, seed=1)
+    marks = [m.exact_mark for m in report.review.moves]
     assert {type(m) for m in marks} == {str} and Mark.THROWS_WIN in marks
-    assert {row["mark"] for row in json.loads(json.dumps(report.to_dict()))["moves"]} \
-        <= set(MARKS)
+    rows = json.loads(json.dumps(report.to_dict()))["moves"]
+    assert {row["exact_mark"] for row in rows} <= set(EXACT_MARKS)
+    assert {row["mark"] for row in rows} <= set(MARKS)
 
 
 @pytest.mark.parametrize("args, most", [

@@ -47,9 +47,10 @@ SCHEMES = ("app", "original", "cards-left")
 HINT_KEYS = {"code", "deal", "pysol", "layout", "rules", "variant", "scoring", "must_clear", "fair", "moves_played", "status",
              "score", "cards_left", "stock_left", "waste", "winnable", "best_score",
              "best_moves", "line", "moves", "samples", "scored", "exact", "recommended",
-             "error", "error_move", "seen", "record", "known", "unknown", "player", "seed"}
+             "error", "error_move", "seen", "record", "known", "unknown", "player", "seed",
+             "chance"}
 MOVE_KEYS = {"move", "winnable", "best_score", "best_moves", "mark", "share", "share_95",
-             "mean_score"}
+             "mean_score", "chance", "points"}
 
 
 def label(rules: Rules) -> str:

@@ -4,9 +4,11 @@ the commands."""
 
 from __future__ import annotations
 
+import csv
 import json
 import random
 from collections import Counter
+from pathlib import Path
 
 import pytest
 from cli_run import run
@@ -86,12 +88,11 @@ def test_a_hand_starts_at_minus_52_and_a_draw_scores_nothing() -> None:
     game.draw()
     assert game.score_under("pysol") == -52
     # Undo gives every point back (the game keeps undo; PySolFC's scored games have none).
-    card = game.playable()[0] if game.playable() else None
-    if card is not None:
-        game.remove(card)
-        assert game.score_under("pysol") == -51  # the first of a run, no peak empty
-        game.undo()
-        assert game.score_under("pysol") == -52
+    assert [c.token for c in game.playable()] == ["5d"]  # on the 4h drawn
+    game.remove("5d")
+    assert game.score_under("pysol") == -51  # the first of a run, no peak empty
+    game.undo()
+    assert game.score_under("pysol") == -52
 
 
 @pytest.mark.parametrize("seed", range(40))
@@ -227,3 +228,63 @@ def test_batch_pysol_column(capsys, tmp_path) -> None:
         assert row["scoring"] == "pysol"
         assert int(row["best_score"]) == solve(Deal.from_number(n), EASY,
                                                scheme="pysol").best_score
+
+
+@pytest.mark.nojit
+def test_a_late_position_against_the_twin() -> None:
+    """Also run with NUMBA_DISABLE_JIT=1 (CI's nojit set): the kernel as plain Python."""
+    deal, rules, game = _positions(1, 53)[0]
+    rng = random.Random(53)
+    for _ in range(12):  # further in: a small search
+        moves = Position.of(game).legal_moves()
+        if not moves or game.stock_left < 6:
+            break
+        game.play(rng.choice(moves))
+    start = start_of(game, game.score_under("pysol"))
+    sol = solve(Position.of(game), scheme="pysol")
+    assert sol.best_score == naive_pysol_best(deal, rules, start)
+    assert (sol.steps()[-1].score if sol.moves else game.score_under("pysol")) == sol.best_score
+
+
+def test_api_under_pysol() -> None:
+    import tripeaks_solver as tp
+
+    _, _, best, cards = KNOWN[3]
+    deal = Deal.from_cards(cards)
+    assert tp.solve(deal, scoring="pysol").best_score == best
+    assert tp.peek(deal, scoring="pysol").to_dict()["undo_limit"] == 0
+
+
+@pytest.mark.parametrize("form,winnable,best", [(k[0], k[1], k[2]) for k in KNOWN[1:3] + KNOWN[-1:]])
+def test_solve_by_game_number(capsys, form: str, winnable: int, best: int) -> None:
+    code, out, err = run(capsys, "solve", f"pysol:{form}", "--scoring", "pysol", "--json")
+    assert code == 0, err
+    objs = json.loads(out)
+    obj = objs[0] if isinstance(objs, list) else objs
+    assert (obj["winnable"], obj["best_score"], obj["scoring"]) == (bool(winnable), best, "pysol")
+    game = Game(Deal.from_pysol(form), EASY)
+    for token in obj["solution"]:
+        game.play(token)
+    assert game.score_under("pysol") == best
+
+
+DATA = Path(__file__).resolve().parent.parent / "data"
+
+
+def _sample(name: str, count: int) -> list[dict[str, str]]:
+    with (DATA / name).open(newline="") as f:
+        rows = list(csv.DictReader(f))
+    return random.Random(51).sample(rows, min(count, len(rows)))
+
+
+@pytest.mark.parametrize("row", _sample("pysol-1-32000.csv", 30), ids=lambda r: r["game"])
+def test_the_data_of_pysolfc_games(row: dict[str, str]) -> None:
+    sol = solve(Deal.from_pysol(row["game"]), EASY)
+    assert (int(sol.winnable), "" if sol.min_draws is None else str(sol.min_draws),
+            sol.best_score) == (int(row["winnable"]), row["min_draws"], int(row["best_score"]))
+
+
+@pytest.mark.parametrize("row", _sample("pysol-1-32000.csv", 8), ids=lambda r: r["game"])
+def test_the_best_hands_of_pysolfc_games(row: dict[str, str]) -> None:
+    assert solve(Deal.from_pysol(row["game"]), EASY, scheme="pysol").best_score == int(
+        row["best_pysol"])

@@ -282,8 +282,8 @@ def test_the_page_gets_its_own_texts_and_no_other(tmp_path):
         assert {(k.split("\u0004")[0], k.split("\u0004")[1]) if "\u0004" in k else (None, k)
                 for k in served} == referenced
     sk = catalog(c, headers=SK)["messages"]
-    assert sk["Your game"] == "Vaša hra" and sk["{n} mistake"] == ["{n} chyba", "{n} chyby",
-                                                                    "{n} chýb"]
+    assert sk["Your game"] == "Vaša hra" and sk["{n} point"] == ["{n} bod", "{n} body",
+                                                                  "{n} bodov"]
     assert (sk["field label\u0004Start"], sk["button\u0004Start"]) == ("Začiatok", "Začať")
     assert "Your move (a card, d, u; ? for help): " not in sk  # the coach's prompt
     assert "Peek stopped." not in sk and "the server is stopping" not in sk

@@ -193,17 +193,18 @@ def hint(deal: DealLike | Layout | Start, moves: MovesLike = (), rules: RulesLik
 def analyze(deal: DealLike | Layout | Start, moves: MovesLike, rules: RulesLike = None, *,
             scoring: str = "app", fair: bool = False, samples: int = REVIEW_SAMPLES,
             seed: int | None = None) -> AnalysisReport:
-    """Judge every move of the record ``moves`` (undos included): the best final score
-    before and after each, the points lost, the marks (``??`` threw the win away, ``?``
-    lost points, ``!`` the only move that kept the win) and where the game was lost
-    (``report.review``); ``fair`` adds the share of ``samples`` completions of the
-    unseen cards still winnable before and after each move (``seed`` None draws one).
-    ``.to_dict()`` is the object of ``analyze --json``."""
+    """Judge every move of the record ``moves`` (undos included): as it could be seen
+    then (its chance, over ``samples`` guessed games drawn with ``seed``, None draws
+    one, against the advice's move: ``?!``, ``?``, ``??``, the better move, the luck),
+    and exactly when the deal is known (the best final score before and after it, the
+    points lost, the marks of hindsight: ``??`` threw the win away, ``?`` lost points,
+    ``!`` the only move that kept the win, and where the game was lost);
+    ``fair`` adds the ceilings (the share of completions still winnable before and after
+    each move). ``.to_dict()`` is the object of ``analyze --json``."""
     start = _start(deal, rules)
     record = _record(moves)
-    game = ObservedGame.replay(start, record)  # an illegal move, named, before any search
-    fair = fair or not game.exact
-    seed = new_seed() if fair and seed is None else seed
+    ObservedGame.replay(start, record)  # an illegal move, named, before any search
+    seed = new_seed() if seed is None else seed
     review = _hints.analyze_game(start, record, scoring, fair=fair, samples=samples,
                                  seed=seed)
     return AnalysisReport(start, scoring, fair, samples, seed, review)
@@ -227,7 +228,10 @@ def peek(deal: DealLike | Layout | Start, moves: MovesLike = (), rules: RulesLik
     ``deal``; then, when every card became known, the best line from there
     (``report.best``). ``options`` go to the planner
     (:func:`tripeaks_solver.analysis.peek.plan_peek`). ``.to_dict()`` is the object of
-    ``peek --json``."""
+    ``peek --json``. Under ``scoring="pysol"`` there is no undo (PySolFC's scored games
+    have none): ``undo_limit`` is 0 and the plan has no taps to take back."""
+    if scoring == "pysol":
+        undo_limit = 0
     start = _start(deal, rules)
     game = ObservedGame.replay(start, _record(moves))
     d = game.deal

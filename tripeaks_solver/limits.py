@@ -14,8 +14,9 @@ PAGE_SAMPLES = 5000
 """The most completions the page may ask its advice to look at (the coach's default is
 1,000): a request must not pin the server."""
 
-REVIEW_SAMPLES = 200
-"""The completions solved a move when a game is judged fair: ``analyze``'s default, and
-the most the review at a game's end takes, in the terminal (coach) and on the page."""
+REVIEW_SAMPLES = 1000
+"""The guessed games a move when a game is judged (``analyze``'s default): the advice's
+default (the coach's and the page's), so that the review of a game reuses the chances
+its advice computed and gives the numbers it showed."""
 
 __all__ = ["MAX_SAMPLES", "PAGE_SAMPLES", "PLAYER_SAMPLES", "REVIEW_SAMPLES"]

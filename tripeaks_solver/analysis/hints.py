@@ -13,9 +13,6 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from enum import StrEnum
 
-import numpy as np
-
-from ..limits import PLAYER_SAMPLES
 from ..model.dealing import Deal
 from ..model.game import Game, Status
 from ..model.moves import Move, move_numbers
@@ -24,8 +21,9 @@ from ..model.position import Position
 from ..model.rules import Rules
 from ..model.scoring import check_scheme, objective
 from ..solver.solve import Solution, solve
-from .fair import Cancelled, FairHint, StopCheck, View, fair_hint
-from .players import fair_player
+from .chances import FairAdvice, fair_advice, move_chances  # noqa: F401 - hints.fair_advice too
+from .fair import Cancelled, StopCheck, View, fair_hint
+from .judgement import Decision, accuracy, decide, judged_fields, luck_of
 from .stats import fraction
 
 
@@ -133,9 +131,9 @@ def _stop_here(should_stop: StopCheck | None) -> None:
 
 # --- analyze -------------------------------------------------------------------------
 class Mark(StrEnum):
-    """A move's mark in a review, as chess annotates it. The code names the marks so;
-    what leaves the package (``MoveValue.mark``, a review's rows, JSON) is the mark as
-    printed, the plain string ``Mark.THROWS_WIN.value``."""
+    """A move's exact mark in a review (in hindsight), as chess annotates it. The code
+    names the marks so; what leaves the package (``MoveValue.mark``, a review's rows,
+    JSON) is the mark as printed, the plain string ``Mark.THROWS_WIN.value``."""
 
     NONE = ""
     LOSES_POINTS = "?"  # the best result reachable is worse after the move
@@ -143,25 +141,29 @@ class Mark(StrEnum):
     ONLY_KEEPER = "!"  # the only move that kept the win
 
 
-MARKS = tuple(m.value for m in Mark)
+EXACT_MARKS = tuple(m.value for m in Mark)  # in hindsight, every card known
+MARKS = ("", "?!", "?", "??")  # the judgement's, as it could be seen then (judgement.py)
 
 
 @dataclass(frozen=True)
 class MoveReview:
-    """One move of a record, judged exactly (and fairly when asked).
+    """One move of a record, judged as it could be seen then (``decision``: against the
+    advice of its moment, :mod:`judgement`; ``luck``: what the cards it turned up did
+    to the chance), exactly when the whole deal is known by the end, and with the
+    fair ceilings when asked.
 
     ``number``: the move's as the app counts moves (:func:`moves.move_numbers`);
     ``lost``: best final score before minus after (cards-left: cards more left);
     ``best_moves_before`` and ``best_moves_after``: under cards-left, the moves of the
-    best result (None otherwise); ``mark``: ``??`` the move threw the win away, ``?``
+    best result (None otherwise); ``exact_mark``: ``??`` the move threw the win away, ``?``
     the best result still reachable got worse (as hint's ``?``: under cards-left more
     cards left, or as many in more moves), ``!`` it was the only move of several that
     kept the win, else empty (undos and the moves they took back are never marked:
     ``taken_back``, they are not part of the game as it stands). ``share_before``
     and ``share_after``: the share of completions of the unseen cards still winnable
-    before and after the move, as the player could know it; ``verdict`` for a ``??``
-    move: ``mistake`` when the fair view also rated it below the best move, ``bad luck``
-    when it rated it best.
+    before and after the move, as the player could know it (the ceiling: a player
+    who saw every card); ``verdict`` for an exact ``??`` move: ``mistake`` when the
+    judgement of its moment marked it too, ``bad luck`` when it did not.
     """
 
     number: int
@@ -171,7 +173,7 @@ class MoveReview:
     best_before: int | None
     best_after: int | None
     lost: int | None
-    mark: str | None
+    exact_mark: str | None
     share_before: float | None = None
     share_after: float | None = None
     verdict: str | None = None
@@ -179,6 +181,14 @@ class MoveReview:
     best_moves_before: int | None = None
     best_moves_after: int | None = None
     taken_back: bool = False  # an undo, or a move an undo later took back
+    decision: Decision | None = None  # None: an undo, or a move taken back
+    luck: float | None = None
+
+    @property
+    def mark(self) -> str:
+        """The judgement's mark as it could be seen then: ``?!``, ``?``, ``??`` or
+        empty (:mod:`judgement`)."""
+        return "" if self.decision is None else self.decision.mark
 
 
 @dataclass(frozen=True)
@@ -195,6 +205,8 @@ class Review:
     fair: bool
     status: Status = Status.IN_PLAY  # of the game after the record
     exact: bool = True  # the deal was known: the exact columns are filled
+    samples: int = 1000  # the completions of each judgement (the advice's)
+    seed: int = 0  # and their seed (the game's)
 
     @property
     def lost_total(self) -> int | None:
@@ -207,19 +219,49 @@ class Review:
 
     @property
     def said(self) -> str:
-        """``moves 22, in play, score 478, best 757 at the start and 655 at the end, lost
-        at move 21, marks ?? 1, ? 1, ! 1`` and the like."""
+        """``moves 22, in play, score 478, best 757 then 655, lost at move 21, marks ?!2
+        ?0 ??0, exact ??1 ?1 !1`` (the best from the start, then after the record) and
+        the like."""
         said = f"moves {len(self.moves)}, {self.status.value}, score {self.final_score}"
         if self.best_start is not None:
-            said += f", best {self.best_start} at the start and {self.final_best} at the end"
+            said += f", best {self.best_start} then {self.final_best}"
         if self.lost_at is not None:
             said += f", lost at move {self.lost_at}"
+        said += ", marks " + " ".join(f"{m}{self.count(m)}" for m in MARKS[1:])
         if self.exact:
-            said += ", marks " + ", ".join(f"{m} {self.count(m)}" for m in ("??", "?", "!"))
+            said += ", exact " + " ".join(f"{m}{self.count_exact(m)}" for m in EXACT_MARKS[1:])
         return said
 
     def count(self, mark: str) -> int:
+        """The moves the judgement of their moment marked ``mark``."""
         return sum(r.mark == mark for r in self.moves)
+
+    def count_exact(self, mark: str) -> int:
+        """The moves marked ``mark`` exactly (in hindsight, every card known)."""
+        return sum(r.exact_mark == mark for r in self.moves)
+
+    @property
+    def decisions(self) -> list[Decision]:
+        """The moves of the game as it stands, judged as they could be seen then."""
+        return [r.decision for r in self.moves if r.decision is not None]
+
+    @property
+    def accuracy(self) -> float | None:
+        """:func:`judgement.accuracy` of the game's decisions."""
+        return accuracy(self.decisions)
+
+    def costliest(self, n: int = 3) -> list[MoveReview]:
+        """The ``n`` marked moves that cost the most: by chance lost, then points lost."""
+        marked = [r for r in self.moves if r.mark and r.decision is not None]
+        marked.sort(key=lambda r: (-r.decision.chance_lost, -r.decision.points_lost,  # type: ignore[union-attr]
+                                   r.number))
+        return marked[:n]
+
+    @property
+    def luck_total(self) -> float | None:
+        """The sum of the luck of the moves (None when no move turned up a card)."""
+        lucks = [r.luck for r in self.moves if r.luck is not None]
+        return sum(lucks) if lucks else None
 
     def rows(self) -> list[dict]:
         """One plain dict per move, the fields of :data:`ROW_FIELDS` (JSON and CSV)."""
@@ -228,10 +270,10 @@ class Review:
                  "best_before": r.best_before, "best_after": r.best_after,
                  "best_moves_before": r.best_moves_before,
                  "best_moves_after": r.best_moves_after, "lost": r.lost,
-                 "mark": r.mark, "share_before": fraction(r.share_before),
+                 "exact_mark": r.exact_mark, "share_before": fraction(r.share_before),
                  "share_after": fraction(r.share_after),
                  "share_best": fraction(r.share_best), "verdict": r.verdict,
-                 "taken_back": r.taken_back} for r in self.moves]
+                 "taken_back": r.taken_back, **judged_fields(r.decision, r.luck)} for r in self.moves]
 
     @property
     def standing(self) -> int:
@@ -245,8 +287,10 @@ class Review:
 
 
 ROW_FIELDS = ("number", "move", "winnable_before", "winnable_after", "best_before",
-              "best_after", "best_moves_before", "best_moves_after", "lost", "mark",
-              "share_before", "share_after", "share_best", "verdict", "taken_back")
+              "best_after", "best_moves_before", "best_moves_after", "lost", "exact_mark",
+              "share_before", "share_after", "share_best", "verdict", "taken_back",
+              "chance_played", "chance_best", "chance_lost", "points_played", "points_best",
+              "points_lost", "better", "followed", "mark", "grade", "luck")
 
 
 def _cell(value: object) -> str:
@@ -279,32 +323,38 @@ def _only_keeper(position: Position, move: Move) -> bool:
 
 
 def analyze(deal: Deal, rules: Rules, record: Iterable[Move | str], scheme: str = "app",
-            fair: bool = False, samples: int = 100, seed: int | None = None) -> Review:
-    """Judge every move of ``record`` (undos included) from the opening of ``deal``.
-    IllegalMoveError at an illegal move, InputError for a malformed token."""
+            fair: bool = False, samples: int = 1000, seed: int | None = None,
+            judged: bool = True) -> Review:
+    """Judge every move of ``record`` (undos included) from the opening of ``deal``
+    (:func:`analyze_game`). IllegalMoveError at an illegal move, InputError for a
+    malformed token."""
     start = Start.of_deal("deal", deal.line(), deal, rules)
-    return analyze_game(start, record, scheme, fair, samples, seed)
+    return analyze_game(start, record, scheme, fair, samples, seed, judged=judged)
 
 
 def analyze_game(start: Start, record: Iterable[Observed | Move | str], scheme: str = "app",
-                 fair: bool = False, samples: int = 100, seed: int | None = None,
+                 fair: bool = False, samples: int = 1000, seed: int | None = None,
                  progress: Callable[[int], None] | None = None,
-                 should_stop: StopCheck | None = None) -> Review:
+                 should_stop: StopCheck | None = None, judged: bool = True) -> Review:
     """Judge every move of an observed ``record`` (undos included) of a game that began
-    as ``start``. Exactly when the whole deal is known by the end (from the start, or
-    every card seen); fairly too with ``fair``, and only fairly otherwise: each move's
-    shares come from what the player knew before it; rows numbered as the app counts
-    moves. ``progress(n)`` is called after the n-th move of the record; ``should_stop``
-    as :func:`fair.fair_hint` asks it (Cancelled). IllegalMoveError at an illegal move,
-    InputError for a bad token or an observation that contradicts what is known."""
+    as ``start``: each move as it could be seen then (the advice's chances from what
+    the player knew before it, ``samples`` completions drawn with ``seed``, as
+    :func:`chances.move_chances` computes them and keeps them), exactly too when the
+    whole deal is known by the end, and with ``fair`` the ceiling shares too; rows
+    numbered as the app counts moves. ``progress(n)`` is called after the n-th move of
+    the record; ``should_stop`` as :func:`fair.fair_hint` asks it (Cancelled).
+    IllegalMoveError at an illegal move, InputError for a bad token or an observation
+    that contradicts what is known. ``judged`` False leaves the judgement of each
+    moment out (the exact values alone: no mark, no chance)."""
     check_scheme(scheme)
+    seed = 0 if seed is None else seed
     observed = ObservedGame(start)
     known = []  # what the player knew before each move
     for step in record:
         known.append(observed.known_places)
         observed.play(step)
+    known.append(observed.known_places)  # and after the last
     exact = observed.exact
-    fair = fair or not exact
     # Every card the player saw is where the record says on this deal; the others are
     # read only by the exact searches, which run when there are none.
     deal = observed.deal or observed.knowledge.filled()
@@ -323,6 +373,13 @@ def analyze_game(start: Start, record: Iterable[Observed | Move | str], scheme: 
         position = Position.of(game)
         winnable_before = winnable_after = best_before = best_after = lost = mark = None
         moves_before = moves_after = None
+        decision = luck = None
+        if judged and not back:
+            chances = move_chances(View.of(before, known[i]), samples, seed, scheme,
+                                   should_stop)
+            decision = decide(chances, move)
+            luck = luck_of(position, known[i], known[i + 1], decision, samples, seed,
+                           scheme, should_stop)
         if sol_before is not None:  # exactly
             here = solve(position, scheme=scheme)
             lost = _value(sol_before)[1] - _value(here)[1]  # analyze never asks must_clear
@@ -340,6 +397,8 @@ def analyze_game(start: Start, record: Iterable[Observed | Move | str], scheme: 
             if scheme == "cards-left":
                 moves_before, moves_after = sol_before.best_moves, here.best_moves
         share_before = share_after = share_best = verdict = None
+        if mark == "??" and decision is not None:
+            verdict = "mistake" if decision.grade else "bad luck"
         if fair and not back:
             rating = fair_hint(View.of(before, known[i]), samples, seed,
                                score_samples=0, with_now=True, scheme=scheme,
@@ -347,11 +406,9 @@ def analyze_game(start: Start, record: Iterable[Observed | Move | str], scheme: 
             share_before = rating.share_now
             share_after = next(m.share for m in rating.moves if m.move == move)
             share_best = rating.moves[0].share
-            if mark == "??":
-                verdict = "bad luck" if share_after >= share_best else "mistake"
         rows.append(MoveReview(number, move, winnable_before, winnable_after, best_before,
                                best_after, lost, mark, share_before, share_after, verdict,
-                               share_best, moves_before, moves_after, back))
+                               share_best, moves_before, moves_after, back, decision, luck))
         if progress is not None:
             progress(i + 1)
     lost_at = None
@@ -363,7 +420,7 @@ def analyze_game(start: Start, record: Iterable[Observed | Move | str], scheme: 
     return Review(Position(deal, start.rules), scheme, tuple(rows), start_best,
                   position.shown_score(scheme),
                   None if here is None else here.best_score, lost_at, fair, position.status,
-                  exact)
+                  exact, samples, seed)
 
 
 def _taken_back(moves: list[Move]) -> list[bool]:
@@ -376,47 +433,3 @@ def _taken_back(moves: list[Move]) -> list[bool]:
         elif stack:
             back[stack.pop()] = True
     return back
-
-
-@dataclass(frozen=True)
-class FairAdvice:
-    """A fair hint's shares, the move the strongest fair player would play, and its
-    rollouts: per legal move, the games (of ``rollouts``) that the careful player,
-    playing on after it over guesses at the unseen cards, won."""
-
-    rating: FairHint
-    player: str  # e.g. ``fair:1000``
-    seed: int
-    recommended: Move | None
-    rollouts: int = 0
-    wins: tuple[tuple[Move, int], ...] = ()
-
-    def __repr__(self) -> str:
-        play = "no move" if self.recommended is None else f"play {self.recommended.token}"
-        return f"<FairAdvice {self.player}, seed {self.seed}: {play}; {self.rating.said}>"
-
-    def won(self, move: Move) -> float:
-        """The share of its rollouts that ``move`` won (ValueError without rollouts)."""
-        wins = next((w for m, w in self.wins if m == move), None)
-        if wins is None or not self.rollouts:
-            raise ValueError(f"no rollouts of {move.token}")
-        return wins / self.rollouts
-
-
-def fair_advice(view: View, samples: int = 1000, seed: int = 0, score_samples: int = 100,
-                scheme: str = "app", should_stop: StopCheck | None = None) -> FairAdvice:
-    """Every legal move's share of completions still winnable (:func:`fair.fair_hint`),
-    and the recommendation of the strongest fair player, ``fair:N`` with N =
-    ``samples`` (rollouts of the careful player: ``players.py``), with its rollouts'
-    wins. Both see only ``view``; ``seed`` fixes both. ``should_stop``: as fair_hint."""
-    rating = fair_hint(view, samples, seed, score_samples, scheme=scheme,
-                       should_stop=should_stop)
-    player = fair_player(min(samples, PLAYER_SAMPLES))
-    if not rating.moves:
-        return FairAdvice(rating, player.name, seed, None)
-    # The player's own order of the legal moves (its ties go to the first); with one
-    # legal move its rollouts still say how often playing on wins.
-    order = view.canonical().legal_moves()
-    move, sums = player.decide(view, order, np.random.default_rng(seed), should_stop)
-    wins = tuple((m, int(sums[j, 0])) for j, m in enumerate(order))
-    return FairAdvice(rating, player.name, seed, move, player.samples, wins)

@@ -126,7 +126,7 @@ class HintReport:
                "unknown": len(self.knowledge.unknown_places),
                "winnable": None, "best_score": None, "best_moves": None, "line": None,
                "moves": [], "samples": None, "scored": None, "exact": None,
-               "recommended": None, "player": None, "seed": None,
+               "recommended": None, "chance": None, "player": None, "seed": None,
                "error": self.error, "error_move": self.error_move}
         h = self.exact
         if h is not None:
@@ -134,27 +134,40 @@ class HintReport:
                        line=[m.token for m in h.line], best_moves=h.solution.best_moves)
             out["moves"] = [{"move": m.move.token, "winnable": m.winnable,
                              "best_score": m.best_score, "best_moves": m.best_moves,
-                             "mark": m.mark, "share": None, "share_95": None,
-                             "mean_score": None} for m in h.moves]
+                             "mark": m.mark, "chance": None, "points": None, "share": None,
+                             "share_95": None, "mean_score": None} for m in h.moves]
         if self.advice is not None:
             rating = self.advice.rating
             rec = self.advice.recommended
+            chances = self.advice.chances
             out.update(samples=rating.samples, scored=rating.scored, exact=rating.exact,
                        recommended=None if rec is None else rec.token,
+                       chance=None if chances is None else fraction(chances.value),
                        player=self.advice.player,
                        seed=self.advice.seed)
-            out["moves"] = [{"move": m.move.token, "winnable": None, "best_score": None,
-                             "best_moves": None, "mark": None, "share": fraction(m.share),
-                             "share_95": fractions(m.share_95), "mean_score": m.mean_score}
-                            for m in rating.moves]
+            # The one measure first: the move recommended, then by chance.
+            order = [c.move for c in chances.moves] if chances else [m.move for m in
+                                                                     rating.moves]
+            ceilings = {m.move: m for m in rating.moves}
+            chance_of = {c.move: c for c in chances.moves} if chances else {}
+            out["moves"] = [{"move": mv.token, "winnable": None, "best_score": None,
+                             "best_moves": None, "mark": None,
+                             "chance": fraction(chance_of[mv].chance) if mv in chance_of
+                             else None,
+                             "points": round(chance_of[mv].points, 2) if mv in chance_of
+                             else None,
+                             "share": fraction(ceilings[mv].share),
+                             "share_95": fractions(ceilings[mv].share_95),
+                             "mean_score": ceilings[mv].mean_score} for mv in order]
         return out
 
 
 @dataclass(frozen=True)
 class AnalysisReport:
     """What ``analyze`` answers about a played record: the ``review`` (every move
-    judged, and where the game was lost) of the game that began as ``start``; ``fair``
-    shares were computed from ``samples`` completions a move seeded with ``seed``.
+    judged, and where the game was lost) of the game that began as ``start``, each move
+    over ``samples`` guessed games seeded with ``seed`` (and with ``fair`` the ceiling
+    shares over as many completions).
     ``error`` and ``error_move``: an illegal move of the record stopped it (``review``
     is then None)."""
 
@@ -171,7 +184,7 @@ class AnalysisReport:
         head = f"<AnalysisReport {_title(self.start, self.scheme)}"
         if self.review is None:
             return f"{head}: move {self.error_move}: {self.error}>"
-        fair = f", fair over {self.samples} samples (seed {self.seed})" if self.fair else ""
+        fair = f", over {self.samples} samples (seed {self.seed})"
         return f"{head}{fair}: {self.review.said}>"
 
     def to_dict(self) -> dict:
@@ -182,18 +195,22 @@ class AnalysisReport:
                "layout": start.text if start.kind == "layout" else None,
                "seen": start.text if start.kind == "seen" else None,
                "rules": start.rules.name, "variant": start.rules.variant,
-               "scoring": self.scheme, "fair": fair, "samples": self.samples if fair else None,
-               "seed": self.seed if fair else None, "exact": None, "status": None,
+               "scoring": self.scheme, "fair": fair, "samples": self.samples,
+               "seed": self.seed, "exact": None, "status": None,
                "final_score": None, "best_start": None, "final_best": None, "lost_at": None,
-               "lost_total": None, "marks": None, "moves": [], "error": self.error,
+               "lost_total": None, "marks": None, "exact_marks": None, "accuracy": None,
+               "luck": None, "costliest": None, "moves": [], "error": self.error,
                "error_move": self.error_move}
         if review is not None:
             out.update(exact=review.exact, status=review.status.value,
                        final_score=review.final_score, best_start=review.best_start,
                        final_best=review.final_best, lost_at=review.lost_at,
                        lost_total=review.lost_total,
-                       marks={m: review.count(m) for m in ("??", "?", "!")} if review.exact
-                       else None, moves=review.rows())
+                       marks={m: review.count(m) for m in ("??", "?", "?!")},
+                       exact_marks={m: review.count_exact(m) for m in ("??", "?", "!")}
+                       if review.exact else None, accuracy=fraction(review.accuracy),
+                       luck=fraction(review.luck_total),
+                       costliest=[r.number for r in review.costliest()], moves=review.rows())
         return out
 
 

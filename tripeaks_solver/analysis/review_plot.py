@@ -1,6 +1,7 @@
 """The picture of a review (``analyze --plot``): the best score still reachable after
-each move, and the fair win share beside it. matplotlib loads only when it is drawn. Its
-words (title, axes, legend) and its percentages are in the current language."""
+each move, and the chance beside it (as it could be seen then). matplotlib loads only when
+it is drawn. Its words (title, axes, legend) and its percentages are in the current
+language."""
 
 from __future__ import annotations
 
@@ -19,13 +20,14 @@ def plot_review(review: Review, out: BinaryIO, title: str, rules: str | None = N
 
 
 def review_figure(review: Review, title: str, rules: str | None = None) -> Figure:
-    """The best final score still reachable after each move (and the fair win share,
-    on a second axis, when the review has it), with the marked moves labelled: a
+    """The best final score still reachable after each move (and the chance of the
+    move played, as it could be seen then, on a second axis, when the review has it),
+    with the moves marked in hindsight labelled: a
     matplotlib Figure (Agg canvas). The labels are drawn over the share's line, and
     the legend lists only what is drawn. The x axis numbers the moves as the app counts
     them; moves taken back by undos are not drawn, their numbers shaded instead. A
-    review of a game whose deal was never all known has no best scores: the fair
-    share alone is drawn. ``rules`` names the rules in the title (``Easy rules``, in the
+    review of a game whose deal was never all known has no best scores: the chance
+    alone is drawn. ``rules`` names the rules in the title (``Easy rules``, in the
     current language; default: the rule set's name)."""
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.figure import Figure
@@ -52,7 +54,7 @@ def review_figure(review: Review, title: str, rules: str | None = None) -> Figur
             ax.scatter([x for x, _b in lost], [b for _x, b in lost], color="#c44e52", s=12,
                        zorder=3, label=_("no win left"))
         colours = {"??": "#c44e52", "?": "#dd8452", "!": "#55a868"}
-        marked = [(r, mark, b) for r, b in zip(rows, best[1:], strict=True) if (mark := r.mark)]
+        marked = [(r, mark, b) for r, b in zip(rows, best[1:], strict=True) if (mark := r.exact_mark)]
         for i, (r, mark, b) in enumerate(marked):
             rise = 12 + 11 * (i % 3)  # three heights: neighbouring labels do not overlap
             ax.annotate(f"{r.number}. {r.move.pretty} {mark}", (r.number, b),
@@ -73,14 +75,13 @@ def review_figure(review: Review, title: str, rules: str | None = None) -> Figur
         ax.axvspan(n - 0.5, n + 0.5, color="#999999", alpha=0.18, lw=0,
                    label=None if i else _("moves taken back by undos"))
     handles, labels = ax.get_legend_handles_labels()
-    if review.fair:
-        shares = [(r.number, r.share_after) for r in rows if r.share_after is not None]
-        first = next((r.share_before for r in rows if r.share_before is not None), None)
-        if first is not None:
-            shares.insert(0, (0, first))
+    judged = [r for r in rows if r.decision is not None]
+    if judged:
+        shares = [(r.number, r.decision.chance_played) for r in judged]  # type: ignore[union-attr]
+        shares.insert(0, (0, judged[0].decision.chance_best))  # type: ignore[union-attr]
         ax2 = ax.twinx() if exact else ax
         ax2.plot([x for x, _s in shares], [s for _x, s in shares], color="#8172b3", lw=1,
-                 marker=".", label=_("fair win share (what the player could see)"))
+                 marker=".", label=_("chance of the move played (as it could be seen then)"))
         ax2.set_ylim(-0.03, 1.05)
         lang = current()  # the ticks are written when drawn: in the figure's language
 
@@ -89,7 +90,7 @@ def review_figure(review: Review, title: str, rules: str | None = None) -> Figur
                 return percent(share)
 
         ax2.yaxis.set_major_formatter(FuncFormatter(share_text))
-        ax2.set_ylabel(_("fair win share"))
+        ax2.set_ylabel(_("chance to win"))
         if exact:
             more_h, more_l = ax2.get_legend_handles_labels()
             handles, labels = handles + more_h, labels + more_l

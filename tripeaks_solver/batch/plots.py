@@ -36,8 +36,9 @@ def _panels(summary: Summary) -> list[tuple[str, str, dict[str, Counter], tuple[
         return [("won", "fewest draws", {n: t[n].min_draws for n in t}, (0, most)),
                 ("lost", "fewest cards left", {n: t[n].lost_scores for n in t},
                  (1, TABLEAU_SIZE))]
-    return [("won", "best original score", {n: t[n].won_scores for n in t}, None),
-            ("lost", "best original score", {n: t[n].lost_scores for n in t}, None)]
+    label = "best PySolFC score" if summary.scoring == "pysol" else "best original score"
+    return [("won", label, {n: t[n].won_scores for n in t}, None),
+            ("lost", label, {n: t[n].lost_scores for n in t}, None)]
 
 
 def _bin_width(lo: int, hi: int) -> int:

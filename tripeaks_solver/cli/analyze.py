@@ -16,7 +16,7 @@ from ..batch.errors import BatchError
 from ..batch.files import LockedFile, open_output
 from ..errors import InputError
 from ..games.turns import n_moves, rules_name, score_label, scoring_name
-from ..limits import MAX_SAMPLES, REVIEW_SAMPLES
+from ..limits import PLAYER_SAMPLES, REVIEW_SAMPLES
 from ..model.game import Status
 from ..model.i18n import _, ngettext, percent, pgettext
 from ..model.observed import ObservedGame
@@ -25,7 +25,6 @@ from .common import (
     STDIN,
     check_distinct_outputs,
     progress_bar,
-    refuse_unused,
     require_matplotlib,
     rule_options,
 )
@@ -90,6 +89,16 @@ def _prose(*texts: str) -> list[str]:
                                       break_long_words=False, break_on_hyphens=False)]
 
 
+def _signed(share: float) -> str:
+    # A change of chance in points of percentage: +12, -7, 0.
+    return _points(100 * share)
+
+
+def _points(value: float) -> str:
+    # Points, signed: +12, -7, 0 (never -0).
+    return f"{value:+.0f}" if round(value) else "0"
+
+
 def review_lines(title: str, review: Review, samples: int, seed: int | None) -> list[str]:
     """The review as text: a row a move (a run of moves taken back by undos on one line),
     then a summary; the sentences broken between words to fit PROSE_WIDTH columns."""
@@ -103,12 +112,11 @@ def review_lines(title: str, review: Review, samples: int, seed: int | None) -> 
                      score=review.final_score))
         return [*_prose(_("{title}: no move to judge ({scoring})", title=title,
                           scoring=scoring_name(scheme))), "", *_prose(summary)]
-    fairly = ngettext("fairly over {n} completion a move, seed {seed}",
-                      "fairly over {n} completions a move, seed {seed}", samples, seed=seed)
-    if review.exact:
-        judged = _("exactly, and {fairly}", fairly=fairly) if review.fair else _("exactly")
-    else:
-        judged = _("{fairly}; some cards were never seen: no exact values", fairly=fairly)
+    fairly = ngettext("as it could be seen then, over {n} guessed game a move, seed {seed}",
+                      "as it could be seen then, over {n} guessed games a move, seed {seed}",
+                      samples, seed=seed)
+    judged = _("{fairly}; exactly too", fairly=fairly) if review.exact else \
+        _("{fairly}; some cards were never seen: no exact values", fairly=fairly)
     back = review.moves_played - review.standing  # moves an undo took back
     head = ngettext("{title}: {n} move judged", "{title}: {n} moves judged", review.standing,
                     title=title)
@@ -121,25 +129,27 @@ def review_lines(title: str, review: Review, samples: int, seed: int | None) -> 
     lines = _prose(_("{head} ({scoring}, {judged})", head=head, scoring=scoring_name(scheme),
                      judged=judged))
     # The columns: at least as wide as their headings, in any language.
-    exact = [(pgettext("review column", "best before"), 11),
-             (pgettext("review column", "best after"), 10), (pgettext("review column", "lost"), 5)]
-    fair = [(pgettext("review column", "share before"), 13), (pgettext("review column", "after"), 7),
-            (pgettext("review column", "best"), 7)]
+    judged_cols = [(pgettext("review column", "chance"), 7),
+                   (pgettext("review column", "advice"), 7),
+                   (pgettext("review column", "luck"), 5)]
+    exact = [(pgettext("review column", "best after"), 10), (pgettext("review column", "lost"), 5)]
+    fair = [(pgettext("review column", "ceiling"), 8)]
+    judged_cols = [(h, max(w, len(h))) for h, w in judged_cols]
     exact = [(h, max(w, len(h))) for h, w in exact]
     fair = [(h, max(w, len(h))) for h, w in fair]
-    heads = ""
+    mark_head = pgettext("review column", "mark")
+    mark_width = max(3, len(mark_head))
+    heads = " ".join(f"{h:>{w}}" for h, w in judged_cols) + f"  {mark_head:<{mark_width}}"
     if review.exact:
-        heads += " ".join(f"{h:>{w}}" for h, w in exact) + "  " + pgettext("review column",
-                                                                        "mark")
+        heads += "  " + " ".join(f"{h:>{w}}" for h, w in exact) + "  " + pgettext(
+            "review column", "exact")
     if review.fair:
-        heads += " ".join(f"{h:>{w}}" for h, w in fair) + "  " + pgettext("review column",
-                                                                       "verdict")
+        heads += "  " + " ".join(f"{h:>{w}}" for h, w in fair)
+    heads += "  " + pgettext("review column", "better")
     move_head = pgettext("review column", "move")
     width = max(6, len(move_head),
                 *(len(r.move.pretty) for r in review.moves if not r.taken_back))
     lines.append(f"  {'#':>3}  {move_head:<{width}} {heads}".rstrip())
-    mark_width = max(4, len(pgettext("review column", "mark")))
-    verdicts = {"mistake": _("mistake"), "bad luck": _("bad luck")}
     run: list = []  # moves taken back, shown together
     for r in (*review.moves, None):
         if r is not None and r.taken_back:
@@ -150,60 +160,103 @@ def review_lines(title: str, review: Review, samples: int, seed: int | None) -> 
             run = []
         if r is None:
             break
+        d = r.decision
+        assert d is not None  # every move that stands is judged
         line = f"  {r.number:3d}. {r.move.pretty:<{width}} "
+        luck = "" if r.luck is None else _signed(r.luck)
+        line += " ".join(f"{v:>{w}}" for v, (_h, w) in zip(
+            (percent(d.chance_played, 1), percent(d.chance_best, 1), luck), judged_cols,
+            strict=True))
+        line += f"  {r.mark:<{mark_width}}"
         if review.exact:
-            before = _best(r.best_before, r.best_moves_before)
             after = _best(r.best_after, r.best_moves_after)
-            line += (f"{before:>{exact[0][1]}} {after:>{exact[1][1]}} {r.lost:>{exact[2][1]}}  "
-                     f"{r.mark:<{mark_width}}")
-        if review.fair and r.share_before is not None:
-            line += "".join(f"{'' if x is None else percent(x, 1):>{w}} " for x, (_h, w) in zip(
-                (r.share_before, r.share_after, r.share_best), fair, strict=True))
-            line += f" {verdicts.get(r.verdict or '', r.verdict or '')}"
+            line += f"  {after:>{exact[0][1]}} {r.lost:>{exact[1][1]}}  {r.exact_mark or '':<5}"
+        if review.fair:
+            ceiling = "" if r.share_after is None else percent(r.share_after, 1)
+            line += f"  {ceiling:>{fair[0][1]}}"
+        if d.followed:
+            line += "  " + (_("the advice") if d.choices > 1 else _("the only move"))
+        elif d.better is not None:
+            line += f"  {d.better.pretty} ({_signed(-d.chance_lost)}, {_points(-d.points_lost)})"
         lines.append(line.rstrip())
     done = review.status is not Status.IN_PLAY
-    if not review.exact:
-        return lines + ["", *_prose(
-            _("Summary: {label} {score} final.", label=label, score=review.final_score) if done
-            else _("Summary: {label} {score} so far (game in play).", label=label,
-                   score=review.final_score),
-            _("Shares: of the completions of the cards not yet seen, those still winnable "
-              "before the move, after it, and after the move that kept the most."))]
     final = (_("{label} {score} final", label=label, score=review.final_score) if done else
              _("{label} {score} so far (game in play)", label=label, score=review.final_score))
-    lost_at = _("never lost") if review.lost_at is None else _("lost after move {number}",
-                                                               number=review.lost_at)
-    total = review.lost_total or 0  # known when the review is exact
-    lost = (ngettext("{n} more card left in all", "{n} more cards left in all", total)
-            if scheme == "cards-left" else
-            ngettext("{n} point lost in all", "{n} points lost in all", total))
-    marks = ", ".join(f"{review.count(m)} {m}" for m in ("??", "?", "!"))
-    lines += ["", *_prose(
-        _("Summary: {final}, best from the start {best}; {lost_at}; {lost}; marks {marks}.",
-          final=final, best=review.best_start, lost_at=lost_at, lost=lost, marks=marks),
-        _("Marks: ?? threw the win away, ? left more cards, or as many in more moves, ! the "
-          "only move that kept the win.") if scheme == "cards-left" else
-        _("Marks: ?? threw the win away, ? lost points, ! the only move that kept the win."))]
+    lines += ["", *_prose(_("Summary: {final}.", final=final))]
+    lines += _prose(*judgement_sentences(review))
+    if review.exact:
+        lost_at = _("never lost") if review.lost_at is None else _("lost after move {number}",
+                                                                   number=review.lost_at)
+        total = review.lost_total or 0  # known when the review is exact
+        lost = (ngettext("{n} more card left in all", "{n} more cards left in all", total)
+                if scheme == "cards-left" else
+                ngettext("{n} point lost in all", "{n} points lost in all", total))
+        marks = ", ".join(f"{review.count_exact(m)} {m}" for m in ("??", "?", "!"))
+        lines += _prose(
+            _("Exactly (every card known, in hindsight): best from the start {best}; "
+              "{lost_at}; {lost}; marks {marks}.", best=review.best_start, lost_at=lost_at,
+              lost=lost, marks=marks),
+            _("Exact marks: ?? threw the win away, ? left more cards, or as many in more "
+              "moves, ! the only move that kept the win.") if scheme == "cards-left" else
+            _("Exact marks: ?? threw the win away, ? lost points, ! the only move that kept "
+              "the win."))
+    lines += _prose(_("Columns: chance, the share of the guessed games won by the move, then "
+                      "careful play; advice, the chance of the move recommended then; luck, "
+                      "what the cards the move turned up did to the chance (in points of "
+                      "percentage); marks ?! an inaccuracy (5 points of chance lost), ? a "
+                      "mistake (10), ?? a blunder (20); better, the advice's move at a marked "
+                      "move, with what the move played cost (points of chance, expected "
+                      "points)."))
     if review.fair:
-        lines += _prose(_("Verdict of a ?? move, from the fair shares (what the player could "
-                          "see): mistake when another move kept a higher share, bad luck when "
-                          "it was rated best."))
+        lines += _prose(_("Ceiling: the share of guesses still winnable after the move by a "
+                          "player who saw every card."))
     return lines
+
+
+def judgement_sentences(review: Review) -> list[str]:
+    """The end of a review in words: the accuracy, the costliest decisions, the luck."""
+    out = []
+    decisions = [d for d in review.decisions if d.choices > 1]
+    if review.accuracy is not None:
+        followed = sum(d.followed for d in decisions)
+        out.append(_("Accuracy {accuracy}: {n} of {total} decisions unmarked; {followed} "
+                     "followed the advice.", accuracy=percent(review.accuracy),
+                     n=sum(d.grade is None for d in decisions), total=len(decisions),
+                     followed=followed))
+    costly = review.costliest()
+    if costly:
+        said = []
+        for r in costly:
+            d = r.decision
+            assert d is not None and d.better is not None  # a marked move names its better
+            said.append(_("move {number} ({move} {mark}): {better} was better, {lost} chance, "
+                          "{points} points", number=r.number, move=r.move.pretty,
+                          mark=r.mark, better=d.better.pretty, lost=_signed(-d.chance_lost),
+                          points=f"{_points(-d.points_lost)}"))
+        out.append(_("Costliest decisions: {moves}.", moves="; ".join(said)))
+    else:
+        out.append(_("No decision is marked: every move kept the chance within 5 points of "
+                     "the advice's."))
+    if review.luck_total is not None:
+        out.append(_("Luck apart: the cards that turned up moved the chance by {luck} points "
+                     "in all.", luck=_signed(review.luck_total)))
+    return out
 
 
 @cli.command("analyze", short_help="Judge every move of a played game.")
 @click.argument("words", nargs=-1, metavar="CODE MOVES...")
 @game_options
 @click.option("--seed", type=SEED, default=None,
-              help="Seed of the random completions (default: a new one, printed).")
+              help="Seed of the guessed games (default: the game's, kept beside a --record "
+                   "by coach and the page; else a new one, printed).")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 @click.option("--fair", is_flag=True,
-              help="Add the fair win share before and after each move (from only what the "
-                   "player had seen) and a verdict for each move that threw the win away; "
-                   "always so while some card of the deal is unknown.")
-@click.option("--samples", type=click.IntRange(1, MAX_SAMPLES), default=REVIEW_SAMPLES,
-              show_default=True,
-              help="Completions solved per move for the --fair shares.")
+              help="Add the ceiling: the share of guesses at the unseen cards still winnable "
+                   "after each move by a player who saw every card (slower).")
+@click.option("--samples", type=click.IntRange(1, PLAYER_SAMPLES), default=None,
+              help="Guessed games per move for the judgement, and completions for the "
+                   "--fair ceiling (default: the advice's, kept beside a --record by coach "
+                   "and the page; else 1000).")
 @click.option("--plot", "plot_path", type=click.Path(path_type=Path), default=None,
               help="Save the best reachable score (and fair share) after each move as a PNG "
                    "(the [plot] extra).")
@@ -214,15 +267,19 @@ def review_lines(title: str, review: Review, samples: int, seed: int | None) -> 
 @rule_options()
 def analyze_command(words: tuple[str, ...], rule_choice: str, layouts: tuple[str, ...],
                     layout_file: Path | None, seen: str | None, record_path: Path | None,
-                    lang: str | None, seed: int | None, as_json: bool, fair: bool, samples: int,
+                    lang: str | None, seed: int | None, as_json: bool, fair: bool,
+                    samples: int | None,
                     plot_path: Path | None, csv_path: Path | None, force: bool, scoring: str,
                     **opts) -> None:
     """Judge a played game: CODE (or --seen, --layout, --record), then the MOVES of its
     record (observed moves as hint takes them; - reads them from standard input).
 
-    For each move: the best final score reachable before and after it, the points it
-    lost, and a mark (?? threw the win away, ? lost points, ! the only move that kept
-    the win); then a summary. When some card was never seen, only the fair shares.
+    Each move as it could be seen then: its chance (the share of guessed games at the
+    cards not seen that it, then careful play, won), against the advice's move, graded
+    ?! (5 points of chance lost), ? (10), ?? (20), the better move, and the luck of the
+    cards it turned up. When the whole deal is known, exactly too: the best final score
+    before and after it, the points lost (?? threw the win away, ? lost points, ! the
+    only move that kept the win). Then a summary: accuracy, costliest decisions, luck.
     """
     typed = read_game(words, layouts, layout_file, seen, record_path, rule_choice, scoring,
                       opts)
@@ -236,6 +293,15 @@ def analyze_command(words: tuple[str, ...], rule_choice: str, layouts: tuple[str
                                "a file name")
     if plot_path is not None:
         require_matplotlib()
+    if record_path is not None and str(record_path) != STDIN:
+        # the chances the game's advice computed, kept beside the record: reused, and
+        # their samples and seed are the game's
+        from ..games.chance_log import ChanceLog
+
+        kept_samples, kept_seed = ChanceLog(record_path).load()
+        samples = kept_samples if samples is None else samples
+        seed = kept_seed if seed is None else seed
+    samples = REVIEW_SAMPLES if samples is None else samples
 
     def on_error(game: ObservedGame, message: str, number: int) -> None:
         if as_json:
@@ -244,11 +310,7 @@ def analyze_command(words: tuple[str, ...], rule_choice: str, layouts: tuple[str
             click.echo(json.dumps(out, ensure_ascii=False))
 
     game = play_game(typed, lang, on_error=on_error)  # the record's errors, numbered, first
-    fair = fair or not game.exact
-    if not fair:
-        refuse_unused(("samples", "seed"), "it counts with --fair (or while some card is "
-                      "unknown)")
-    seed = new_seed() if fair and seed is None else seed
+    seed = new_seed() if seed is None else seed
     from ..analysis.hints import analyze_game, review_csv  # the kernels load from here on
     from ..analysis.review_plot import plot_review
     from ..solver.solve import warm_up

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 import click
 
 from ..analysis.reports import HintReport, new_seed
-from ..games.turns import n_moves, score_label
+from ..games.turns import choice_note, n_moves, score_label
 from ..model.game import Status
 from ..model.i18n import _, ngettext, number, percent, pgettext
 from ..model.observed import ObservedGame
@@ -129,23 +129,40 @@ def _fair_lines(advice: FairAdvice, scheme: str, seed_given: bool) -> list[str]:
             if scheme == "cards-left" else
             ngettext("mean best {label} ({n} completion)", "mean best {label} ({n} completions)",
                      rating.scored, label=score_label(scheme)))
-    column = _("still winnable in")
+    chances = advice.chances
+    assert chances is not None  # a move recommended comes with its chances
+    ceilings = {m.move: m for m in rating.moves}
+    chance_head = pgettext("hint column", "chance")
+    points_head = (pgettext("hint column", "cards left") if scheme == "cards-left" else
+                   pgettext("hint column", "points"))
+    column = _("ceiling: still winnable in")
     width = max(28, len(column) + 1)
     move = pgettext("hint column", "move")
     moves = max(6, len(move), *(len(m.move.pretty) for m in rating.moves))
-    head = f"  {move:<{moves}} {column:<{width}} {mean if rating.scored else ''}"
+    cw, pw = max(7, len(chance_head)), max(7, len(points_head))
+    head = (f"  {move:<{moves}} {chance_head:>{cw}} {points_head:>{pw}}  {column:<{width}} "
+            f"{mean if rating.scored else ''}")
     lines.append(head.rstrip())
-    for m in rating.moves:
+    for c in chances.moves:
+        m = ceilings[c.move]
         lo, hi = m.share_95
         spread = _("exact") if rating.exact else _("95% {low}–{high}",
                                                    low=number(100 * lo, 1),
                                                    high=percent(hi, 1))
         share = f"{percent(m.share, 1):>6} ({spread})"
         score = "" if m.mean_score is None else number(m.mean_score, 1)
-        lines.append(f"  {m.move.pretty:<{moves}} {share:<{width}} {score}".rstrip())
-    lines.append(_("Recommended: {move}  (the {player} player: the careful player's move "
-                   "unless rollouts over random completions show a better one)",
-                   move=advice.recommended.pretty, player=advice.player))
+        lines.append(f"  {m.move.pretty:<{moves}} {percent(c.chance, 1):>{cw}} "
+                     f"{number(c.points, 1):>{pw}}  {share:<{width}} {score}".rstrip())
+    lines.append(_("Recommended: {move}, about {chance} to win  (the {player} player: the "
+                   "careful player's move unless rollouts over random completions show a "
+                   "better one)", move=advice.recommended.pretty,
+                   chance=percent(chances.value or 0.0, 1), player=advice.player))
+    note = choice_note(chances)
+    if note:
+        lines.append("  " + note)
+    lines.append(_("Chance: the share of {n} guessed games that the move, then careful play, "
+                   "won; points: their mean final result; ceiling: the share a player who "
+                   "saw every card could still win.", n=number(chances.rollouts)))
     return lines
 
 

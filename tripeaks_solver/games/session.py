@@ -44,12 +44,12 @@ from typing import TYPE_CHECKING
 
 from ..analysis.stats import fraction
 from ..errors import IllegalMoveError, InputError
-from ..limits import REVIEW_SAMPLES
 from ..model.cards import Card
 from ..model.game import UNDO_LIMIT, Status
 from ..model.i18n import _, ngettext
 from ..model.moves import Move
 from ..model.observed import NeedsObservation, Observed, ObservedGame, Start, name_place
+from .chance_log import ChanceLog
 from .corrections import app_refusal, corrected, known_already
 from .record_file import RecordFile
 from .records import header, looks_like_record, parse_record_file, replay_record, torn_note
@@ -73,6 +73,8 @@ class CoachSession:
         self.game = game
         self.scoring = scoring
         self.record = record
+        self.chance_log = ChanceLog(record.path)  # the advice's chances, for the review
+        self.chance_log.load()
         self.samples = samples
         self.seed = secrets.randbelow(1_000_000_000) if seed is None else seed
         self.fair = fair
@@ -378,6 +380,7 @@ class CoachSession:
         may take seconds) without touching the session."""
         position, known = self.game.position(), self.game.known_places
         exact, samples, seed, scoring = self.exact, self.samples, self.seed, self.scoring
+        keep = self.chance_log.keep
 
         def compute() -> Advice:
             from ..analysis.fair import View
@@ -386,7 +389,7 @@ class CoachSession:
             if exact:
                 return Advice(hint=hint(position, scoring))
             view = View.of(position, known)
-            return Advice(fair=fair_advice(view, samples, seed, 0, scoring))
+            return Advice(fair=fair_advice(view, samples, seed, 0, scoring, keep=keep))
 
         return compute
 
@@ -495,18 +498,18 @@ class CoachSession:
 
     @property
     def review_samples(self) -> int:
-        return min(self.samples, REVIEW_SAMPLES)
+        return self.samples  # the advice's: the review reuses its chances
 
     def review(self, progress: Callable[[int], None] | None = None) -> Review | None:
-        """The whole game judged, as ``analyze`` judges it (None before any move);
-        ``progress(n)`` after the n-th move. Slow; it does not touch the session."""
+        """The whole game judged as ``analyze`` judges it with the session's samples and
+        seed, reusing the advice's chances (None before any move); ``progress(n)`` after
+        the n-th move. It does not touch the session."""
         if not self.game.record:
             return None
         from ..analysis.hints import analyze_game
 
         return analyze_game(self.game.start, list(self.game.record), self.scoring,
-                            fair=not self.game.exact, samples=self.review_samples,
-                            seed=self.seed, progress=progress)
+                            samples=self.review_samples, seed=self.seed, progress=progress)
 
     def final(self, review: Review | None = None) -> dict:
         """The ``final`` object of ``coach --json``: the result, the score, the record
@@ -517,7 +520,10 @@ class CoachSession:
                 "analysis": None if review is None else {
                     "exact": review.exact, "best_start": review.best_start,
                     "final_best": review.final_best, "lost_at": review.lost_at,
-                    "lost_total": review.lost_total, "moves": review.rows()}}
+                    "lost_total": review.lost_total, "accuracy": fraction(review.accuracy),
+                    "luck": fraction(review.luck_total),
+                    "costliest": [r.number for r in review.costliest()],
+                    "moves": review.rows()}}
 
 
 __all__ = ["TURN_KEYS", "Advice", "CoachSession", "PeekTurn", "RecordWriteError"]

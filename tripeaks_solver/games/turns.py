@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 from ..analysis.stats import fraction, fractions
 from ..errors import InputError
 from ..model.cards import Card
-from ..model.i18n import N_, _, fill, ngettext, percent, pgettext
+from ..model.i18n import N_, _, ngettext, percent, pgettext
 from ..model.moves import Move
 from ..model.observed import name_place, names
 from ..model.position import Position
@@ -22,6 +22,7 @@ NO_MOVES_NOTE = N_('no move is left: close the app\'s "No more valid moves" to r
                    "undo still works")
 
 if TYPE_CHECKING:
+    from ..analysis.chances import Chances
     from ..analysis.hints import FairAdvice, Hint
     from ..analysis.peek import Step as PeekStep
     from ..model.rules import Rules
@@ -37,10 +38,11 @@ looking at the cards with moves and undos, in an app with undo), q stop (Ctrl-D 
 The record is saved after every move; coach --record FILE continues it.
 Moves are counted as the app counts them: a move taken back still counts.""")
 ADVICE = N_("""\
-  It plays the careful move, unless playing on over guesses at the cards you have not
-  seen shows a better one. "Chance" is the share of those guessed games that its move,
-  then careful play, won: about your odds. "Still winnable" is the share of guesses that
-  a player who saw every card could still win: a ceiling, not your odds.""")
+  Each move's chance is the share of guessed games (at the cards you have not seen)
+  that the move, then careful play, won: about your odds. It recommends the move with
+  the highest chance (the careful move on a tie within the noise of the guesses; the
+  most expected points when every chance is the same). The ceiling is the share of
+  guesses a player who saw every card could still win: not your odds.""")
 TURN_KEYS = ("moves_played", "status", "score", "stock_left", "cards_left", "waste", "known",
              "unknown", "exact", "recommended", "chance", "player", "seed", "moves", "need",
              "peek", "error", "record_file", "final")
@@ -133,15 +135,24 @@ class Advice:
         return "exact" if self.hint is not None else None if self.fair is None else self.fair.player
 
     def moves_data(self) -> list[dict]:
-        """Every legal move with its share still winnable, as ``coach --json`` shows it."""
+        """Every legal move, as ``coach --json`` shows it: its ``chance`` (the one
+        measure: 1 or 0 when exact) and expected ``points``, its ``share`` still
+        winnable (the ceiling) with its interval, and its best score when exact;
+        the move recommended first, then by chance."""
         if self.hint is not None:
-            return [{"move": m.move.token, "share": 1.0 if m.winnable else 0.0,
+            return [{"move": m.move.token, "chance": 1.0 if m.winnable else 0.0,
+                     "points": m.best_score,
+                     "share": 1.0 if m.winnable else 0.0,
                      "share_95": [1.0, 1.0] if m.winnable else [0.0, 0.0],
                      "best_score": m.best_score} for m in self.hint.moves]
-        if self.fair is not None:
-            return [{"move": m.move.token, "share": fraction(m.share),
-                     "share_95": fractions(m.share_95), "best_score": None}
-                    for m in self.fair.rating.moves]
+        fa = self.fair
+        if fa is not None and fa.chances is not None:
+            ceilings = {m.move: m for m in fa.rating.moves}
+            return [{"move": c.move.token, "chance": fraction(c.chance),
+                     "points": round(c.points, 2),
+                     "share": fraction(ceilings[c.move].share),
+                     "share_95": fractions(ceilings[c.move].share_95), "best_score": None}
+                    for c in fa.chances.moves]
         return []
 
     def lines(self, label: str) -> list[str]:
@@ -158,61 +169,67 @@ class Advice:
                       "{score})", move=best.move.pretty, label=label, score=best.best_score))
             return [head, "  " + "   ".join(
                 f"{m.move.pretty} {m.best_score}{m.mark and ' ' + m.mark}" for m in h.moves)]
-        if fa is None or fa.recommended is None:
+        if fa is None or fa.recommended is None or fa.chances is None:
             return []
+        ch = fa.chances
         rec, chance = fa.recommended, self.chance
-        assert chance is not None  # a move recommended comes with its rollouts
-        # The recommended move first, then the others, highest ceiling first.
-        moves = sorted(fa.rating.moves, key=lambda m: m.move != rec)
-        shares = "   ".join(f"{m.move.pretty} {t}" for m, t in zip(
-            moves, percents([m.share for m in moves]), strict=True))
+        assert chance is not None  # a move recommended comes with its chances
         chance_text = percents([chance])[0]
-        if rec.is_draw:
-            won = ngettext("chance: {chance} of the {n} guessed game won by drawing, then "
-                           "playing carefully",
-                           "chance: {chance} of the {n} guessed games won by drawing, then "
-                           "playing carefully", fa.rollouts, chance=chance_text)
-        else:
-            won = ngettext("chance: {chance} of the {n} guessed game won by playing {card}, "
-                           "then playing carefully",
-                           "chance: {chance} of the {n} guessed games won by playing {card}, "
-                           "then playing carefully", fa.rollouts, chance=chance_text,
-                           card=rec.name)
-        lines = [_("Recommended: {move}  ({player} player, seed {seed})", move=rec.pretty,
-                   player=fa.player, seed=fa.seed), "  " + won,
-                 "  " + ngettext("still winnable after: {shares}  (of {n} guess at the unseen "
-                                 "cards)",
-                                 "still winnable after: {shares}  (of {n} guesses at the "
-                                 "unseen cards)", fa.rating.samples, shares=shares)]
-        top = fa.rating.moves[0]
-        if top.share > moves[0].share:  # a higher ceiling than the move recommended
-            mine, other = fa.won(rec), fa.won(top.move)
-            rates = percents([mine, other], distinct=True)
-            if mine > other:
-                text = _("{move} rather than {other}, whose ceiling is higher: careful play "
-                         "after it won more of the guessed games ({mine} against {theirs})")
-            elif mine == other:
-                text = _("{move} rather than {other}, whose ceiling is higher: it is the "
-                         "careful move, and {other} won no more of the guessed games ({mine} "
-                         "each)")
-            else:
-                text = _("{move} rather than {other}, whose ceiling is higher: it is the "
-                         "careful move, and {other} won too few more of the guessed games "
-                         "({theirs} against {mine}) to leave it")
-            lines.append("  " + fill(text, {"move": rec.pretty, "other": top.move.pretty,
-                                            "mine": rates[0], "theirs": rates[1]}))
+        lines = [_("Recommended: {move}, about {chance} to win", move=rec.pretty,
+                   chance=chance_text)]
+        texts = percents([m.chance for m in ch.moves])
+        lines.append("  " + ngettext(
+            "chance: {moves}  (of {n} guessed game: the move, then careful play)",
+            "chance: {moves}  (of {n} guessed games: each move, then careful play)",
+            max(1, ch.rollouts),
+            moves="   ".join(f"{m.move.pretty} {t}" for m, t in zip(ch.moves, texts,
+                                                                   strict=True))))
+        note = choice_note(ch)
+        if note:
+            lines.append("  " + note)
+        ceilings = {m.move: m.share for m in fa.rating.moves}
+        shares = percents([ceilings[m.move] for m in ch.moves])
+        lines.append("  " + ngettext(
+            "ceiling, still winnable by a player who saw every card: {shares}  (of {n} guess)",
+            "ceiling, still winnable by a player who saw every card: {shares}  (of {n} "
+            "guesses)", fa.rating.samples,
+            shares="   ".join(f"{m.move.pretty} {t}" for m, t in zip(ch.moves, shares,
+                                                                    strict=True))))
+        lines.append("  " + _("({player} player, seed {seed})", player=fa.player,
+                              seed=fa.seed))
         return lines
 
     @property
     def chance(self) -> float | None:
-        """The share of the sampled games that the recommended move, then careful play,
-        won (the fair player's rollouts), at most the move's ceiling (a game won was
-        winnable; the two are counted over different guesses); None when exact."""
+        """The chance of the move recommended: the share of the sampled games that it,
+        then careful play, won (1 or 0 when exact: a win left or not)."""
+        if self.hint is not None:
+            return (1.0 if self.hint.moves[0].winnable else 0.0) if self.hint.moves else None
         fa = self.fair
-        if fa is None or fa.recommended is None or not fa.rollouts:
+        if fa is None or fa.chances is None:
             return None
-        share = next(m.share for m in fa.rating.moves if m.move == fa.recommended)
-        return min(fa.won(fa.recommended), share)
+        return fa.chances.value
+
+
+def choice_note(ch: Chances) -> str | None:
+    """Why the move recommended is not alone at the top, in words: a tie within the
+    noise of the samples, or every chance the same and the points chose."""
+    rec = ch.moves[0] if ch.moves else None
+    top = ch.top
+    if rec is None or top is None:
+        return None
+    if ch.why == "tie":
+        wins = top.wins - rec.wins
+        return ngettext(
+            "{move} rather than {other}: {other} won {n} guessed game more, within the "
+            "noise of the samples; {move} is the careful move",
+            "{move} rather than {other}: {other} won {n} guessed games more, within the "
+            "noise of the samples; {move} is the careful move", wins,
+            move=rec.move.pretty, other=top.move.pretty)
+    if ch.why == "points":
+        return _("every move has the same chance: {move} for its expected points ({points})",
+                 move=rec.move.pretty, points=f"{rec.points:.0f}")
+    return None
 
 
 @dataclass(frozen=True)
@@ -278,6 +295,6 @@ class PeekTurn:
                 "back": self.back, "taps": self.taps, "unknown": self.unknown}
 
 
-__all__ = ["ADVICE", "HELP", "NO_MOVES_NOTE", "TURN_KEYS", "Advice", "PeekTurn", "n_cards",
-           "n_moves", "percents", "rules_name", "score_label", "score_of", "scoring_name",
-           "start_words"]
+__all__ = ["ADVICE", "HELP", "NO_MOVES_NOTE", "TURN_KEYS", "Advice", "PeekTurn", "choice_note",
+           "n_cards", "n_moves", "percents", "rules_name", "score_label", "score_of",
+           "scoring_name", "start_words"]

@@ -10,14 +10,12 @@ state the best score so far with which a line reaches it and the state it came f
 run is part of the key: it is not capped, since each further removal of a run can still
 change what the run's next removals score (2^⌊(k−1)/4⌋ grows without bound).
 
-Branch and bound: a state is not expanded when its score so far plus a bound on what any
-line from it can still score is no better than the best end known (``floor``, given by
-the solver: the score of a line it has, else −1). The bound lets every remaining card
-be removed in one run continuing the current one, each with the largest i its place
-allows (the q-th peak emptied from here needs at least ``clear_at[c, q-1]`` more
-removals), plus the peaks' points still to come and 10 for each card now in the stock.
-Pruning a state that cannot beat the floor changes no answer: the answer is the best end
-found, or the floor's own line when nothing beats it.
+A state is dropped when one of the same configuration and waste rank with as long a
+run and as good a score is in its layer (``_add``). No bound prunes: bounds on what a
+state can still score (the deal's longest runs, the peaks' thresholds, the stock) were
+measured to cost as much as they saved, the search visiting nearly every reachable state
+either way (docs/design.md). ``floor`` (the gain of a line the solver has, else −1) only
+decides whether the line found replaces that one.
 """
 
 from __future__ import annotations
@@ -29,25 +27,18 @@ import numpy as np
 from ..model.geometry import TABLEAU_SIZE as TABLEAU
 from ..model.scoring import PYSOL_PEAK_POINTS, PYSOL_RUN_STEP, PYSOL_STOCK_POINTS
 from .jit import njit
-from .shared import DRAW, RANKS, _lowest_position, _may_draw, _positions_on, _reverse
+from .shared import DRAW, _lowest_position, _may_draw, _positions_on, _reverse
 
 NEG = -(1 << 30)
 RUN_BITS = 5  # a state's key: (config << 4 | rank) << RUN_BITS | run (run ≤ 28)
 EMPTY = -1
-BOUND_FROM = 20  # the bound costs more than it saves earlier (measured)
 
 
 class PysolGoal(NamedTuple):
-    """``clear_at[c, q]``: the fewest removals from configuration c that empty q + 1
-    more peaks (99 where fewer are left); ``order``: the configurations, most cards
-    removed first; ``floor``: the gain of a line the caller has (−1: none), the search
-    looks for a better one; ``win_draws``: the fewest draws (from the deal's opening) of
-    any win from the start position, more than the stock holds when none is left."""
+    """``floor``: the gain of a line the caller has (−1: none); the search reports a line
+    only when it beats it."""
 
-    clear_at: np.ndarray
-    order: np.ndarray
     floor: int
-    win_draws: int
 
 
 class PysolWork(NamedTuple):
@@ -55,10 +46,9 @@ class PysolWork(NamedTuple):
     the ``move`` that led there, ``link`` to the next state with as many cards removed),
     ``chain`` to the next state of the layer with the same configuration and waste rank,
     ``first_of`` each (configuration, rank) code's first state in the layer (index + 1,
-    0 none; all 0 between calls), ``found`` the states found, and the best entries of the next layer per configuration
-    (``draw_g``, ``draw_from``, kept at NEG between calls; ``draw_list``); the deal's
-    ``longest[c, r]``, the most removals in a row from configuration c and waste rank r,
-    and ``longest_after[c]``, the most from c or any configuration after it (``_runs``)."""
+    0 none; all 0 between calls), ``found`` the states found, and the best entries of
+    the next layer per configuration (``draw_g``, ``draw_from``, kept at NEG between
+    calls; ``draw_list``)."""
 
     key: np.ndarray
     g: np.ndarray
@@ -71,8 +61,6 @@ class PysolWork(NamedTuple):
     draw_g: np.ndarray
     draw_from: np.ndarray
     draw_list: np.ndarray
-    longest: np.ndarray
-    longest_after: np.ndarray
 
 
 @njit(cache=True, inline="always")
@@ -83,131 +71,6 @@ def _points(run, peaks_after, cleared):
     if cleared:
         gain += PYSOL_PEAK_POINTS * i
     return gain
-
-
-@njit(cache=True)
-def _runs(board, cards, rules, order, work):
-    """Fill ``work.longest`` and ``work.longest_after`` for this deal (see PysolWork):
-    the configurations in ``order``, each after those its removals lead to."""
-    longest = work.longest
-    after = work.longest_after
-    best_of = np.zeros(RANKS, dtype=np.int64)  # the longest run starting with a card of rank q
-    for e in range(order.shape[0]):
-        c = np.int64(order[e])
-        best_of[:] = 0
-        most = np.int64(0)
-        cand = np.int64(board.available[c])
-        while cand != 0:
-            p = _lowest_position(cand)
-            cand &= cand - 1
-            c2 = np.int64(board.next_id[c, p])
-            q = np.int64(cards.tableau[p])
-            run = 1 + np.int64(longest[c2, q])
-            best_of[q] = max(best_of[q], run)
-            most = max(most, np.int64(after[c2]))
-        for r in range(RANKS):
-            ranks = rules.neighbours[r]
-            run = np.int64(0)
-            while ranks != 0:
-                q = _lowest_position(ranks)
-                ranks &= ranks - 1
-                run = max(run, best_of[q])
-            longest[c, r] = run
-            most = max(most, run)
-        after[c] = most
-
-
-@njit(cache=True, inline="always")
-def _at_least(e, spans, n):
-    """Of the run factors of n removals, the most that can be 2^e or more: the current
-    run's first ``a`` (at most ``first``; its (run + t)-th removals) and the rest in later
-    runs of at most ``later`` each, full ones first (the most of the larger factors), a
-    taken at its best for this e."""
-    first, later, run = spans
-    most = np.int64(-1)
-    low = 4 * e + 1  # the first place in a run whose factor is 2^e
-    for a in range(min(first, n) + 1):
-        m = n - a
-        if later == 0:
-            if m > 0:
-                continue
-            full, rest = np.int64(0), np.int64(0)
-        else:
-            full, rest = m // later, m % later
-        count = max(0, a - max(0, low - 1 - run)) + full * max(0, later - low + 1) + max(
-            0, rest - low + 1)
-        most = max(most, count)
-    return most
-
-
-@njit(cache=True)
-def _removals_bound(clear_at, c, peaks, spans, n):
-    """The most n more removals from configuration c (``peaks`` empty) can score, with
-    ``spans`` = (first, later, run) as in ``_at_least``: the factors, smallest first,
-    meet the j-th removal's largest i (the q-th peak emptied from here needs at least
-    ``clear_at[c, q-1]`` removals), and each peak emptied within n adds its points."""
-    total = np.int64(0)
-    emptied = peaks
-    q = 0
-    for j in range(1, n + 1):
-        if q < 3 - peaks and np.int64(clear_at[c, q]) <= j:
-            q += 1
-            emptied += 1
-            total += PYSOL_PEAK_POINTS * (np.int64(1) << emptied)
-    j = 0
-    emptied = peaks
-    q = 0
-    above = _at_least(0, spans, n)  # = n
-    for e in range(8):
-        higher = _at_least(e + 1, spans, n) if e < 7 else 0
-        for _ in range(above - higher):
-            j += 1
-            while q < 3 - peaks and np.int64(clear_at[c, q]) <= j:
-                q += 1
-                emptied += 1
-            total += (np.int64(1) << emptied) << e
-        above = higher
-    return total
-
-
-@njit(cache=True)
-def _bound(board, cards, goal, work, key, s):
-    """The most any line from the state ``key`` (configuration, waste rank, run) at
-    stock index s can still score.
-
-    The current run can last at most ``longest[c, r]`` more removals, and any later run
-    at most ``longest_after[c]``; each later run needs a draw first. Of n removals the
-    run factors can be no larger than those of the current run cut at its best and
-    full later runs (``_at_least``), and the largest of them go, at best, with the
-    latest removals, whose i is the largest. An end without a win removes at most all
-    cards but one; a win all of them, with at least as many draws as its runs need and
-    as ``goal.win_draws`` (the fewest of any win from the start) says, and scores 10
-    for each card the stock keeps.
-    """
-    run = key & ((1 << RUN_BITS) - 1)
-    r = (key >> RUN_BITS) & 15
-    c = key >> (RUN_BITS + 4)
-    stock_left = cards.stock.shape[0] - s
-    peaks = np.int64(board.peaks[c])
-    left = TABLEAU - np.int64(board.removed[c])
-    first = np.int64(work.longest[c, r])
-    later = np.int64(work.longest_after[c])
-    spans = (first, later, run)
-    most_cards = left
-    draws = np.int64(0)
-    if first < left:
-        if later == 0:
-            most_cards = first
-            draws = stock_left + 1
-        else:
-            draws = (left - first + later - 1) // later
-            most_cards = min(left, first + stock_left * later)
-    draws = max(draws, goal.win_draws - s)
-    stuck = _removals_bound(goal.clear_at, c, peaks, spans, min(most_cards, left - 1))
-    if draws > stock_left:
-        return stuck
-    won = _removals_bound(goal.clear_at, c, peaks, spans, left)
-    return max(stuck, won + PYSOL_STOCK_POINTS * (stock_left - draws))
 
 
 @njit(cache=True)
@@ -251,7 +114,6 @@ def _pysol_optimal(board, cards, rules, goal, work, path):
     work space was too small (nothing else is then meaningful)."""
     stock_len = cards.stock.shape[0]
     fits = _positions_on(cards, rules)
-    _runs(board, cards, rules, goal.order, work)
     head = np.full(TABLEAU + 1, EMPTY, dtype=np.int64)
     best = np.int64(goal.floor)
     best_at = EMPTY
@@ -294,8 +156,6 @@ def _pysol_optimal(board, cards, rules, goal, work, path):
                 if c == board.full_id:
                     if g > best:
                         best, best_at = g, here
-                    continue
-                if m >= BOUND_FROM and g + _bound(board, cards, goal, work, key, s) <= best:
                     continue
                 cand = board.available[c] & fits[r]
                 if cand == 0 and s == stock_len:  # stuck

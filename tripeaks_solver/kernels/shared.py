@@ -6,6 +6,7 @@ tuples; the completions' and the peek's kernels call the searches too. The searc
 ``sweep.py``     every state reachable, layer by layer, and the line back (``_trace``)
 ``optimum.py``   the optimum of the app and cards-left schemes (``_optimal``)
 ``original.py``  the optimum of the original scoring (``_original_optimal``)
+``pysol.py``     the optimum of PySolFC's scoring (``_pysol_optimal``)
 
 A search state is (configuration id, stock index, waste rank). The stock index is the
 number of cards drawn so far, so it is also the draw count of every line reaching the

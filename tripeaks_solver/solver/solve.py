@@ -10,9 +10,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
-from functools import cache, reduce
-from itertools import combinations
-from operator import or_
+from functools import cache
 
 import numpy as np
 
@@ -22,7 +20,7 @@ from ..kernels.jit import compile_notice
 from ..model.cards import Card, ranks
 from ..model.dealing import Deal
 from ..model.game import Game
-from ..model.geometry import COVERED_BY, PEAK_COUNT, TABLEAU_SIZE, configurations
+from ..model.geometry import TABLEAU_SIZE, configurations
 from ..model.moves import Move
 from ..model.position import Position
 from ..model.pysol import pysol_info
@@ -235,29 +233,6 @@ def scratch() -> shared.Scratch:
 
 
 @cache
-def _pysol_clear_at() -> np.ndarray:
-    # PysolGoal.clear_at: for q = 1, 2, 3, the fewest removals from each configuration
-    # that empty q more peaks, the cards under q of its non-empty peaks' tops (a top
-    # leaves last of the cards it stands on).
-    def under(top: int) -> int:
-        mask, todo = 0, [top]
-        while todo:
-            p = todo.pop()
-            mask |= 1 << p
-            todo.extend(COVERED_BY[p])
-        return mask
-
-    tops = [under(t) for t in range(PEAK_COUNT)]
-    masks = configurations().mask.astype(np.int64).tolist()
-    out = np.full((len(masks), PEAK_COUNT), 99, dtype=np.int8)
-    for i, m in enumerate(masks):
-        left = [t & ~m for t in tops if m & t != t]
-        for q in range(1, len(left) + 1):
-            out[i, q - 1] = min(reduce(or_, some).bit_count() for some in combinations(left, q))
-    return out
-
-
-@cache
 def _pysol_work(capacity: int) -> pysol.PysolWork:
     n = len(configurations())
     return pysol.PysolWork(
@@ -266,15 +241,7 @@ def _pysol_work(capacity: int) -> pysol.PysolWork:
         link=np.empty(capacity, dtype=np.int32), chain=np.empty(capacity, dtype=np.int32),
         first_of=np.zeros(n << shared.SHIFT, dtype=np.int32), found=np.zeros(1, dtype=np.int64),
         draw_g=np.full(n, pysol.NEG, dtype=np.int32), draw_from=np.empty(n, dtype=np.int32),
-        draw_list=np.empty(n, dtype=np.int32), longest=np.zeros((n, shared.RANKS), dtype=np.int8),
-        longest_after=np.zeros(n, dtype=np.int8))
-
-
-@cache
-def _pysol_order() -> np.ndarray:
-    # PysolGoal.order: most cards removed first, so each configuration comes after
-    # those its removals lead to.
-    return np.argsort(-configurations().removed.astype(np.int64), kind="stable").astype(np.int32)
+        draw_list=np.empty(n, dtype=np.int32))
 
 
 PYSOL_CAPACITY = 1 << 19  # states; doubled when a search needs more
@@ -285,8 +252,8 @@ _pysol_capacity = [PYSOL_CAPACITY]
 def _pysol_best(position: Position, bd: shared.Board, cards: shared.Cards,
                 masks: shared.RuleMasks, path: np.ndarray) -> tuple[int | None, int, int, int]:
     """(fewest draws of a win or None, gain, states, line length) of the best pysol line
-    from ``position``: the app's optimum first (the fewest draws bound the stock's
-    points, its line is the first to beat), then the search for a better line."""
+    from ``position``: the app's optimum first (whether a win is left, and a first line),
+    then the search for a better line."""
     min_draws, states, _, _, seed = optimum._optimal(bd, cards, masks, shared.Goal(False, 0),
                                                      scratch(), path)
     if masks.must_clear and min_draws < 0:  # no line clears the board
@@ -300,10 +267,8 @@ def _pysol_best(position: Position, bd: shared.Board, cards: shared.Cards,
     kept = path.copy()
     capacity = _pysol_capacity[0]
     while True:
-        goal = pysol.PysolGoal(_pysol_clear_at(), _pysol_order(), floor,
-                               min_draws if min_draws >= 0 else len(cards.stock) + 1)
-        gain, more, length, overflow = pysol._pysol_optimal(bd, cards, masks, goal,
-                                                           _pysol_work(capacity), path)
+        gain, more, length, overflow = pysol._pysol_optimal(
+            bd, cards, masks, pysol.PysolGoal(floor), _pysol_work(capacity), path)
         if not overflow:
             break
         if capacity >= PYSOL_MOST:

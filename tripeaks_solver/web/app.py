@@ -24,6 +24,7 @@ from starlette.staticfiles import StaticFiles
 from ..analysis.fair import Cancelled
 from ..errors import InputError
 from ..games.files import os_errno
+from ..limits import REVIEW_SAMPLES
 from ..model.i18n import N_, _, current
 from .advice import MAX_SAMPLES, check_samples
 from .guard import (
@@ -48,7 +49,7 @@ from .solving import MAX_TEXT, solve_page
 from .table import Conflict, Table
 
 STATIC = Path(__file__).parent / "static"
-DEFAULT_SAMPLES = 1000
+DEFAULT_SAMPLES = REVIEW_SAMPLES  # the advice's: the review reuses its chances
 # The server's own failures: its disk full (507), or the machine refusing (503).
 FULL = frozenset({errno.ENOSPC, errno.EDQUOT, errno.EFBIG})
 STOPPING = N_("the server is stopping")

@@ -4,10 +4,10 @@ of web.jobs' background lane, which gives way to any advice), the board after a 
 of the record, and why the advice is not the top bar. Data only: the page words it
 (web/static/i18n.js).
 
-The judgement is ``analyze``'s (:func:`analysis.hints.analyze_game`): exact values when
-the whole deal is known, and fair shares (from what the player knew before each move)
-whenever the game began with cards unseen. Marks are analyze's when exact; while cards
-are unknown they are fair marks (:func:`fair_mark`).
+The judgement is ``analyze``'s (:func:`analysis.hints.analyze_game`): each move as it
+could be seen then, against the advice of its moment (the chances the advice computed
+during play, kept by ``analysis.chances``), graded ``?!``, ``?``, ``??``; and the exact
+values (hindsight) when the whole deal is known now.
 """
 
 from __future__ import annotations
@@ -18,7 +18,6 @@ from ..analysis.hints import _taken_back
 from ..analysis.stats import fraction
 from ..errors import InputError
 from ..games.turns import score_of
-from ..limits import REVIEW_SAMPLES
 from ..model.game import Game, Status
 from ..model.geometry import TABLEAU_SIZE
 from ..model.i18n import _
@@ -26,14 +25,12 @@ from ..model.moves import move_numbers
 from ..model.observed import ObservedGame, Start
 
 if TYPE_CHECKING:
+    from ..analysis.chances import Chances
     from ..analysis.fair import StopCheck
-    from ..analysis.hints import MoveReview, Review
-    from ..games.turns import Advice
+    from ..analysis.hints import Review
     from ..model.layout import Layout
     from ..model.observed import Observed
     from ..model.position import Position
-
-FAIR_MARGIN = 0.05  # a fair "?": the move kept this much less of the guesses winnable
 
 
 # --- the board and the moves ---------------------------------------------------------------
@@ -110,49 +107,68 @@ def board_after(start: Start, record: list[Observed], ply: int, scoring: str) ->
 
 
 # --- the judgement --------------------------------------------------------------------
-def fair_mark(row: MoveReview) -> str:
-    """A move's mark from the fair shares (what the player could know): ``??`` it left
-    none of the guesses at the unseen cards winnable while another move kept some,
-    ``?`` it kept at least FAIR_MARGIN less of them than the best move, else empty."""
-    if row.taken_back or row.share_after is None or row.share_best is None:
-        return ""
-    if row.share_after == 0 < row.share_best:
-        return "??"
-    return "?" if row.share_best - row.share_after >= FAIR_MARGIN else ""
-
-
 def judge(start: Start, record: list[Observed], scoring: str, samples: int, seed: int,
           should_stop: StopCheck | None = None) -> dict:
-    """The record judged as ``analyze`` judges it (fairly too when the game began with
-    cards unseen), as the page shows it: a row a line of the record, the marks, and
-    the summary's data. ``should_stop`` is asked between short searches, as
-    :func:`analysis.hints.analyze_game` asks it (Cancelled when it says stop)."""
+    """The record judged as ``analyze --samples N --seed S`` judges it (each move as it
+    could be seen then, against the advice of its moment, whose chances the advice kept;
+    exactly too when the whole deal is known now), as the page shows it: a row a line
+    of the record, the marks, and the end's data. ``should_stop`` is asked between
+    short searches, as :func:`analysis.hints.analyze_game` asks it (Cancelled when it
+    says stop)."""
     from ..analysis.hints import analyze_game
 
-    samples = min(samples, REVIEW_SAMPLES)
-    review = analyze_game(start, record, scoring, fair=start.deal is None, samples=samples,
-                          seed=seed, should_stop=should_stop)
+    review = analyze_game(start, record, scoring, samples=samples, seed=seed,
+                          should_stop=should_stop)
     game = ObservedGame.replay(start, record)
     rows = []
-    for ply, r in enumerate(review.moves, 1):
-        mark = r.mark if review.exact else fair_mark(r)
+    for ply, (r, j) in enumerate(zip(review.moves, review.rows(), strict=True), 1):
         rows.append({"ply": ply, "number": r.number, "move": r.move.token,
-                     "taken_back": r.taken_back, "mark": mark or "",
-                     "best_before": r.best_before, "best_after": r.best_after, "lost": r.lost,
-                     "share_before": fraction(r.share_before),
-                     "share_after": fraction(r.share_after),
-                     "share_best": fraction(r.share_best), "verdict": r.verdict})
-    out = {"exact": review.exact, "fair": review.fair, "samples": samples, "seed": seed,
+                     "taken_back": r.taken_back, "mark": j["mark"], "grade": j["grade"],
+                     "followed": j["followed"], "better": j["better"],
+                     "loss": j["chance_lost"], "chance_played": j["chance_played"],
+                     "chance_best": j["chance_best"], "points_lost": j["points_lost"],
+                     "luck": j["luck"], "exact_mark": r.exact_mark or "",
+                     "choices": None if r.decision is None else r.decision.choices,
+                     "by_points": r.decision is not None and r.decision.by_points,
+                     "best_before": r.best_before, "best_after": r.best_after,
+                     "lost": r.lost, "verdict": r.verdict})
+    by_ply = {id(r): ply for ply, r in enumerate(review.moves, 1)}
+    costliest = [rows[by_ply[id(r)] - 1] for r in review.costliest()]
+    out = {"exact": review.exact, "samples": samples, "seed": seed,
            "status": review.status.value, "score": review.final_score,
            "moves_played": review.moves_played, "best_start": review.best_start,
            "final_best": review.final_best, "lost_total": review.lost_total,
            "unseen": len(game.knowledge.unknown_places), "rows": rows,
            "winnable_start": review.moves[0].winnable_before if review.moves else None,
-           "marks": {m: sum(r["mark"] == m for r in rows) for m in ("??", "?", "!")},
+           "marks": {m: review.count(m) for m in ("??", "?", "?!")},
+           "exact_marks": ({m: review.count_exact(m) for m in ("??", "?", "!")}
+                           if review.exact else None),
+           "followed": sum(d.followed and d.choices > 1 for d in review.decisions),
+           "decisions": sum(d.choices > 1 for d in review.decisions),
+           "accuracy": fraction(review.accuracy),
+           "costliest": [{"ply": r["ply"], "number": r["number"], "move": r["move"],
+                          "better": r["better"], "mark": r["mark"], "loss": r["loss"],
+                          "points_lost": r["points_lost"]} for r in costliest],
+           "luck": _luck(rows, review.luck_total),
            "bad_luck": sum(r.verdict == "bad luck" for r in review.moves),
            "mistakes": sum(r.verdict == "mistake" for r in review.moves),
-           "lost": _lost(review, record, should_stop), "fell": _fell(rows)}
+           "lost": _lost(review, record, should_stop)}
     return out
+
+
+def _luck(rows: list[dict], total: float | None) -> dict | None:
+    """The luck of the game: in all, and the cards that did the most harm and good."""
+    lucky = [r for r in rows if r["luck"] is not None]
+    if total is None or not lucky:
+        return None
+    worst = min(lucky, key=lambda r: r["luck"])
+    best = max(lucky, key=lambda r: r["luck"])
+
+    def said(r: dict) -> dict:
+        return {"ply": r["ply"], "number": r["number"], "move": r["move"], "luck": r["luck"]}
+
+    return {"total": fraction(total), "worst": said(worst) if worst["luck"] < 0 else None,
+            "best": said(best) if best["luck"] > 0 else None}
 
 
 def _lost(review: Review, record: list[Observed], should_stop: StopCheck | None
@@ -174,36 +190,18 @@ def _lost(review: Review, record: list[Observed], should_stop: StopCheck | None
             "keepers": keepers}
 
 
-def _fell(rows: list[dict]) -> dict | None:
-    """The move after which the share still winnable (over guesses at the unseen
-    cards) fell the most, when one fell."""
-    falls = [(r["share_before"] - r["share_after"], r) for r in rows
-             if not r["taken_back"] and r["share_before"] is not None
-             and r["share_after"] is not None]
-    if not falls:
-        return None
-    fall, row = max(falls, key=lambda f: f[0])
-    if fall <= 0:
-        return None
-    return {"ply": row["ply"], "number": row["number"], "move": row["move"],
-            "before": row["share_before"], "after": row["share_after"]}
-
-
 # --- the advice's note ---------------------------------------------------------------
-def rather_than(advice: Advice) -> dict | None:
-    """When the fair advice recommends a move below the top bar (a higher share still
-    winnable): that move, and the share of the guessed games each won by careful play
-    (the terminal coach says the same in words)."""
-    fa = advice.fair
-    if fa is None or fa.recommended is None or not fa.rating.moves:
+def rather_than(chances: Chances) -> dict | None:
+    """Why the move recommended is not alone at the top of the bars: ``why`` ``tie``
+    (``top``, the move with the higher chance, won ``more`` of the guessed games, within
+    the noise of the samples: the careful move kept) or ``points`` (every move's chance
+    the same: the move with the most expected ``points``); None otherwise (the terminal
+    coach says the same in words, ``turns.choice_note``)."""
+    top, rec = chances.top, chances.moves[0] if chances.moves else None
+    if chances.why is None or top is None or rec is None:
         return None
-    top = fa.rating.moves[0]
-    mine = next(m for m in fa.rating.moves if m.move == fa.recommended)
-    if top.share <= mine.share:
-        return None
-    return {"top": top.move.token, "won": fraction(fa.won(fa.recommended)),
-            "won_top": fraction(fa.won(top.move))}
+    return {"why": chances.why, "top": top.move.token, "more": top.wins - rec.wins,
+            "points": round(rec.points, 2)}
 
 
-__all__ = ["board_after", "board_cells", "fair_mark",
-           "judge", "move_rows", "rather_than", "told_cards"]
+__all__ = ["board_after", "board_cells", "judge", "move_rows", "rather_than", "told_cards"]

@@ -29,7 +29,6 @@ from ..games.following import Followed, follow_peek, peek_back
 from ..games.record_file import RecordChanged
 from ..games.session import CoachSession, RecordWriteError
 from ..games.turns import PeekTurn, score_of
-from ..limits import REVIEW_SAMPLES
 from ..model.cards import Card
 from ..model.game import Status
 from ..model.i18n import N_, _
@@ -308,9 +307,10 @@ class Table:
                    ) -> tuple[Job, dict]:
         """The record judged (review.judge) as a job of web.jobs' background lane, which
         gives way to every other search; a Conflict (409) once the game has left that
-        record. With it, what the answer adds: its version, the samples asked for."""
+        record. With it, what the answer adds: its version. The samples and the seed are
+        the advice's: its chances, kept, are reused."""
         seed = self.seed if seed is None else seed
-        used = min(samples, REVIEW_SAMPLES)
+        used = samples
         with self.lock:
             self._live()
             self._check(at)
@@ -318,7 +318,7 @@ class Table:
             start, record, tokens = game.start, list(game.record), tuple(game.tokens)
             key = ("review", self.name, start.kind, start.text, str(start.rules), tokens,
                    scoring, used, seed)
-            head = {"at": self.version(), "samples_asked": samples}
+            head = {"at": self.version()}
 
         def compute(should_stop: StopCheck) -> dict:
             def stop() -> bool:  # between short searches, after any wait for advice
@@ -363,24 +363,24 @@ class Table:
             core, game = self.core, self.core.game
             version = self.version()
             position, known, exact = game.position(), game.known_places, core.exact
-            scoring = core.scoring
+            scoring, keep = core.scoring, core.chance_log.keep
             key = ("advice", self.name, version, tuple(game.tokens), exact, scoring, samples,
                    None if exact else seed)
 
         def compute(should_stop: StopCheck) -> dict:
             return advice_of(position, known, exact, scoring, samples, seed, version,
-                             should_stop)
+                             should_stop, keep)
 
         return key, compute, "light" if exact or samples <= LIGHT_SAMPLES else "heavy"
 
     def analysis_job(self, samples: int, seed: int | None) -> Job:
-        """The end of the game: the result and the whole game judged (at most
-        REVIEW_SAMPLES samples a move: ``samples`` says how many, ``samples_asked``
-        how many were asked for), as a job."""
+        """The end of the game: the result and the whole game judged (with the samples
+        and seed of the advice, whose chances it reuses: ``samples`` and
+        ``samples_asked`` are the same), as a job."""
         from ..analysis.hints import analyze_game
 
         seed = self.seed if seed is None else seed
-        used = min(samples, REVIEW_SAMPLES)
+        used = samples
         with self.lock:
             self._live()
             game, scoring = self.core.game, self.core.scoring
@@ -398,13 +398,14 @@ class Table:
         def compute(should_stop: StopCheck) -> dict:
             out = {**head, "analysis": None}
             if record:
-                review = analyze_game(start, record, scoring, fair=not exact, samples=used,
-                                      seed=seed, should_stop=should_stop)
+                review = analyze_game(start, record, scoring, samples=used, seed=seed,
+                                      should_stop=should_stop)
                 out["analysis"] = {
                     "exact": review.exact, "best_start": review.best_start,
                     "final_best": review.final_best, "lost_at": review.lost_at,
                     "lost_total": review.lost_total,
-                    "marks": {m: review.count(m) for m in ("?", "??", "!")},
+                    "marks": {m: review.count(m) for m in ("?!", "?", "??")},
+                    "accuracy": None if review.accuracy is None else round(review.accuracy, 6),
                     "bad_luck": sum(r.verdict == "bad luck" for r in review.moves),
                     "mistakes": sum(r.verdict == "mistake" for r in review.moves),
                     "moves": review.rows()}

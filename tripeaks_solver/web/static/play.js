@@ -372,26 +372,28 @@ function showAdvice(advice) {
     text = advice.winnable ? _("Recommended: {move} (exact, every card known: winnable, best score {score})", { score: fmtNumber(advice.best_score) })
       : _("Recommended: {move} (exact, every card known: no win left, best score {score})", { score: fmtNumber(advice.best_score) });
   } else {
-    // the seed's digits as asked (the seed the server used: its JSON number would read
-    // rounded here past 2⁵³)
-    text = _("Recommended: {move} ({player} player, seed {seed})", { player: advice.player, seed: game.seed });
+    // one odds figure: the chance of the move recommended, the top bar's
+    text = _("Recommended: {move}, about {chance} to win", { chance: percent(advice.chance) });
   }
   box.replaceChildren(...withNodes(text, { move }));
-  if (advice.chance !== null && advice.chance !== undefined) {
-    // The honest odds: games the advised play itself won, not the ceiling of the bars.
-    box.append(el("div", { class: "chance", text: _("Chance: {share} of the guessed games won by this move, then careful play.", { share: percent(advice.chance) }) }));
+  if (!advice.exact) {
+    // the seed's digits as asked (the seed the server used: its JSON number would read
+    // rounded here past 2⁵³)
+    box.append(el("div", { class: "chance hint", text: _("Chance: the share of the guessed games won by the move, then careful play ({player} player, seed {seed}).", { player: advice.player, seed: game.seed }) }));
   }
   showRather(advice);
   const bars = $("#bars");
   bars.replaceChildren(el("div", { class: "bars-title", text: advice.exact ? _("Each move: best score still reachable")
-    : _("Each move: share of guesses at the unseen cards still winnable") }));
-  const top = Math.max(1, ...advice.moves.map((m) => (advice.exact ? m.best_score || 0 : m.share)));
+    : _("Each move: its chance to win") }));
+  const top = Math.max(1, ...advice.moves.map((m) => (advice.exact ? m.best_score || 0 : m.chance)));
   for (const m of advice.moves) {
-    const value = advice.exact ? m.best_score || 0 : m.share;
+    const value = advice.exact ? m.best_score || 0 : m.chance;
     const fill = el("span", { class: "fill" });
     fill.style.width = `${advice.exact ? (100 * value) / top : 100 * value}%`;
-    const shown = advice.exact ? `${m.best_score === null ? "–" : fmtNumber(m.best_score)}${m.mark ? " " + m.mark : ""}` : percent(m.share);
-    bars.append(el("div", { class: `bar${m.move === rec ? " best" : ""}` },
+    const shown = advice.exact ? `${m.best_score === null ? "–" : fmtNumber(m.best_score)}${m.mark ? " " + m.mark : ""}` : percent(m.chance);
+    // the ceiling, a second figure named as such, on demand only
+    const ceiling = advice.exact ? null : _("Ceiling: {share} of the guesses still winnable by a player who saw every card; expected points {points}.", { share: percent(m.share), points: fmtNumber(Math.round(m.points)) });
+    bars.append(el("div", { class: `bar${m.move === rec ? " best" : ""}`, "data-move": m.move, "data-chance": String(m.chance), title: ceiling },
       el("span", { class: "label", text: pretty(m.move) }), el("span", { class: "track", "aria-hidden": "true" }, fill),
       el("span", { class: "value", text: shown }), m.move === rec ? el("span", { class: "star", text: "★", title: _("recommended") }) : null));
   }
@@ -401,21 +403,17 @@ function showAdvice(advice) {
     line.replaceChildren(el("strong", { text: _("Best line:") }), " ", prettyLine(advice.line));
   }
 }
-// Why the move recommended is not the top bar, as the terminal coach says it.
+// Why the move recommended is not alone at the top of the bars, as the terminal coach says it.
 function showRather(advice) {
   const box = $("#rather");
   const r = advice.rather;
   box.hidden = !r;
   if (!r) return;
   const rec = pretty(advice.recommended), top = pretty(r.top);
-  const [won, wonTop] = percentPair(r.won, r.won_top);
-  if (r.won > r.won_top) {
-    box.textContent = _("{rec} rather than {top}, whose ceiling is higher: careful play after {rec} won more of the guessed games ({won} against {won_top}).", { rec, top, won, won_top: wonTop });
-  } else if (r.won === r.won_top) {
-    box.textContent = _("{rec} rather than {top}, whose ceiling is higher: {rec} is the careful move, and {top} won no more of the guessed games ({won} each).", { rec, top, won });
-  } else {
-    box.textContent = _("{rec} rather than {top}, whose ceiling is higher: {rec} is the careful move, and {top} won too few more of the guessed games ({won_top} against {won}) to leave it.", { rec, top, won, won_top: wonTop });
-  }
+  box.textContent = r.why === "tie"
+    ? ngettext("{rec} rather than {top}: {top} won {n} guessed game more, within the noise of the samples; {rec} is the careful move.",
+      "{rec} rather than {top}: {top} won {n} guessed games more, within the noise of the samples; {rec} is the careful move.", r.more, { rec, top, n: fmtNumber(r.more) })
+    : _("Every move has the same chance: {rec} for its expected points ({points}).", { rec, points: fmtNumber(Math.round(r.points)) });
 }
 
 // --- keys ----------------------------------------------------------------------------------------

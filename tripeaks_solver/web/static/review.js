@@ -3,12 +3,26 @@
 // picture. Uses cards.js, i18n.js and play.js (the game shown).
 "use strict";
 
+// The judgement as it could be seen then (chance lost against the advice of the moment)
 const MARK_WORDS = () => ({
-  "??": _("no win left after it"), "?": _("points lost"), "!": _("the only move that kept the win"),
+  "?!": _("an inaccuracy: 5 to 10 points of chance lost"), "?": _("a mistake: 10 to 20 points of chance lost"),
+  "??": _("a blunder: 20 points of chance or more lost"),
 });
-const FAIR_MARK_WORDS = () => ({
-  "??": _("none of the guesses winnable after it"), "?": _("kept fewer guesses winnable than the best move"),
+const MARK_WORDS_POINTS = () => ({
+  "?!": _("an inaccuracy: every move had the same chance, 10 to 25 expected points lost"),
+  "?": _("a mistake: every move had the same chance, 25 to 50 expected points lost"),
+  "??": _("a blunder: every move had the same chance, 50 expected points or more lost"),
 });
+// in hindsight, every card known
+const EXACT_MARK_WORDS = () => ({
+  "??": _("no win left after it"), "?": _("fewer points still reachable after it"), "!": _("the only move that kept the win"),
+});
+const markClass = (mark) => ({ "?!": "mi", "?": "m1", "??": "m2", "!": "mgood" })[mark] || "";
+// a change of chance in points of percentage: "+12", "−7"
+const signed = (share) => {
+  const n = Math.round(100 * share);
+  return n > 0 ? `+${fmtNumber(n)}` : n < 0 ? `−${fmtNumber(-n)}` : "0";
+};
 
 // --- the judgement -------------------------------------------------------------------------
 let judging = 0;
@@ -39,8 +53,9 @@ function judgedRow(row) {
   const r = j.rows[row.ply - 1];
   return r && r.move === row.move && r.taken_back === row.taken_back ? r : null;
 }
-function markTitle(mark, exact) {
-  return (exact ? MARK_WORDS() : FAIR_MARK_WORDS())[mark] || "";
+function markTitle(row) {
+  if (!row || !row.mark) return "";
+  return (row.by_points ? MARK_WORDS_POINTS() : MARK_WORDS())[row.mark] || "";
 }
 // Words as a sentence of their own: "Points lost." (the words are a title elsewhere).
 function sentence(words) { return words.charAt(0).toUpperCase() + words.slice(1) + "."; }
@@ -49,20 +64,26 @@ function sentence(words) { return words.charAt(0).toUpperCase() + words.slice(1)
 function moveRow(row) {
   const j = judgedRow(row);
   const mark = j ? j.mark : "";
-  const exact = game.judged && game.judged.exact;
-  const lost = game.judged && game.judged.lost && game.judged.lost.ply === row.ply;
+  const exactMark = j ? j.exact_mark : "";
   const shown = row.shown.length ? ` → ${prettyLine(row.shown)}` : "";
   const label = [row.move === "undo" ? _("undo (move {n} taken back)", { n: fmtNumber(row.number) })
     : _("move {n}: {move}", { n: fmtNumber(row.number), move: row.move === "draw" ? pretty("draw") : cardName(row.move) }),
   row.shown.length ? _("turned up {cards}", { cards: andList(row.shown.map(cardName)) }) : null,
-  mark ? markTitle(mark, exact) : null].filter(Boolean).join(", ");
+  mark ? markTitle(j) : null,
+  j && j.followed ? _("followed the advice") : null,
+  j && j.better && mark ? _("better: {move}", { move: pretty(j.better) }) : null,
+  exactMark ? _("in hindsight: {words}", { words: EXACT_MARK_WORDS()[exactMark] }) : null].filter(Boolean).join(", ");
   const button = el("button", { type: "button", class: "move", "aria-label": label,
     "aria-current": game.reviewing === row.ply ? "true" : null, onclick: () => openReview(row.ply) },
   el("span", { class: "n", "aria-hidden": "true", text: row.move === "undo" ? "↶" : `${fmtNumber(row.number)}.` }),
   el("span", { class: "what", "aria-hidden": "true", text: pretty(row.move) + shown }),
-  mark ? el("span", { class: `mark m${mark === "!" ? "good" : mark.length}`, "aria-hidden": "true",
-    title: lost ? _("no line won after it") : markTitle(mark, exact), text: mark }) : null);
-  return el("li", { "data-ply": String(row.ply), "data-mark": mark,
+  mark ? el("span", { class: `mark ${markClass(mark)}`, "aria-hidden": "true", title: markTitle(j), text: mark }) : null,
+  j && j.followed && j.choices > 1 ? el("span", { class: "followed", "aria-hidden": "true", title: _("followed the advice"), text: "★" }) : null,
+  exactMark ? el("span", { class: `exact-mark ${markClass(exactMark)}`, "aria-hidden": "true",
+    title: _("in hindsight: {words}", { words: EXACT_MARK_WORDS()[exactMark] }), text: exactMark }) : null);
+  return el("li", { "data-ply": String(row.ply), "data-mark": mark, "data-better": j && j.better && !j.followed ? j.better : "",
+    "data-followed": j && j.followed ? "true" : "false", "data-loss": j && j.loss !== null ? String(j.loss) : "0",
+    "data-exact-mark": exactMark || "",
     class: `${row.taken_back ? "taken-back" : ""}${game.reviewing === row.ply ? " on" : ""}` }, button);
 }
 function renderMoves() {
@@ -96,10 +117,8 @@ function renderMoves() {
   const current = j && j.at === state.at;
   $("#moves-note").textContent = !rows.length ? _("No move yet.")
     : !current ? _("Judging the moves…")
-      : j.exact ? _("Marks: ?? no win left after it, ? points lost, ! the only move that kept the win.")
-        : ngettext("Marks over guesses at the {n} card not seen: ?? none of the guesses winnable after it, ? fewer kept winnable than by the best move.",
-          "Marks over guesses at the {n} cards not seen: ?? none of the guesses winnable after it, ? fewer kept winnable than by the best move.",
-          j.unseen, { n: fmtNumber(j.unseen) });
+      : (_("Marks, as it could be seen then (chance lost against the advice): ?! an inaccuracy, ? a mistake, ?? a blunder; ★ followed the advice.")
+        + (j.exact ? " " + _("In hindsight (every card known, small marks): ?? no win left after it, ? fewer points still reachable, ! the only move that kept the win.") : ""));
 }
 
 // --- the board after a move ---------------------------------------------------------------------
@@ -130,12 +149,7 @@ async function openReview(ply) {
     ? _("Undo (move {n} taken back).", { n: fmtNumber(row.number) })
     : _("Move {n}: {move}.", { n: fmtNumber(row.number), move: moved }) }));
   parts.push(" ", row === null ? _("The board before the first move.") : _("The board after it, as you knew it then."));
-  if (j && j.mark) parts.push(" ", el("span", { class: `mark m${j.mark === "!" ? "good" : j.mark.length}`, text: j.mark }), " ", sentence(markTitle(j.mark, game.judged.exact)));
-  if (j && j.best_after !== null && j.best_after !== undefined && !j.taken_back) {
-    parts.push(" ", _("Best score still reachable after it: {best} ({lost} lost by it).", { best: fmtNumber(j.best_after), lost: fmtNumber(j.lost) }));
-  } else if (j && j.share_after !== null && j.share_after !== undefined) {
-    parts.push(" ", _("Still winnable after it: {after} of the guesses (the best move kept {best}).", { after: percent(j.share_after), best: percent(j.share_best) }));
-  }
+  if (j && !j.taken_back) parts.push(" ", ...judgedWords(j));
   const text = el("p", {}, ...parts);
   const line = frame.line === null ? (frame.status !== "in play" ? null
     : el("p", { class: "hint", text: _("No best line: some cards were never seen.") }))
@@ -165,6 +179,39 @@ function closeReview() {
   }
 }
 
+// The judgement of one move in words: its chance against the advice's, the mark, the
+// better move and what it cost, the luck of the cards it turned up; then, in hindsight,
+// the exact values.
+function judgedWords(j) {
+  const out = [];
+  const add = (...nodes) => { if (out.length) out.push(" "); out.push(...nodes); };
+  if (j.chance_played === null || j.chance_played === undefined) return out;
+  const chance = percent(j.chance_played);
+  if (j.followed) {
+    add(j.choices > 1 ? _("It followed the advice: chance {chance}.", { chance }) : _("The only move: chance {chance}.", { chance }));
+  } else if (j.better) {
+    add(_("Chance {chance}; the advice, {better}, had {best}.", { chance, better: pretty(j.better), best: percent(j.chance_best) }));
+  } else {
+    add(_("Chance {chance}, as high as the advice's.", { chance }));
+  }
+  if (j.mark) {
+    add(el("span", { class: `mark ${markClass(j.mark)}`, text: j.mark }), " ", sentence(markTitle(j)));
+    const pts = Math.round(j.points_lost);
+    const vars = { loss: fmtNumber(Math.round(100 * j.loss)), n: pts < 0 ? `−${fmtNumber(-pts)}` : fmtNumber(pts) };
+    const cost = ngettext("It cost {loss} points of chance and {n} expected point.", "It cost {loss} points of chance and {n} expected points.", Math.abs(pts), vars);
+    add(cost);
+  }
+  if (j.luck !== null && j.luck !== undefined) {
+    add(_("Luck: the cards it turned up moved the chance by {luck} points.", { luck: signed(j.luck) }));
+  }
+  if (j.best_after !== null && j.best_after !== undefined) {
+    add(_("In hindsight (every card known): best score still reachable after it {best}, {lost} below the best before it.",
+      { best: fmtNumber(j.best_after), lost: fmtNumber(j.lost) }));
+    if (j.exact_mark) add(el("span", { class: `exact-mark ${markClass(j.exact_mark)}`, text: j.exact_mark }), " ", sentence(EXACT_MARK_WORDS()[j.exact_mark]));
+  }
+  return out;
+}
+
 // --- the end -----------------------------------------------------------------------------------
 function showEnd() {
   const box = $("#end");
@@ -183,19 +230,45 @@ function endTitle(status, score, moves, scoring) {
   return status === "won" ? ngettext("Won: score {score} in {n} move.", "Won: score {score} in {n} moves.", moves, vars)
     : ngettext("Stuck: score {score} after {n} move.", "Stuck: score {score} after {n} moves.", moves, vars);
 }
-// The end in words: where the game was lost, the points lost, bad luck apart from mistakes;
-// over guesses when cards were never seen.
+// The end in words, as a chess site's review: the accuracy, the costliest decisions (the
+// better move, the cost), luck apart from mistakes; then, in hindsight, where the game
+// was lost and the points lost.
 function summary(j) {
   const out = [];
   const points = (n) => ngettext("{n} point", "{n} points", n, { n: fmtNumber(n) });
   if (!j.rows.length) return [_("No move was played.")];
+  if (j.accuracy !== null) {
+    out.push(_("Accuracy {accuracy}: {n} of {total} decisions within 5 points of chance of the advice; {followed} followed it.", {
+      accuracy: percent(j.accuracy), n: fmtNumber(Math.round(j.accuracy * j.decisions)), total: fmtNumber(j.decisions), followed: fmtNumber(j.followed) }));
+  }
+  if (j.costliest.length) {
+    const c = j.costliest[0];
+    out.push(_("The costliest decision: move {n} ({move} {mark}); {better} was better, {loss} points of chance more.", {
+      n: fmtNumber(c.number), move: pretty(c.move), mark: c.mark, better: pretty(c.better), loss: fmtNumber(Math.round(100 * c.loss)) }));
+    if (j.costliest.length > 1) {
+      const next = [];
+      for (const r of j.costliest.slice(1)) {
+        const vars = { n: fmtNumber(r.number), move: pretty(r.move), mark: r.mark, better: pretty(r.better), loss: fmtNumber(Math.round(100 * r.loss)) };
+        next.push(_("move {n} ({move} {mark}, {better} better by {loss})", vars));
+      }
+      out.push(_("Then: {moves}.", { moves: next.join("; ") }));
+    }
+  } else {
+    out.push(_("No decision is marked: every move kept its chance within 5 points of the advice's."));
+  }
+  if (j.luck) {
+    out.push(_("Luck apart: the cards that turned up moved the chance by {luck} points in all.", { luck: signed(j.luck.total) }));
+    if (j.luck.worst) {
+      out.push(_("The worst luck: move {n} ({move}), {luck} points.", { n: fmtNumber(j.luck.worst.number), move: pretty(j.luck.worst.move), luck: signed(j.luck.worst.luck) }));
+    }
+  }
   if (j.exact) {
     if (j.lost) {
       const row = j.rows[j.lost.ply - 1];
-      out.push(_("After move {n} ({move}) no line won; {keepers} would have kept a win.", {
+      out.push(_("In hindsight, after move {n} ({move}) no line won; {keepers} would have kept a win.", {
         n: fmtNumber(j.lost.number), move: pretty(j.lost.move), keepers: orList(j.lost.keepers.map(pretty)) }));
-      if (row.verdict === "bad luck") out.push(_("With the cards you could see, that move was bad luck: it was rated best."));
-      else if (row.verdict === "mistake") out.push(_("With the cards you could see, that move was a mistake: another move kept more of the guesses winnable."));
+      if (row.verdict === "bad luck") out.push(_("With the cards you could see, that move was not a mistake: bad luck."));
+      else if (row.verdict === "mistake") out.push(_("With the cards you could see, that move was a mistake too."));
     } else if (j.status === "stuck" && j.winnable_start === false) {
       out.push(_("No line won this deal from its start."));
     }
@@ -204,25 +277,14 @@ function summary(j) {
         "The fewest cards left from the start: {best}; the moves left {n} more.", j.lost_total, { best: fmtNumber(j.best_start), n: fmtNumber(j.lost_total) })
         : _("The fewest cards left this deal allowed: no move left more."));
     } else if (j.lost_total !== null && j.best_start !== null) {
-      out.push(j.lost_total > 0 ? _("The best score from the start was {best}: the moves lost {lost}.", { best: fmtNumber(j.best_start), lost: points(j.lost_total) })
+      out.push(j.lost_total > 0 ? _("In hindsight, the best score from the start was {best}: the moves lost {lost}.", { best: fmtNumber(j.best_start), lost: points(j.lost_total) })
         : _("The best score this deal allowed: no move lost any points."));
     }
-    if (j.fair && (j.bad_luck || j.mistakes) && !(j.lost && j.rows[j.lost.ply - 1].verdict)) {
-      const mistakes = ngettext("{n} mistake", "{n} mistakes", j.mistakes, { n: fmtNumber(j.mistakes) });
-      const luck = ngettext("{n} bad luck", "{n} bad luck", j.bad_luck, { n: fmtNumber(j.bad_luck) });
-      out.push(_("Moves that threw the win away: {mistakes}, {luck}.", { mistakes, luck }));
-    }
   } else {
-    out.push(ngettext("{n} card was never seen: this judgement is over guesses at it.",
-      "{n} cards were never seen: this judgement is over guesses at them.", j.unseen, { n: fmtNumber(j.unseen) }));
-    if (j.fell) {
-      out.push(_("The share of guesses still winnable fell the most after move {n} ({move}): from {before} to {after}.", {
-        n: fmtNumber(j.fell.number), move: pretty(j.fell.move), before: percent(j.fell.before), after: percent(j.fell.after) }));
-    } else {
-      out.push(_("No move lowered the share of guesses still winnable."));
-    }
+    out.push(ngettext("{n} card was never seen: no judgement in hindsight.",
+      "{n} cards were never seen: no judgement in hindsight.", j.unseen, { n: fmtNumber(j.unseen) }));
   }
-  const marked = ["??", "?", "!"].filter((m) => j.marks[m]).map((m) => `${fmtNumber(j.marks[m])} × ${m}`);
+  const marked = ["??", "?", "?!"].filter((m) => j.marks[m]).map((m) => `${fmtNumber(j.marks[m])} × ${m}`);
   out.push(marked.length ? _("Marked in the move list: {marks}.", { marks: marked.join(", ") }) : _("No move is marked."));
   return out;
 }
@@ -232,70 +294,62 @@ function renderEnd() {
   const state = game.state;
   box.hidden = false;
   const lostAt = j.exact && j.lost ? String(j.lost.number) : null;
-  // the samples the judgement took a move, when fewer than asked for (it takes at most 200)
-  const capped = j.fair && j.samples_asked !== undefined && j.samples !== j.samples_asked
-    ? el("p", { class: "hint", text: _("Each move judged over {samples} samples ({asked} asked for).", {
-      samples: fmtNumber(j.samples), asked: fmtNumber(j.samples_asked) }) }) : "";
+  const costliest = j.costliest.length ? String(j.costliest[0].number) : "";
   box.replaceChildren(el("h2", { text: endTitle(state.status, state.score, state.moves_played, state.scoring) }),
-    el("div", { "data-summary": "", "data-lost-at": lostAt }, ...summary({ ...j, scoring: state.scoring }).map((t) => el("p", { text: t }))),
-    capped,
+    el("div", { "data-summary": "", "data-lost-at": lostAt, "data-costliest": costliest, "data-accuracy": j.accuracy === null ? "" : String(j.accuracy) },
+      ...summary({ ...j, scoring: state.scoring }).map((t) => el("p", { text: t }))),
     el("p", {}, el("a", { class: "button primary", href: "/", "data-action": "new-game", text: _("New game") })),
     j.rows.some((r) => !r.taken_back) ? chart(j) : "");
 }
-// The game's picture: each move's best score still reachable (exact), or its share of the
-// guesses still winnable, scaled to what changed; points open their move.
+// The game's picture: the chance move by move, as it could be seen then: each move a
+// slope from the advice's chance to the chance of the move played (a mistake falls),
+// each step the luck of the cards it turned up; each point a button (Tab, Enter) that
+// opens its move.
 function chart(j) {
-  const rows = j.rows.filter((r) => !r.taken_back);
-  const exact = j.exact;
-  const num = (v) => (v === null || v === undefined ? 0 : v);
-  // Each move a segment from the value before it to the value after it: its slope is the
-  // move's; a step between two segments, the card the first turned up (fair only).
-  const before = rows.map((r, i) => num(exact ? (i ? rows[i - 1].best_after : j.best_start) : r.share_before));
-  const after = rows.map((r) => num(exact ? r.best_after : r.share_after));
-  const ys = [before[0], ...after];
-  const all = [...before, ...after];
-  const top = Math.max(...all), bottom = Math.min(...all);
-  const W = Math.round(Math.max(320, Math.min(720, $("#end").clientWidth - 24))), H = 190, L = 48, B = 30, T = 14;
-  const pad = exact ? Math.max(1, Math.ceil((top - bottom) * 0.1)) : Math.max(0.01, (top - bottom) * 0.1);
-  const lo = exact ? bottom - pad : Math.max(0, bottom - pad);
-  const hi = exact ? top + pad : Math.min(1, top + pad);
-  const x = (i) => L + (i * (W - L - 12)) / Math.max(1, ys.length - 1);
-  const y = (v) => T + (H - B - T) * (1 - (v - lo) / Math.max(1e-9, hi - lo));
-  const what = exact ? _("Best score still reachable after each move, from {lo} to {hi}", { lo: fmtNumber(bottom), hi: fmtNumber(top) })
-    : _("Share of guesses still winnable before and after each move, from {lo} to {hi}", { lo: percent(bottom), hi: percent(top) });
-  const fmt = (v) => (exact ? fmtNumber(Math.round(v)) : percent(v));
-  const s = svg("svg", { viewBox: `0 0 ${W} ${H}`, class: "chart", role: "img", "aria-label": what });
+  const rows = j.rows.filter((r) => !r.taken_back && r.chance_best !== null);
+  if (!rows.length) return "";
+  const before = rows.map((r) => r.chance_best);
+  const after = rows.map((r) => r.chance_played);
+  const landed = rows.map((r) => Math.min(1, Math.max(0, r.chance_played + (r.luck === null ? 0 : r.luck))));
+  const W = Math.round(Math.max(320, Math.min(720, $("#end").clientWidth - 24))), H = 200, L = 44, B = 30, T = 22;
+  const x = (i) => L + (i * (W - L - 14)) / Math.max(1, rows.length);
+  const y = (v) => T + (H - B - T) * (1 - v);  // the whole range, 0 to 100%: a fall looks its size
+  const what = _("Chance to win, move by move, as it could be seen then: the advice's before each move, the move's after it");
+  const s = svg("svg", { viewBox: `0 0 ${W} ${H}`, class: "chart", role: "group", "aria-label": what });
   s.append(svg("line", { x1: L, y1: H - B, x2: W - 8, y2: H - B, class: "axis" }));
   s.append(svg("line", { x1: L, y1: T, x2: L, y2: H - B, class: "axis" }));
-  // the values the curve reaches, at their heights (not the padded ends of the axis, which
-  // no move reached)
-  const close = fmt(top) === fmt(bottom) || y(bottom) - y(top) < 14;  // one label, not two on top of each other
-  for (const v of close ? [top] : [top, bottom]) {
+  for (const v of [0, 0.5, 1]) {
     s.append(svg("line", { x1: L - 3, y1: y(v), x2: L, y2: y(v), class: "axis" }));
-    s.append(svg("text", { x: L - 5, y: y(v) + 4, class: "tick y-tick", "text-anchor": "end" }, fmt(v)));
+    s.append(svg("text", { x: L - 5, y: y(v) + 4, class: "tick y-tick", "text-anchor": "end" }, percent(v)));
   }
-  // the axis numbered as the move list: the moves standing, by their numbers
-  const ticks = new Set([0, ys.length - 1]);
-  const step = Math.max(1, Math.ceil((ys.length - 1) / 6));
-  for (let i = step; i < ys.length - 1 - step / 2; i += step) ticks.add(i);
-  for (const i of ticks) {
-    s.append(svg("text", { x: x(i), y: H - B + 16, class: "tick", "text-anchor": "middle" },
-      i === 0 ? _("start") : fmtNumber(rows[i - 1].number)));
+  // the axis numbered as the move list; at most one number every 40 px
+  const every = Math.max(1, Math.ceil(rows.length / Math.max(2, Math.floor((W - L) / 40))));
+  s.append(svg("text", { x: x(0), y: H - B + 16, class: "tick", "text-anchor": "middle" }, _("start")));
+  for (let i = every; i <= rows.length; i += every) {
+    if (rows.length - i < every / 2 && i !== rows.length) continue;
+    s.append(svg("text", { x: x(i), y: H - B + 16, class: "tick", "text-anchor": "middle" }, fmtNumber(rows[i - 1].number)));
   }
-  s.append(svg("text", { x: W - 8, y: H - 2, class: "tick", "text-anchor": "end" }, _("move")));
-  s.append(svg("polyline", { points: rows.map((r, i) => `${x(i)},${y(before[i])} ${x(i + 1)},${y(after[i])}`).join(" "), class: "curve" }));
+  const pts = [];
+  rows.forEach((r, i) => { pts.push(`${x(i)},${y(before[i])}`, `${x(i + 1)},${y(after[i])}`, `${x(i + 1)},${y(landed[i])}`); });
+  s.append(svg("polyline", { points: pts.join(" "), class: "curve" }));
   rows.forEach((r, i) => {
-    const cx = x(i + 1), cy = y(ys[i + 1]);
-    const g = svg("g", { class: "point" });
-    g.append(svg("title", {}, [_("move {n}: {move}", { n: fmtNumber(r.number), move: pretty(r.move) }), fmt(ys[i + 1]),
-      r.mark ? `${r.mark} ${markTitle(r.mark, exact)}` : ""].filter(Boolean).join(" · ")));
-    g.append(svg("circle", { cx, cy, r: r.mark ? 5 : 3, class: r.mark ? `mark m${r.mark === "!" ? "good" : r.mark.length}` : "dot" }));
-    if (r.mark) g.append(svg("text", { x: cx, y: cy - 9, class: "mark-text", "text-anchor": "middle" }, r.mark));
-    g.append(svg("circle", { cx, cy, r: 12, class: "hit", "data-chart-ply": String(r.ply) }));
+    const cx = x(i + 1), cy = y(after[i]);
+    const label = [_("move {n}: {move}", { n: fmtNumber(r.number), move: pretty(r.move) }),
+      _("chance {chance}", { chance: percent(r.chance_played) }),
+      r.mark ? `${r.mark} ${markTitle(r)}` : "", r.mark && r.better ? _("better: {move}", { move: pretty(r.better) }) : "",
+      r.followed && r.choices > 1 ? _("followed the advice") : ""].filter(Boolean).join(", ");
+    const g = svg("g", { class: "point", tabindex: "0", role: "button", "aria-label": label, "data-chart-ply": String(r.ply) });
+    g.append(svg("title", {}, label));
+    g.append(svg("circle", { cx, cy, r: r.mark ? 5 : 3, class: r.mark ? `mark ${markClass(r.mark)}` : "dot" }));
+    // the mark's label above the point, clear of the curve
+    if (r.mark) g.append(svg("text", { x: cx, y: Math.max(12, cy - 10), class: "mark-text", "text-anchor": "middle" }, r.mark));
+    g.append(svg("circle", { cx, cy, r: 12, class: "hit" }));
     g.addEventListener("click", () => openReview(r.ply));
+    g.addEventListener("keydown", (ev) => {
+      if (ev.key === "Enter" || ev.key === " ") { ev.preventDefault(); openReview(r.ply); }
+    });
     s.append(g);
   });
-  return el("figure", { class: "chart-box" }, s, el("figcaption", { class: "hint", text: exact
-    ? _("The best score still reachable, move by move; click a point to see the board after that move.")
-    : _("The share of guesses still winnable: each slope is a move, each step the cards it turned up; click a point to see the board after that move.") }));
+  return el("figure", { class: "chart-box" }, s, el("figcaption", { class: "hint", text:
+    _("The chance to win, as it could be seen then: each slope is a move (a fall, chance lost against the advice), each step the cards it turned up (luck). Tab to a point and press Enter, or click it, to see the board after that move.") }));
 }
