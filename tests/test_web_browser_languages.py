@@ -113,8 +113,8 @@ def check_pages(driver, server: Server, lang: str) -> None:
     assert {"vi": "; nếu đi ", "sk": "; výhru by zachoval ťah "}[lang] in summary, summary
     # The move that threw the win away, looked back on: its mark's words a sentence.
     WebDriverWait(driver, WAIT).until(
-        lambda d: d.find_elements(By.CSS_SELECTOR, '#moves [data-mark="??"]'))
-    click(driver, '#moves [data-mark="??"] button')
+        lambda d: d.find_elements(By.CSS_SELECTOR, '#moves [data-exact-mark="??"]'))
+    click(driver, '#moves [data-exact-mark="??"] button')
     WebDriverWait(driver, WAIT).until(lambda d: "??" in d.find_element(By.ID, "review-text").text)
     said = driver.find_element(By.ID, "review-text").text
     assert said.split("?? ", 1)[1][:1].isupper(), said
