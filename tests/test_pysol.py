@@ -10,7 +10,7 @@ import pytest
 from tripeaks_solver.errors import InputError
 from tripeaks_solver.model.cards import Card
 from tripeaks_solver.model.dealing import Deal
-from tripeaks_solver.model.geometry import COVERED_BY
+from tripeaks_solver.model.geometry import BOTTOM_MASK, COVERED_BY
 from tripeaks_solver.model.pysol import (
     MAX_NUMBER,
     MS_MAX,
@@ -77,7 +77,7 @@ def test_the_four_games_deal_alike() -> None:
     deal = Deal.from_pysol("123456")
     for _id, name, face_up, cards in games:
         assert cards == deal.line()
-        shown = [deal.face_up_at_start(p) for p in range(28)]
+        shown = [bool(BOTTOM_MASK >> p & 1) for p in range(28)]  # the bottom row
         if "Open" in name:
             assert face_up == "1" * 28
         else:
@@ -219,3 +219,32 @@ def test_ranges_of_game_numbers() -> None:
                         ("pysol:1", "pysol:x")]:
         with pytest.raises(InputError):
             parse_pysol_range(start, stop)
+
+
+def test_the_lean_twister_is_pysol_cards_own() -> None:
+    # model/pysol.py seeds pysol-cards' MTRandom without the copy of its state that a
+    # reset needs: the same cards as the class itself, and as pysol-cards' own shuffle
+    # of a game number (for the Microsoft numbers too), over many numbers.
+    import random
+
+    from pysol_cards.cards import ms_rearrange
+    from pysol_cards.random import MTRandom
+    from pysol_cards.random import shuffle as pysol_cards_shuffle
+    from pysol_cards.random_base import RandomBase
+
+    ours = {0: 0, 1: 3, 2: 2, 3: 1}  # PySolFC's suits c s h d to ours c d h s
+
+    def line(pile: list[int]) -> tuple[int, ...]:
+        return tuple(ours[c // 13] * 13 + c % 13 for c in reversed(pile))
+
+    rng = random.Random(7)
+    for seed in [32000, 10**20, *(rng.randrange(32000, 10**20) for _ in range(200))]:
+        assert PysolGame(False, seed).line() == line(MTRandom(seed).shuffle(list(range(52))))
+        if seed > 32000:  # pysol-cards' helper takes 32,000 as Microsoft's; PySolFC does not
+            assert PysolGame(False, seed).line() == line(
+                pysol_cards_shuffle(list(range(52)), seed, RandomBase.DEALS_PYSOLFC))
+    for seed in [1, 31999, 2**31 - 1, 2**31, 2**32, MS_MAX,
+                 *(rng.randrange(1, MS_MAX + 1) for _ in range(200))]:
+        assert PysolGame(True, seed).line() == line(
+            pysol_cards_shuffle(list(range(52)), seed, RandomBase.DEALS_MS))
+    assert ms_rearrange(list(range(52)))[:4] == [0, 39, 26, 13]  # the Microsoft order

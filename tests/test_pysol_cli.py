@@ -231,3 +231,29 @@ def test_the_pages_server_reads_pysolfc_games() -> None:
     assert start.deal.line() == _golden("617")
     with pytest.raises(InputError):
         parse_start({"start": "pysol:ms0"})
+
+
+def test_api_batch_over_game_numbers() -> None:
+    rows = list(tp.batch("pysol:31999", "pysol:32001"))
+    assert [(r["rules"], r["pysol"], r["deal"]) for r in rows] == [
+        ("easy", "ms31999", 0), ("easy", "00000000000000032000", 1)]
+    assert rows[1]["line"] == _golden("32000")
+    assert [r["rules"] for r in tp.batch("pysol:2", "pysol:3", "both")] == ["easy", "classic"]
+    assert len(list(tp.batch(0, 1))) == 2  # deal numbers: both rule sets, as before
+
+
+def test_the_pages_http_api_takes_pysolfc_games(tmp_path: Path) -> None:
+    pytest.importorskip("httpx")
+    from test_web_api import client, start
+
+    c = client(tmp_path)
+    state = start(c, "pysol:617")
+    record = next(tmp_path.rglob("*.txt")).read_text()
+    assert "start: code pysol:ms617" in record and state["name"]
+    r = c.post("/api/games", json={"start": "pysol:ms0"})
+    assert r.status_code == 400 and "ms8589934591" in r.text
+    r = c.post("/api/games", json={"start": "pysol:617", "variants": ["joker"]})
+    assert r.status_code == 400 and "52 cards" in r.text
+    data = c.post("/api/solve", json={"text": "pysol:617"}).json()
+    assert data["line"] == _golden("617") and data["pysol"]["number"] == "ms617"
+    assert c.post("/api/solve", json={"text": "pysol:0"}).status_code == 400

@@ -239,7 +239,7 @@ def test_the_chances_are_kept_beside_the_record_and_reused(tmp_path, capsys):
     assert sidecar.name == "g.txt.chances" and len(sidecar.read_text().splitlines()) >= 12
     code, out, err = run(capsys, "replay", "--record", str(path), "--json")
     assert code == 0, err  # the record reads as before
-    from tripeaks_solver.games.record_file import saved_games
+    from tripeaks_solver.games.saved import saved_games
 
     assert [g.path.name for g in saved_games(tmp_path)] == ["g.txt"]  # the file is no game
     forget_chances()

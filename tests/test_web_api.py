@@ -996,7 +996,8 @@ def test_a_correction_under_a_waiting_move_never_locks_the_game(tmp_path, told, 
     again = c.get(f"/api/games/{name}")
     assert again.status_code == 200 and again.json()["at"] == state["at"]
     r = c.post(f"/api/games/{name}/reveal", json={"card": "5s", "at": asked["at"]})
-    assert r.status_code == 409
+    assert r.status_code == 409  # a tab still asking: told why, not "a restart"
+    assert "correct" in r.json()["error"] and "restarted" not in r.json()["error"]
     r = c.post(f"/api/games/{name}/move", json={"move": "undo", "at": state["at"]})
     assert r.status_code == 200, r.text
     stored = parse_record_file((tmp_path / name).read_text(), name)

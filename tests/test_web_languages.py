@@ -18,7 +18,7 @@ with warnings.catch_warnings():  # starlette's note on httpx's successor
     warnings.simplefilter("ignore")
     from starlette.testclient import TestClient
 
-from tripeaks_solver.games import record_file
+from tripeaks_solver.games import saved
 from tripeaks_solver.web import guard
 from tripeaks_solver.web.app import make_app
 from tripeaks_solver.web.lang import accepted, page_html
@@ -198,7 +198,7 @@ def test_the_server_s_own_failures_are_in_the_request_s_language(tmp_path, monke
     def no_more_files(path):
         raise OSError(errno.EMFILE, "Too many open files")
 
-    monkeypatch.setattr(record_file.os, "scandir", no_more_files)
+    monkeypatch.setattr(saved.os, "scandir", no_more_files)
     monkeypatch.setattr(guard.once, "last", {})  # its line logged apart from other tests'
     r = c.get("/api/games", headers=VI)
     assert (r.status_code, r.json()["error"]) == (
@@ -251,7 +251,7 @@ def test_the_start_form_s_numbers_refused_in_the_page_s_words(tmp_path):
     c = client(tmp_path)
     name = c.post("/api/games", json={"start": CODE}).json()["name"]
     r = c.get(f"/api/games/{name}/advice", params={"samples": "-5"}, headers=SK)
-    assert (r.status_code, r.json()["error"]) == (400, "Vzorky: zadajte celé číslo")  # digits
+    assert (r.status_code, r.json()["error"]) == (400, "Vzorky: zadajte celé číslo od 0")
     r = c.get(f"/api/games/{name}/advice", params={"seed": "9" * 31}, headers=SK)
     assert (r.status_code, r.json()["error"]) == (400, "Semienko: zadajte celé číslo od 0")
     r = c.get(f"/api/games/{name}/advice", params={"seed": "1.5"}, headers=VI)

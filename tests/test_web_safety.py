@@ -28,7 +28,7 @@ from tripeaks_solver.analysis import players
 from tripeaks_solver.analysis.fair import Cancelled, View, fair_hint
 from tripeaks_solver.analysis.hints import fair_advice
 from tripeaks_solver.errors import InputError
-from tripeaks_solver.games import files, record_file
+from tripeaks_solver.games import files, record_file, saved
 from tripeaks_solver.games.record_file import RecordFile
 from tripeaks_solver.games.records import parse_record_file
 from tripeaks_solver.games.session import CoachSession, RecordWriteError
@@ -259,13 +259,13 @@ def test_the_games_list_reads_only_the_records_that_changed(tmp_path, monkeypatc
     for i in range(5):
         (tmp_path / f"game-{i}.txt").write_text(RECORD + "draw\n" * i)
     read: list[str] = []
-    real = record_file._saved_game
+    real = saved._saved_game
 
     def counted(path, st):
         read.append(path.name)
         return real(path, st)
 
-    monkeypatch.setattr(record_file, "_saved_game", counted)
+    monkeypatch.setattr(saved, "_saved_game", counted)
     c = client(tmp_path)
     first = c.get("/api/games").json()["games"]
     assert sorted(read) == [f"game-{i}.txt" for i in range(5)]
@@ -658,6 +658,36 @@ def test_a_read_only_data_directory_is_503(tmp_path, monkeypatch):
     assert r.status_code == 503 and r.json()["error"].endswith("Read-only file system")
 
 
+def test_a_game_on_a_read_only_data_directory_can_be_looked_at(tmp_path, monkeypatch):
+    """Opened to read only: the game, its advice and its moves shown; a move or a
+    correction 503 with why, the file as it was (issue 54, D18)."""
+    c = client(tmp_path)
+    state = move(c, start(c, SEEN), "8h").json()
+    name, path = state["name"], tmp_path / state["name"]
+    hub_of(c).close()  # the server stops; the folder is mounted read-only
+    before = path.read_bytes()
+    real = files.os.open
+
+    def read_only(path, flags, *args):
+        if flags & (os.O_WRONLY | os.O_RDWR | os.O_CREAT):
+            raise OSError(errno.EROFS, "Read-only file system")
+        return real(path, flags, *args)
+
+    monkeypatch.setattr(files.os, "open", read_only)
+    c = client(tmp_path)
+    r = c.get(f"/api/games/{name}")
+    assert r.status_code == 200, r.text
+    assert r.json()["record"] == ["8h"] and r.json()["at"] == state["at"]
+    advice = c.get(f"/api/games/{name}/advice", params={"samples": 10, "at": state["at"]})
+    assert advice.status_code == 200
+    asked = move(c, state, "draw").json()  # nothing written until its card is said
+    for path_, body in (("reveal", {"card": "Kd"}), ("correct", {"told": "Jd", "to": "Qs"})):
+        r = c.post(f"/api/games/{name}/{path_}", json={**body, "at": asked["at"]})
+        assert r.status_code == 503 and r.json()["error"].endswith("Read-only file system")
+    assert c.get(f"/api/games/{name}").json() == asked  # still asking
+    assert path.read_bytes() == before
+
+
 def test_two_servers_starting_the_same_game_in_the_same_second_take_the_next_names(tmp_path):
     servers = [client(tmp_path), client(tmp_path)]
     codes: list[int] = []
@@ -814,6 +844,30 @@ def test_each_card_said_of_a_two_card_question_is_a_new_version(tmp_path):
     r = c.post(f"/api/games/{name}/reveal", json={"card": right, "at": first["at"]})
     assert r.status_code == 200 and r.json()["need"] is None
     assert r.json()["record"][-1] == f"6s:{left},{right}"
+
+
+def test_a_card_said_for_the_open_question_cannot_be_a_corrections_card(tmp_path):
+    """The page greys it out; the API refused nothing, and the question started over
+    with a misleading "known already" (issue 54, D14)."""
+    from tripeaks_solver.model.dealing import Deal
+
+    deal = Deal.from_number(1)
+    c = client(tmp_path)
+    state = start(c, "2c Ad 6s Kc Kh Th Ts Js Td 8s Qc")
+    name = state["name"]
+    for token in ("Kc", "Ad", "d", "d", "d", "6s"):
+        state = move(c, state, token).json()
+        while state["need"] is not None and token != "6s":
+            card = deal.cards[state["need"]["place"]].token
+            state = c.post(f"/api/games/{name}/reveal",
+                           json={"card": card, "at": state["at"]}).json()
+    left, right = deal.cards[10].token, deal.cards[11].token
+    first = c.post(f"/api/games/{name}/reveal", json={"card": left, "at": state["at"]}).json()
+    r = c.post(f"/api/games/{name}/correct", json={"told": "Th", "to": left, "at": first["at"]})
+    assert r.status_code == 400 and "said already" in r.json()["error"]
+    assert c.get(f"/api/games/{name}").json() == first
+    r = c.post(f"/api/games/{name}/reveal", json={"card": right, "at": first["at"]})
+    assert r.status_code == 200 and r.json()["record"][-1] == f"6s:{left},{right}"
 
 
 # --- 10, 11: exposure and the end -----------------------------------------------------------

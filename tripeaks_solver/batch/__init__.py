@@ -36,10 +36,11 @@ from typing import Any
 
 
 class _CallablePackage(ModuleType):
-    def __call__(self, start: int | str, stop: int | str, rules: str = "both",
+    def __call__(self, start: int | str, stop: int | str, rules: str | None = None,
                  **options: Any) -> Iterator[dict[str, int | float | bool | str | None]]:
         """``tp.batch``: the rows of deals ``start`` … ``stop`` - 1 under ``rules``
-        (``both``, ``easy``, ``classic``), a dict of the batch CSV's columns each; the
+        (``both``, ``easy``, ``classic``; None: both, Easy alone for PySolFC's games,
+        ``"pysol:1"``), a dict of the batch CSV's columns each; the
         keyword ``options`` are those of :func:`tripeaks_solver.batch.run.solve_range`."""
         from .run import solve_range  # the solver loads on the first call, not on import
 

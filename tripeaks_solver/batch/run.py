@@ -16,7 +16,7 @@ from typing import Self, TextIO
 from ..analysis.player_spec import parse_player
 from ..model.codes import parse_range
 from ..model.dealing import Deal
-from ..model.pysol import PysolRange
+from ..model.pysol import PysolRange, is_pysol, parse_pysol_range
 from ..model.rules import EASY, RULE_ORDER, Rules, select_rules
 from ..model.scoring import RUN_SCHEMES, SCHEMES
 from ..solver.solve import solve
@@ -351,22 +351,26 @@ class BatchRun:
         return self.summary
 
 
-def solve_range(start: int | str, stop: int | str, rules: str = "both", *,
+def solve_range(start: int | str, stop: int | str, rules: str | None = None, *,
                 optimal: bool = True, scoring: str = "app", must_clear: bool = False,
                 difficulty: int | None = None, players: Iterable[str] = (), seed: int = 0,
                 jobs: int = 1, **variant: bool
                 ) -> Iterator[dict[str, int | float | bool | str | None]]:
-    """Solve deals ``start`` … ``stop`` - 1 (numbers or deal ids) under ``rules``
-    (``both``, ``easy``, ``classic``) and yield a row per deal and rule set, in the
+    """Solve deals ``start`` … ``stop`` - 1 (numbers or deal ids; or PySolFC game numbers,
+    ``"pysol:1"``, ``"pysol:32001"``) under ``rules`` (``both``, ``easy``, ``classic``;
+    None: both, or Easy for PySolFC's games) and yield a row per deal and rule set, in the
     order ``batch --csv`` writes them, as a dict of exactly its columns (``difficulty``
     R and ``players`` add theirs, seeded with ``seed``). Values are Python's: whole
     numbers int (None where the CSV field is empty), ``seconds`` and ``difficulty``
     float, ``winnable`` and ``must_clear`` bool, the rest text (docs/api.md).
     ``jobs`` worker processes solve (1: this one); ``variant`` takes the rule options
     ``empty_waste``, ``joker``, ``draw_when_stuck``, ``open``."""
-    rule_sets = select_rules(rules, None, **variant)
-    spec = BatchSpec(parse_range(str(start), str(stop)), tuple(r.name for r in rule_sets),
-                     optimal, jobs=jobs, template=rule_sets[0], scoring=scoring,
+    games = parse_pysol_range(str(start), str(stop)) if is_pysol(str(start)) else None
+    rule_sets = select_rules(rules or ("easy" if games is not None else "both"), None,
+                             **variant)
+    deals = parse_range(str(start), str(stop)) if games is None else range(len(games))
+    spec = BatchSpec(deals, tuple(r.name for r in rule_sets),
+                     optimal, jobs=jobs, template=rule_sets[0], scoring=scoring, layouts=games,
                      extras=Extras(difficulty, tuple(parse_player(p).label for p in players),
                                    seed), must_clear=must_clear)
     with BatchRun(spec) as run:

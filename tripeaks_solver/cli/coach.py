@@ -13,8 +13,9 @@ from typing import Any
 import click
 
 from ..games.prompt import Reply, end_line, respond, toggle_peek
-from ..games.record_file import RecordFile, games_dir, saved_games
+from ..games.record_file import RecordFile, games_dir
 from ..games.records import replay_record
+from ..games.saved import saved_games
 from ..games.session import CoachSession
 from ..games.turns import ADVICE, TURN_KEYS, Advice, rules_name, score_label, scoring_name
 from ..model.game import Status

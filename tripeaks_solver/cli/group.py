@@ -82,6 +82,7 @@ def cli() -> None:
     tripeaks-solve TP1-E-AAAAAAD           solve a deal under Easy and Classic rules
     tripeaks-solve - < codes.txt           solve the codes read from standard input
     tripeaks-solve --layout "9c Kd ?? ..." solve a deal typed in (?? = unseen card)
+    tripeaks-solve pysol:123456            solve PySolFC's Three Peaks game 123456
     tripeaks-solve deal TP1-E-AAAAAAD      show the layout
     tripeaks-solve replay CODE MOVE...     check and score a recorded game
     tripeaks-solve batch 0 10000 --csv F   win rates and best scores of many deals
@@ -91,7 +92,8 @@ def cli() -> None:
     tripeaks-solve play CODE               watch a player (--player) play to the end
     tripeaks-solve help COMMAND            the help of a command (COMMAND --help)
 
-    Every command that plays a deal takes the rule options (--rules, --empty-waste,
-    --joker, --draw-when-stuck, --open, --wrap/--no-wrap), and those that score it
-    take --scoring.
+    CODE is a game code (TP1-E-AAAAAAD), a deal number, or a PySolFC game number
+    (pysol:123456, the cards PySolFC deals for it). Every command that plays a deal
+    takes the rule options (--rules, --empty-waste, --joker, --draw-when-stuck, --open,
+    --wrap/--no-wrap), and those that score it take --scoring.
     """

@@ -1,16 +1,21 @@
 """Checks and corrections of what a player says of a game played along: what the app
 would refuse, where a card was said, and the game again with a card said wrong put
-right (``coach``'s ``fix OLD NEW``).
+right (``coach``'s ``fix OLD NEW``), in a session too (:class:`Correcting`).
 """
 
 from __future__ import annotations
+
+from typing import TYPE_CHECKING
 
 from ..errors import IllegalMoveError, InputError
 from ..model.cards import Card
 from ..model.i18n import _, ngettext
 from ..model.moves import Move
 from ..model.observed import Observed, ObservedGame, name_place
-from .records import make_start, replay_record
+from .records import header, make_start, replay_record
+
+if TYPE_CHECKING:
+    from .record_file import RecordFile
 
 
 def _by_elimination() -> str:
@@ -107,4 +112,70 @@ def corrected(game: ObservedGame, wrong: Card, right: Card) -> tuple[ObservedGam
                            other=wrong.name, error=exc)) from None
 
 
-__all__ = ["app_refusal", "corrected", "known_already", "said_where", "undo_depth"]
+class Correcting:
+    """A card said wrong corrected in a coach session, its record rewritten (a part of
+    :class:`session.CoachSession`, which sets these attributes; ``pending``, ``need``
+    and ``said``: the move waiting for the cards it turned up, their places, the cards
+    said so far; ``_lines``: in a step, the moves it has written so far)."""
+
+    game: ObservedGame
+    scoring: str
+    record: RecordFile
+    pending: Move | None
+    need: tuple[int, ...]
+    said: list[Card]
+    _lines: list[str] | None
+
+    if TYPE_CHECKING:
+        def cancel(self) -> None: ...
+
+    def fix(self, *cards: str) -> str:
+        """Correct a card said earlier: ``fix(OLD, NEW)``, the card said as OLD was NEW.
+        The record is rewritten in one step and the game played again with it; an
+        InputError (nothing changed) when NEW contradicts another card or a move no
+        longer plays. A move waiting for its cards goes on waiting (its own card
+        corrected too) while it still plays; else it is dropped, and the words say so.
+        NEW said already for that move is refused. Returns what was corrected, in words."""
+        if len(cards) != 2:
+            raise InputError(_("fix OLD NEW: the card said wrong, then the card it was (e.g. "
+                               "fix 5d 6d)"))
+        wrong, right = Card.parse(cards[0]), Card.parse(cards[1])
+        if right in self.said:
+            raise InputError(_("{card} is said already, for the move waiting for its cards: "
+                               "say the rest, or drop the move, first", card=right.name))
+        fixed, said = corrected(self.game, wrong, right)
+        waiting = self._waiting_after(fixed, wrong, right)
+        self.record.replace(header(fixed.start, self.scoring)
+                            + "".join(o.token + "\n" for o in fixed.record))
+        if self._lines:  # the moves of the step so far: in the record rewritten
+            self._lines.clear()
+        self.game = fixed
+        done = _("{card}, said {where}, is now {other}; the record is rewritten.",
+                 card=wrong.name, where=said, other=right.name)
+        if self.pending is None or waiting == self.pending:
+            return done
+        if waiting is not None:
+            self.pending = waiting
+            return done
+        move = self.pending
+        self.cancel()
+        return done + " " + _("{move}, which waited for the card it turned up, does not "
+                              "play after the correction: it is dropped, play your move "
+                              "again.", move=move.name)
+
+    def _waiting_after(self, fixed: ObservedGame, wrong: Card, right: Card) -> Move | None:
+        # The move waiting for its cards in the game corrected (its own card corrected
+        # too), or None when it no longer plays there or turns up other places.
+        move = self.pending
+        if move is None:
+            return None
+        if move.card == wrong:
+            move = Move.remove(right)
+        try:
+            return move if fixed.needs(move) == self.need else None
+        except (IllegalMoveError, InputError):
+            return None
+
+
+__all__ = ["Correcting", "app_refusal", "corrected", "known_already", "said_where",
+           "undo_depth"]

@@ -88,15 +88,17 @@ class LockedFile:
     leaves nothing behind).
     """
 
-    def __init__(self, path: Path, what: str, role: str, new: bool = False) -> None:
+    def __init__(self, path: Path, what: str, role: str, new: bool = False,
+                 read_only: bool = False) -> None:
         """``what``: the file in a message (``the CSV file``; in the current language where
         its messages are: ``_("the record")``). ``new``: only a file made now (FileError
-        ``exists`` when there is one)."""
+        ``exists`` when there is one). ``read_only``: an existing file opened to be read
+        only (on a read-only disk), locked all the same."""
         self.path = path
         self.what = what
         self.role = role
         self.locked = False
-        self.fd, self.created = self._open(new)
+        self.fd, self.created = self._open(new, read_only)
         try:
             mode = os.fstat(self.fd).st_mode
             if not stat.S_ISREG(mode):
@@ -114,8 +116,13 @@ class LockedFile:
             self.close(discard=True)
             raise
 
-    def _open(self, new: bool) -> tuple[int, bool]:
+    def _open(self, new: bool, read_only: bool = False) -> tuple[int, bool]:
         path, flags = self.path, os.O_RDWR | os.O_CLOEXEC
+        if read_only:
+            try:
+                return os.open(path, os.O_RDONLY | os.O_CLOEXEC | os.O_NONBLOCK), False
+            except OSError as exc:
+                raise self._cannot(exc) from None
         for _try in range(10):  # the file may come and go between the two opens
             try:
                 return os.open(path, flags | os.O_CREAT | os.O_EXCL, 0o666), True

@@ -8,18 +8,14 @@ import datetime
 import errno
 import os
 import re
-import stat
 import sys
 import tempfile
-import threading
 from collections.abc import Iterator
-from dataclasses import dataclass
 from pathlib import Path
 
 from ..errors import InputError
-from ..model.i18n import N_, _, current, ngettext
+from ..model.i18n import N_, _
 from ..model.observed import Start
-from ..model.rules import Rules
 from .files import FileError, LockedFile, write_all
 from .locking import lock_exclusive
 
@@ -100,14 +96,17 @@ class RecordFile:
     that fails leaves the file as it was before it.
 
     Before every write the path must still name the file held, as this session left it
-    (its device, inode, size, modification and change times): a file replaced by a rename (``sed -i``, an
-    editor), moved, removed, or written by another program is never written to
-    (:class:`RecordChanged`). ``single_link``: a file with another hard link (a name
+    (its device, inode, size, modification and change times): a file replaced by a
+    rename (``sed -i``, an editor), moved, removed, or written by another program is
+    never written to (:class:`RecordChanged`). ``single_link``: a file with another hard link (a name
     that may lie outside the folder) is refused, and never written."""
 
     def __init__(self, path: Path, make_folder: bool = False, single_link: bool = False,
-                 new: bool = False) -> None:
+                 new: bool = False, refused: FileError | None = None) -> None:
+        """``refused``: the file is opened to be read only (a read-only disk), every
+        write raising this error (why it could not be opened to be written)."""
         self.path = Path(path)
+        self.refused = refused
         self.make_folder = make_folder  # the default folder is made; one typed must exist
         self.single_link = single_link
         self.new = new  # only a file made now (FileError "exists" otherwise)
@@ -154,7 +153,8 @@ class RecordFile:
                 raise FileError(_("cannot make {folder} for the record: {why} (give --record "
                                   "FILE)", folder=self.path.parent, why=exc.strerror or exc),
                                 "file", "record", errno=exc.errno) from None
-        self.file = LockedFile(self.path, _("the record"), "record", new=self.new)
+        self.file = LockedFile(self.path, _("the record"), "record", new=self.new,
+                               read_only=self.refused is not None)
         if self.single_link and self.file.identity().st_nlink > 1:
             self.close()
             raise FileError(_("{path} has another hard link (another name, maybe outside its "
@@ -229,6 +229,8 @@ class RecordFile:
     def write(self, text: str) -> None:
         """Append ``text`` and sync it, once :meth:`check` has passed; when the write
         fails, cut the file back to where it ended and raise a FileError."""
+        if self.refused is not None:
+            raise self.refused
         self.check()
         if self.tail is not None:
             self._mend()
@@ -261,12 +263,14 @@ class RecordFile:
         file beside it, synced and locked, then renamed over it (a reader sees the old
         record or the new one, never a part)."""
         assert self.file is not None
+        if self.refused is not None:
+            raise self.refused
         self.check()
         text = text.replace("\n", self.newline)
         target = Path(os.path.realpath(self.path))
         tmp, fd = "", -1
         try:
-            # A name of its own: a file a killed correction left behind is in no way.
+            # A name of its own: a file a killed correction left behind is never in the way.
             fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.",
                                        suffix=".tmp")
             os.fchmod(fd, os.fstat(self.file.fd).st_mode & 0o7777)
@@ -336,165 +340,4 @@ def _sync_folder(folder: Path) -> None:
         os.close(fd)
 
 
-@dataclass(frozen=True)
-class SavedGame:
-    """A record file in the folder of saved games, as a list shows it."""
-
-    path: Path
-    modified: datetime.datetime  # when it was last written
-    start: str  # as the record names it: ``seen Jd 4s …``, ``code TP1-E-AAAAAAD``
-    rules: str  # ``Easy``, ``Classic+empty-waste``
-    scoring: str
-    moves: int | None  # as the app counts them (None: the record cannot be read)
-    result: str  # ``won``, ``stuck``, ``in play``, or ``unreadable: `` and why
-    score: int | None
-    game_rules: Rules | None = None  # the rules themselves (None: unreadable)
-    why: str | None = None  # why the record cannot be read, in the words of its reading
-
-    def said(self) -> str:
-        """The result for people: ``in play``, ``won``, ``stuck`` or ``unreadable: …``,
-        in the current language."""
-        if self.why is not None:
-            return _("unreadable: {why}", why=self.why)
-        return {"won": _("won"), "stuck": _("stuck")}.get(self.result, _("in play"))
-
-    def text(self) -> str:
-        """Two lines, in the current language: when, the start, rules, scoring, moves,
-        result and score; the file."""
-        from .turns import rules_name, score_label, scoring_name, start_words
-
-        when = f"{self.modified:%Y-%m-%d %H:%M}"
-        if self.moves is None or self.game_rules is None:  # unreadable
-            return f"  {when}  {self.said()}\n      {self.path}"
-        first = _("{when}  {start}  ({rules}, {scoring}, {moves}): {result}, {label} {score}",
-                  when=when, start=start_words(self.start), rules=rules_name(self.game_rules),
-                  scoring=scoring_name(self.scoring), result=self.said(),
-                  moves=ngettext("{n} move", "{n} moves", self.moves),
-                  label=score_label(self.scoring), score=self.score)
-        return f"  {first}\n      {self.path}"
-
-    def data(self) -> dict:
-        """The game as JSON data."""
-        return {"file": str(self.path), "modified": self.modified.isoformat(timespec="seconds"),
-                "start": self.start, "rules": self.rules, "scoring": self.scoring,
-                "moves": self.moves, "result": self.result, "score": self.score}
-
-
-# Errors of the machine, not of a file: a list that met one fails rather than call the
-# file unreadable.
-SYSTEM_ERRNOS = frozenset({errno.EMFILE, errno.ENFILE, errno.ENOMEM, errno.ENOBUFS})
-
-
-class RecordIndex:
-    """The records of a folder as a list shows them, each read (and its game replayed)
-    again only when its name, size, time or inode changed: a list over hundreds of
-    unchanged records costs a look at each file, not a replay (in each language: why a
-    record cannot be read is said in the language it was read in). Safe to share
-    between threads."""
-
-    def __init__(self, folder: Path | None = None, follow_links: bool = True) -> None:
-        """``follow_links``: read a record a symbolic link names; when False, such a
-        link is listed unreadable, with where it leads, and never read (the server's
-        list: it opens no link)."""
-        self.folder = games_dir() if folder is None else Path(folder)
-        self.follow_links = follow_links
-        self.lock = threading.Lock()
-        self.known: dict[str, tuple[tuple[int, int, int, int, str], SavedGame]] = {}
-
-    def scan(self) -> list[tuple[SavedGame, os.stat_result]]:
-        """Every record (a ``.txt`` regular file) with the file's status now, newest
-        first. OSError when the folder cannot be read, or when the machine refuses to
-        read a file (too many open files); a missing folder has none."""
-        with self.lock:
-            try:
-                with os.scandir(self.folder) as it:
-                    entries = [e for e in it if Path(e.name).suffix == ".txt"]
-            except FileNotFoundError:
-                self.known = {}
-                return []
-            known, out = {}, []
-            for entry in entries:
-                path = self.folder / entry.name
-                link = not self.follow_links and entry.is_symlink()
-                try:
-                    st = os.stat(path)
-                    if link:
-                        st = os.lstat(path)
-                except OSError as exc:
-                    if exc.errno in SYSTEM_ERRNOS:
-                        raise
-                    continue  # gone meanwhile, or a link to nothing
-                if not stat.S_ISREG(st.st_mode) and not link:
-                    continue
-                key = (st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino, current())
-                cached = self.known.get(entry.name)
-                game = cached[1] if cached is not None and cached[0] == key else \
-                    _linked_game(path, st, self.folder) if link else _saved_game(path, st)
-                known[entry.name] = (key, game)
-                out.append((game, st))
-            self.known = known
-        return sorted(out, key=lambda g: (g[0].modified, str(g[0].path)), reverse=True)
-
-    def games(self) -> list[SavedGame]:
-        """The records, newest first (see :meth:`scan`)."""
-        return [game for game, _st in self.scan()]
-
-
-def saved_games(folder: Path | None = None) -> list[SavedGame]:
-    """The records in ``folder`` (:func:`games_dir`), newest first; one that cannot be
-    read is listed with why."""
-    try:
-        return RecordIndex(folder).games()
-    except OSError:
-        return []
-
-
-def saved_game(path: Path) -> SavedGame:
-    """The record file ``path`` as a list shows it (read as it is, without its lock):
-    its ``why`` says, in the current language, why it cannot be read."""
-    return _saved_game(path, path.stat())
-
-
-def link_why(path: Path, folder: Path) -> str:
-    """Why the symbolic link ``path`` of ``folder`` is not read as a record: where it
-    leads, in the current language."""
-    target = Path(os.path.realpath(path))
-    if target.parent != Path(os.path.realpath(folder)):
-        return _("a symbolic link out of the folder: not read")
-    return _("a symbolic link to {name}: open that record", name=target.name)
-
-
-def _linked_game(path: Path, st: os.stat_result, folder: Path) -> SavedGame:
-    why = link_why(path, folder)
-    when = datetime.datetime.fromtimestamp(st.st_mtime)
-    return SavedGame(path, when, "?", "?", "?", None, f"unreadable: {why}", None, why=why)
-
-
-def _saved_game(path: Path, st: os.stat_result) -> SavedGame:
-    """The record file ``path`` as a list shows it (read as it is, without its lock)."""
-    from .records import MAX_RECORD, parse_record_file, replay_record, too_large
-    from .turns import score_of
-
-    when = datetime.datetime.fromtimestamp(st.st_mtime)
-    try:
-        if st.st_size > MAX_RECORD:  # not read at all
-            raise InputError(too_large(path.name))
-        # As the record is opened: bytes as UTF-8, no line end but LF (and CRLF) read as one.
-        text = path.read_bytes().decode("utf-8").removeprefix(BOM)
-        record = parse_record_file(text, path.name)
-        game = replay_record(record.start, record.moves)
-    except (OSError, UnicodeDecodeError, InputError) as exc:
-        if isinstance(exc, OSError) and exc.errno in SYSTEM_ERRNOS:
-            raise
-        why = (exc.strerror or str(exc)) if isinstance(exc, OSError) else \
-            _("not a game record (not UTF-8 text)") if isinstance(exc, UnicodeDecodeError) \
-            else str(exc)
-        return SavedGame(path, when, "?", "?", "?", None, f"unreadable: {why}", None, why=why)
-    start = record.start
-    return SavedGame(path, when, f"{start.kind} {start.text}", str(start.rules),
-                     record.scoring, game.game.moves, game.game.status.value,
-                     score_of(game.position(), record.scoring), game_rules=start.rules)
-
-
-__all__ = ["RecordChanged", "RecordFile", "RecordIndex", "SavedGame", "data_dir",
-           "default_record", "games_dir", "link_why", "saved_game", "saved_games"]
+__all__ = ["RecordChanged", "RecordFile", "data_dir", "default_record", "games_dir"]

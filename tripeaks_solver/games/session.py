@@ -20,7 +20,7 @@ the page in a browser) turn what the player typed into calls and show what they 
     review = s.review() # the whole game judged (slow); s.final(review): the end's data
     s.close()           # release the record file
 
-``games.record_file.saved_games()`` lists the records under the data directory,
+``games.saved.saved_games()`` lists the records under the data directory,
 newest first (``coach --list``); ``games.records.start_from_text`` reads a start as
 typed (the cards seen, or a code).
 
@@ -50,7 +50,8 @@ from ..model.i18n import _, ngettext
 from ..model.moves import Move
 from ..model.observed import NeedsObservation, Observed, ObservedGame, Start, name_place
 from .chance_log import ChanceLog
-from .corrections import app_refusal, corrected, known_already
+from .corrections import Correcting, app_refusal, known_already
+from .peeking import Peeking
 from .record_file import RecordFile
 from .records import header, looks_like_record, parse_record_file, replay_record, torn_note
 from .turns import TURN_KEYS, Advice, PeekTurn, score_of
@@ -64,8 +65,9 @@ class RecordWriteError(InputError):
     before it; the session cannot go on safely."""
 
 
-class CoachSession:
-    """One game played along: see the module's docstring."""
+class CoachSession(Correcting, Peeking):
+    """One game played along: see the module's docstring (its peek: :class:`Peeking`, in
+    ``peeking.py``; ``fix``: :class:`Correcting`, in ``corrections.py``)."""
 
     def __init__(self, game: ObservedGame, scoring: str, record: RecordFile, *,
                  samples: int = 1000, seed: int | None = None, fair: bool = False,
@@ -327,53 +329,6 @@ class CoachSession:
             self.game = game
             raise
 
-    def fix(self, *cards: str) -> str:
-        """Correct a card said earlier: ``fix(OLD, NEW)``, the card said as OLD was NEW.
-        The record is rewritten in one step and the game played again with it; an
-        InputError (nothing changed) when NEW contradicts another card or a move no
-        longer plays. A move waiting for its cards goes on waiting (its own card
-        corrected too) while it still plays; else it is dropped, and the words say so.
-        NEW said already for that move is refused. Returns what was corrected, in words."""
-        if len(cards) != 2:
-            raise InputError(_("fix OLD NEW: the card said wrong, then the card it was (e.g. "
-                               "fix 5d 6d)"))
-        wrong, right = Card.parse(cards[0]), Card.parse(cards[1])
-        if right in self.said:
-            raise InputError(_("{card} is said already, for the move waiting for its cards: "
-                               "say the rest, or drop the move, first", card=right.name))
-        fixed, said = corrected(self.game, wrong, right)
-        waiting = self._waiting_after(fixed, wrong, right)
-        self.record.replace(header(fixed.start, self.scoring)
-                            + "".join(o.token + "\n" for o in fixed.record))
-        if self._lines:  # the moves of the step so far: in the record rewritten
-            self._lines.clear()
-        self.game = fixed
-        done = _("{card}, said {where}, is now {other}; the record is rewritten.",
-                 card=wrong.name, where=said, other=right.name)
-        if self.pending is None or waiting == self.pending:
-            return done
-        if waiting is not None:
-            self.pending = waiting
-            return done
-        move = self.pending
-        self.cancel()
-        return done + " " + _("{move}, which waited for the card it turned up, does not "
-                              "play after the correction: it is dropped, play your move "
-                              "again.", move=move.name)
-
-    def _waiting_after(self, fixed: ObservedGame, wrong: Card, right: Card) -> Move | None:
-        # The move waiting for its cards in the game corrected (its own card corrected
-        # too), or None when it no longer plays there or turns up other places.
-        move = self.pending
-        if move is None:
-            return None
-        if move.card == wrong:
-            move = Move.remove(right)
-        try:
-            return move if fixed.needs(move) == self.need else None
-        except (IllegalMoveError, InputError):
-            return None
-
     # --- advice -----------------------------------------------------------------------
     def advice_job(self) -> Callable[[], Advice]:
         """What the advice here needs, taken now; the function returned computes it (it
@@ -397,74 +352,6 @@ class CoachSession:
         """The exact hint when every card is known (and not ``fair``), else the fair
         player's advice, from only the cards seen."""
         return self.advice_job()()
-
-    # --- peek -------------------------------------------------------------------------
-    def toggle_peek(self) -> str:
-        """Start a peek here ("" said), or stop the one going on (what to undo to go back
-        to where it began); InputError when there is nothing to peek."""
-        if self.peek_base is not None:
-            back = self._peek_stack()
-            self.peek_base = None
-            if not back:
-                return _("Peek stopped.")
-            return _("Peek stopped. Undo {n} to go back to where it began (or play on from "
-                     "here).", n=len(back))
-        if self.exact:
-            raise InputError(_("every card is known already: nothing to peek"))
-        if self.scoring == "pysol":
-            raise InputError(_("PySolFC's scored games have no undo (--scoring pysol): "
-                               "nothing to peek"))
-        if not self.undo_limit:
-            raise InputError(_("the app cannot undo (--undo-limit 0): nothing to peek"))
-        self.peek_base = self.peek_began = len(self.game.record)
-        return ""
-
-    def _peek_stack(self) -> list[Move]:
-        # The moves played since the peek began that are still on the board.
-        stack: list[Move]
-        moves, stack = self.game.moves, []
-        if self.peek_base is None:  # no peek
-            return stack
-        for i in range(self.peek_base, len(moves)):
-            if not moves[i].is_undo:
-                stack.append(moves[i])
-            elif stack:
-                stack.pop()
-        return stack
-
-    def _settle_peek(self) -> None:
-        # Taken back past where the peek began: it begins there now.
-        if self.peek_base is None:
-            return
-        moves, depth = self.game.moves, 0
-        for i in range(self.peek_base, len(moves)):
-            if not moves[i].is_undo:
-                depth += 1
-            elif depth:
-                depth -= 1
-            else:
-                self.peek_base = i + 1
-
-    def peek_turn(self) -> PeekTurn | None:
-        """The peek's next step (None when not peeking), from what the player knows and
-        the moves played since it began; a finished peek ends here (its PeekTurn says
-        so, ``finished``)."""
-        from ..analysis.peek import next_step
-
-        if self.peek_base is None or self.pending is not None:
-            return None
-        stack = self._peek_stack()
-        knowledge = self.game.knowledge
-        step = None
-        if not knowledge.complete:
-            # The session's seed: peek --seed S plans the same walk.
-            step = next_step(knowledge, self.rules, self.game.moves[:self.peek_base], stack,
-                             self.undo_limit, seed=self.seed)
-        turn = PeekTurn(step, len(stack), len(self.game.record) - self.peek_began,
-                        len(knowledge.unknown_places))
-        if turn.finished:
-            self.peek_base = None
-        return turn
 
     # --- what a front end shows -------------------------------------------------------
     def turn_data(self, advice: Advice | None = None, *, error: str | None = None,

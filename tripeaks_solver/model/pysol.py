@@ -43,6 +43,7 @@ class Dealt(Protocol):
     @property
     def pysol(self) -> str | None: ...
 
+
 PREFIX = "pysol:"
 MS_FIRST_LARGE = 32000
 """PySolFC deals numbers below this one with the Microsoft-compatible generator."""
@@ -165,7 +166,7 @@ OPEN_GAMES = ("Three Peaks (Open)", "Three Peaks (Scored/Open)")
 def pysol_games(rules: Rules) -> tuple[str, ...]:
     """PySolFC's games whose rules ``rules`` are: K and A adjacent (Easy), one card
     starting the waste, draws at any time, one pass through the stock; its Open games
-    with ``open``. None for other rules."""
+    with ``open``; none under other rules."""
     if not rules.wrap or rules.empty_waste or rules.joker or rules.draw_when_stuck:
         return ()
     return OPEN_GAMES if rules.open else GAMES

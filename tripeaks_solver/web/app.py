@@ -118,7 +118,9 @@ def number(value, what: str, default: int | None = None) -> int | None:
     # Digits 0-9 only: int() reads "+7", " 7", "7_0" and digits of other scripts, which
     # the page would show as typed.
     if isinstance(value, str) and not (value.isascii() and value.isdigit()):
-        raise InputError(_("{what}: a whole number", what=what))
+        negative = value[:1] == "-" and value[1:].isascii() and value[1:].isdigit()
+        raise InputError(_("{what}: a whole number from 0", what=what) if negative
+                         else _("{what}: a whole number", what=what))
     if isinstance(value, str) and len(value.lstrip("0")) > 30:  # past every bound
         raise InputError(_("{what}: a whole number from 0", what=what))
     out = int(value)

@@ -25,8 +25,9 @@ from typing import TypeVar
 
 from ..errors import InputError
 from ..games.files import FileError, held_by_other, held_files, os_errno
-from ..games.record_file import RecordFile, RecordIndex, link_why, saved_game
+from ..games.record_file import RecordFile
 from ..games.records import make_start
+from ..games.saved import RecordIndex, link_why, saved_game
 from ..games.session import CoachSession
 from ..model.codes import GameCode
 from ..model.i18n import _
@@ -43,6 +44,7 @@ MAX_OPEN = 128  # games held open at once (a file descriptor each; serve raises 
 MAX_HELD = 256  # games held open at once when those asking for a card or peeking count
 SWEEP_SECONDS = 1.0  # the timer's period
 OUT_OF_FILES = (errno.EMFILE, errno.ENFILE)
+READ_ONLY = (errno.EROFS, errno.EACCES, errno.EPERM)  # a record that can only be read
 T = TypeVar("T")
 log = logging.getLogger("tripeaks_solver.web")
 
@@ -140,7 +142,8 @@ class Hub:
                 raise NotFound(_("no record {name} in the data directory", name=repr(name)))
             self._make_room(1)
             table = Table(name, self._roomy(lambda: _open(path)), _open)
-            table.crowded = self.crowded.pop(name, 0) is None
+            table.crowded = name in self.crowded  # its page is told why, once
+            self.crowded.pop(name, None)
             self.tables[name] = table
             return table
 
@@ -266,8 +269,16 @@ class Hub:
 def _open(path: Path) -> CoachSession:
     """The game in record file ``path``, its file locked; Held when another session
     holds it, said for the page."""
+    refused = None
     try:
-        return CoachSession.resume(RecordFile(path, single_link=True))
+        try:
+            return CoachSession.resume(RecordFile(path, single_link=True))
+        except FileError as exc:
+            if os_errno(exc) not in READ_ONLY:
+                raise
+            refused = exc
+        # A read-only disk: the game shown all the same, every change refused (503).
+        return CoachSession.resume(RecordFile(path, single_link=True, refused=refused))
     except FileError as exc:
         if exc.problem == "in-use":
             raise Held(_("{name} is open in another session (a terminal coach?): "

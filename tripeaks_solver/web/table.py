@@ -66,6 +66,8 @@ class Table:
         self.closed = False
         self.outside = False  # read again after a change outside: the next 409 says so
         self.crowded = False  # opened again after it was let go for room while busy
+        self.fixed_away: int | None = None  # the version a correction left, dropping
+        # the move waiting for its card (while the game stays there, the cause of a 409)
         self.followed: Followed | None = None  # the peek's step the page played
         self.peek_done: PeekTurn | None = None  # a peek ended by following it: said once
 
@@ -221,6 +223,10 @@ class Table:
             return
         if self.outside:
             raise Conflict(_(CHANGED))
+        if answers and self.core.pending is None and self.fixed_away == self.version():
+            raise Conflict(_("the move waiting for its card was dropped: a card was corrected "
+                             "(in another tab?) and the move no longer plays: reload the "
+                             "page"))
         if answers and self.core.pending is None and self.crowded:
             raise Conflict(_("the move waiting for its card was dropped: the server closed "
                              "the game to make room for others (too many open at once): "
@@ -300,7 +306,13 @@ class Table:
     def correct(self, told: str, right: str, at: int | None) -> dict:
         """The card told as ``told`` was ``right`` (``coach``'s ``fix``): the record
         rewritten in one step (a new version: answers kept for the old one are not its)."""
-        return self._change(at, lambda: self.core.fix(told, right))
+        def change() -> None:
+            waiting = self.core.pending is not None
+            self.core.fix(told, right)
+            if waiting and self.core.pending is None:
+                self.fixed_away = self.version()
+
+        return self._change(at, change)
 
     # --- the move list: judged, and the board after a move -------------------------------
     def review_job(self, at: int | None, samples: int, seed: int | None
