@@ -258,3 +258,21 @@ def test_no_module_imports_a_posix_only_module_at_its_top() -> None:
             found += [f"{path.relative_to(package)}: {n}" for n in names
                       if n.split(".")[0] in POSIX_ONLY]
     assert len(list(package.rglob("*.py"))) > 80 and found == []
+
+
+def test_asking_whether_a_file_is_held_leaves_no_lock_behind(tmp_path: Path) -> None:
+    # Where the system lists no locks (/proc/locks: macOS, Windows) the server asks the
+    # file itself, with a lock it lets go at once.
+    from tripeaks_solver.games.files import held_by_other
+
+    one, two = two_descriptors(tmp_path / "r.txt")
+    try:
+        assert not held_by_other(tmp_path / "r.txt", None)
+        locking.lock_exclusive(one)  # nothing of the question lingers
+        assert held_by_other(tmp_path / "r.txt", None)
+        locking.unlock(one)
+        assert not held_by_other(tmp_path / "r.txt", None)
+        locking.lock_exclusive(two)
+    finally:
+        os.close(one)
+        os.close(two)

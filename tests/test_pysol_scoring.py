@@ -119,6 +119,22 @@ def test_pysolfc_games_best_hand(form: str, winnable: int, best: int, cards: str
     assert sol.steps()[-1].score == best  # the line, replayed, reaches it
 
 
+def test_a_work_space_too_small_grows_and_gives_the_same_hand(monkeypatch) -> None:
+    from tripeaks_solver.solver import solve as solver
+
+    _, winnable, best, cards = KNOWN[1]
+    monkeypatch.setattr(solver, "_pysol_capacity", [1 << 12])  # far fewer than it needs
+    solver._pysol_work.cache_clear()
+    try:
+        sol = solve(Deal.from_cards(cards), EASY, scheme="pysol")
+        grown = solver._pysol_capacity[0]
+    finally:
+        solver._pysol_work.cache_clear()
+    assert (sol.winnable, sol.best_score) == (bool(winnable), best)
+    assert sol.steps()[-1].score == best
+    assert grown > 1 << 12 and sol.states > 1 << 12
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("index", [0, 12])
 def test_opening_against_the_twin(index: int) -> None:

@@ -621,6 +621,35 @@ def test_the_start_form_is_given_the_bounds_the_server_holds_the_advice_to(tmp_p
             check_samples(samples) if samples else number(seed, "seed")
 
 
+def test_the_page_s_largest_seed_is_asked_again_in_the_terminal(tmp_path, capsys):
+    """Every seed the page takes (up to 2⁶³−1) ``hint --fair --seed`` takes too, and gives
+    the page's advice for it; one past is refused by both (issue 54, D12: the terminal
+    stopped at 2⁶²−1, so such an advice could not be asked again)."""
+    import json
+
+    from cli_run import assert_one_line_error, run
+
+    from tripeaks_solver.limits import MAX_ADVICE_SEED
+    from tripeaks_solver.web.app import number
+
+    assert MAX_ADVICE_SEED == 2**63 - 1 and number(str(MAX_ADVICE_SEED), "seed")
+    deal = Deal.from_number(5)
+    c = client(tmp_path)
+    begun = start(c, seen_line(deal))
+    advice = c.get(f"/api/games/{begun['name']}/advice",
+                   params={"at": begun["at"], "samples": 30, "seed": str(MAX_ADVICE_SEED)})
+    assert advice.status_code == 200, advice.text
+    code, out, err = run(capsys, "hint", "--seen", seen_line(deal), "--fair", "--samples", "30",
+                         "--seed", str(MAX_ADVICE_SEED), "--json")
+    assert code == 0, err
+    assert json.loads(out)["recommended"] == advice.json()["recommended"]
+    for command in ("hint", "coach", "analyze", "peek"):
+        code, _, err = run(capsys, command, "--seed", str(MAX_ADVICE_SEED + 1), "TP1-E-AAAAAAD")
+        assert_one_line_error(code, err, "--seed")
+    assert c.get(f"/api/games/{begun['name']}/advice",
+                 params={"seed": str(MAX_ADVICE_SEED + 1)}).status_code == 400
+
+
 @pytest.mark.parametrize("typed", ["+7", " 7", "7 ", "7_0", "\u0667", "\uff17", "-0", "7.0",
                                    "0x7", "1e3"])
 def test_whole_numbers_are_ascii_digits_only(tmp_path, typed):

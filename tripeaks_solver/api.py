@@ -26,6 +26,7 @@ from functools import cache
 from numbers import Integral
 from typing import Any
 
+from .analysis import chances as _chances
 from .analysis import difficulty as _difficulty
 from .analysis import hints as _hints
 from .analysis import peek as _peek
@@ -185,8 +186,8 @@ def hint(deal: DealLike | Layout | Start, moves: MovesLike = (), rules: RulesLik
         exact = _hints.hint(position, scoring, must_clear)
         return HintReport.of(game, scoring, False, exact=exact, must_clear=must_clear)
     seed = new_seed() if seed is None else seed
-    advice = _hints.fair_advice(View.of(position, game.known_places), samples, seed,
-                                score_samples, scoring)
+    advice = _chances.fair_advice(View.of(position, game.known_places), samples, seed,
+                                  score_samples, scoring)
     return HintReport.of(game, scoring, True, advice=advice)
 
 

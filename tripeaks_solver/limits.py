@@ -19,4 +19,13 @@ REVIEW_SAMPLES = 1000
 default (the coach's and the page's), so that the review of a game reuses the chances
 its advice computed and gives the numbers it showed."""
 
-__all__ = ["MAX_SAMPLES", "PAGE_SAMPLES", "PLAYER_SAMPLES", "REVIEW_SAMPLES"]
+LAYOUT_SAMPLES = 1000
+"""The random completions solved for a layout with ``??`` cards (``solve --layout``'s
+default, and the solve page's, so that both give the same share for the same seed)."""
+
+MAX_ADVICE_SEED = 2**63 - 1
+"""The largest seed of the guessed games (the advice, the judgement, a peek's samples, a
+layout's completions): any int64, the page's and the terminal's alike, so that an advice
+given on the page can be asked again with ``hint --fair --seed S``."""
+
+__all__ = ["LAYOUT_SAMPLES", "MAX_ADVICE_SEED", "MAX_SAMPLES", "PAGE_SAMPLES", "PLAYER_SAMPLES", "REVIEW_SAMPLES"]

@@ -21,7 +21,7 @@ from ..model.game import Status
 from ..model.i18n import _, ngettext, percent, pgettext
 from ..model.observed import ObservedGame
 from .common import (
-    SEED,
+    ADVICE_SEED,
     STDIN,
     check_distinct_outputs,
     progress_bar,
@@ -246,7 +246,7 @@ def judgement_sentences(review: Review) -> list[str]:
 @cli.command("analyze", short_help="Judge every move of a played game.")
 @click.argument("words", nargs=-1, metavar="CODE MOVES...")
 @game_options
-@click.option("--seed", type=SEED, default=None,
+@click.option("--seed", type=ADVICE_SEED, default=None,
               help="Seed of the guessed games (default: the game's, kept beside a --record "
                    "by coach and the page; else a new one, printed).")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")

@@ -21,7 +21,7 @@ from ..games.turns import ADVICE, TURN_KEYS, Advice, rules_name, score_label, sc
 from ..model.game import Status
 from ..model.i18n import _, current, ngettext, pgettext
 from ..model.pysol import pysol_line
-from .common import SEED, STDIN, refuse_unused, rule_options
+from .common import ADVICE_SEED, STDIN, refuse_unused, rule_options
 from .games import RULE_PARAMS, ask_start, game_options, read_game, read_line
 from .group import cli
 from .hint import position_lines
@@ -61,7 +61,7 @@ class Terminal:
 @click.option("--samples", type=click.IntRange(1, 100_000), default=1000, show_default=True,
               help="Completions of the unseen cards a recommendation looks at (the fair:N "
                    "player's N, and the shares shown).")
-@click.option("--seed", type=SEED, default=None,
+@click.option("--seed", type=ADVICE_SEED, default=None,
               help="Seed of the recommendations (default: a new one, printed); hint --fair "
                    "--seed S on the same record recommends the same moves.")
 @click.option("--json", "as_json", is_flag=True,

@@ -16,6 +16,7 @@ import click
 from ..analysis.player_spec import DEFAULT_SAMPLES, MAX_SEED, PLAYER_NAMES, SAMPLED, parse_player
 from ..batch.files import file_kind
 from ..errors import InputError, did_you_mean
+from ..limits import MAX_ADVICE_SEED
 from ..model.codes import NamedDeal, game_code
 from ..model.i18n import LANGUAGES, _, language_from_env, set_language
 from ..model.layout import Layout, parse_layout_file
@@ -31,6 +32,7 @@ STDIN = "-"
 MAX_LINE = 4096
 # Every --seed: the players add the deal number to it and the generators take 64 bits.
 SEED = click.IntRange(0, MAX_SEED)
+ADVICE_SEED = click.IntRange(0, MAX_ADVICE_SEED)
 
 
 class InputPath(click.Path):

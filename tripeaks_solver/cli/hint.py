@@ -17,7 +17,7 @@ from ..model.observed import ObservedGame
 from ..model.position import Position
 from ..model.render import board_lines
 from ..model.scoring import RUN_SCHEMES
-from .common import SEED, must_clear_option, refuse_unused, rule_options
+from .common import ADVICE_SEED, must_clear_option, refuse_unused, rule_options
 from .games import game_options, play_game, read_game
 from .group import cli
 
@@ -169,7 +169,7 @@ def _fair_lines(advice: FairAdvice, scheme: str, seed_given: bool) -> list[str]:
 @cli.command("hint", short_help="What every legal move of a game in progress is worth.")
 @click.argument("words", nargs=-1, metavar="CODE [MOVES]...")
 @game_options
-@click.option("--seed", type=SEED, default=None,
+@click.option("--seed", type=ADVICE_SEED, default=None,
               help="Seed of the random completions and of the fair player (default: a new "
                    "one, printed).")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")

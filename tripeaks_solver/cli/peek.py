@@ -18,7 +18,7 @@ from ..model.i18n import _, ngettext, pgettext
 from ..model.layout import Layout
 from ..model.moves import Move
 from ..model.observed import ObservedGame, name_place
-from .common import SEED, rule_options
+from .common import ADVICE_SEED, rule_options
 from .games import game_options, play_game, read_game
 from .group import cli
 
@@ -114,7 +114,7 @@ def plan_lines(plan: PeekPlan, rules: Rules, here: bool) -> list[str]:
 @click.argument("words", nargs=-1, metavar="CODE [MOVES]...")
 @game_options
 @undo_limit_option
-@click.option("--seed", type=SEED, default=PEEK_SEED, show_default=True,
+@click.option("--seed", type=ADVICE_SEED, default=PEEK_SEED, show_default=True,
               help="Seed of the samples of the unseen cards that choose the moves (the "
                    "same seed, the same plan).")
 @click.option("--json", "as_json", is_flag=True, help="Print the plan as a JSON object.")

@@ -74,6 +74,37 @@ def _url_host(address: ipaddress.IPv4Address | ipaddress.IPv6Address | str) -> s
     return f"[{text}]" if ":" in text else text
 
 
+def _lan_address() -> str | None:
+    """This machine's address on its local network, as another machine reaches it (the
+    source address of a route out; a UDP socket connected sends nothing), or None."""
+    try:
+        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+            probe.connect(("192.0.2.1", 9))  # TEST-NET-1: only the route is looked up
+            address = ipaddress.ip_address(probe.getsockname()[0])
+    except (OSError, ValueError):
+        return None
+    return None if address.is_loopback or address.is_unspecified else str(address)
+
+
+def qr_text(url: str, tty: bool = False) -> str:
+    """``url`` as a QR code drawn with text (half blocks), for a phone's camera: light
+    modules as the characters drawn (a terminal's text is light on dark), or in explicit
+    black and white on a terminal that takes colours (``tty``)."""
+    import io
+
+    import qrcode
+
+    code = qrcode.QRCode(border=2)
+    code.add_data(url)
+    code.make(fit=True)
+    out = io.StringIO()
+    if tty:
+        code.print_tty(out=out)
+    else:
+        code.print_ascii(out=out, invert=True)
+    return out.getvalue()
+
+
 def _more_files() -> None:
     """Raise the soft limit of open files to the hard one (macOS starts at 256): each
     connection and each game held open takes one."""
@@ -154,10 +185,18 @@ def _serve(port: int, host: str, data_dir: Path | None, open_browser: bool,
     if token is not None:
         url += f"?token={token}"
     given = click.get_current_context().get_parameter_source("lang")
+    share = None
+    if token is not None:  # another machine (the phone) opens it: by the LAN's address
+        lan = _lan_address() if bound.is_unspecified else None
+        share = f"http://{_url_host(lan) if lan else shown}:{port}/?token={token}"
     app = make_app(folder, (lambda: hosts) if not bound.is_unspecified else None, token,
                    warm=True, cookie=f"{TOKEN_COOKIE}_{port}", fallback=language_from_env(),
-                   lang=lang if given is click.core.ParameterSource.COMMANDLINE else None)
+                   lang=lang if given is click.core.ParameterSource.COMMANDLINE else None,
+                   share=share)
     click.echo(_("Serving {folder} on {url}  (Ctrl-C stops)", folder=folder, url=url))
+    if share is not None:
+        click.echo(_("On a phone on this network, open {url} or scan:", url=share))
+        click.echo(qr_text(share, tty=sys.stdout.isatty()), nl=False)
     sys.stdout.flush()
     _more_files()
     logging.basicConfig(format="tripeaks-solve serve: %(message)s", level=logging.WARNING)

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 
 import click
 
-from ..limits import MAX_SAMPLES
+from ..limits import LAYOUT_SAMPLES, MAX_SAMPLES
 from ..model.codes import GameCode, NamedDeal, is_deal_number
 from ..model.dealing import Deal
 from ..model.layout import Layout
@@ -19,7 +19,7 @@ from ..model.render import deal_picture, layout_picture
 from ..model.rules import RULE_CHOICES, Rules
 from ..model.scoring import RUN_SCHEMES
 from .common import (
-    SEED,
+    ADVICE_SEED,
     STDIN,
     InputPath,
     must_clear_option,
@@ -139,11 +139,11 @@ def _jobs(codes: tuple[str, ...], typed: list[tuple[str, Layout]], rule_choice: 
 @click.option("--layout-file", type=InputPath(), default=None,
               help="A file of layouts, one per line (- for standard input); blank lines and "
                    "# comments skipped.")
-@click.option("--samples", type=click.IntRange(min=1, max=MAX_SAMPLES), default=1000,
+@click.option("--samples", type=click.IntRange(min=1, max=MAX_SAMPLES), default=LAYOUT_SAMPLES,
               show_default=True,
               help="Random completions solved for a layout with ?? cards (all of them "
                    "when there are no more distinct ones than this).")
-@click.option("--seed", type=SEED, default=None, help="Seed for the random completions.")
+@click.option("--seed", type=ADVICE_SEED, default=None, help="Seed for the random completions.")
 @click.option("--json", "as_json", is_flag=True,
               help="Print a JSON list, one object per (deal, rules).")
 @click.option("--no-solution", is_flag=True, help="Leave out the line of moves.")

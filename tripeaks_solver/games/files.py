@@ -16,7 +16,7 @@ from pathlib import Path
 
 from ..errors import InputError
 from ..model.i18n import N_, _
-from .locking import lock_exclusive, lock_shared
+from .locking import lock_exclusive, lock_shared, unlock
 
 
 class FileError(InputError):
@@ -284,6 +284,7 @@ def held_by_other(path: Path, held: set[tuple[int, int]] | None) -> bool:
         return False
     try:
         lock_shared(fd)
+        unlock(fd)  # before the close: Windows may let a lock closed with its file linger
     except BlockingIOError:
         return True
     except OSError:

@@ -30,7 +30,7 @@ from .jit import njit
 from .shared import DRAW, _lowest_position, _may_draw, _positions_on, _reverse
 
 NEG = -(1 << 30)
-RUN_BITS = 5  # a state's key: (config << 4 | rank) << RUN_BITS | run (run ≤ 28)
+RUN_BITS = 5  # a state's key: (config << 4 | rank) << RUN_BITS | run (run ≤ 28): 24 bits
 EMPTY = -1
 
 

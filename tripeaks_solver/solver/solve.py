@@ -236,7 +236,7 @@ def scratch() -> shared.Scratch:
 def _pysol_work(capacity: int) -> pysol.PysolWork:
     n = len(configurations())
     return pysol.PysolWork(
-        key=np.empty(capacity, dtype=np.int64), g=np.empty(capacity, dtype=np.int32),
+        key=np.empty(capacity, dtype=np.int32), g=np.empty(capacity, dtype=np.int32),
         parent=np.empty(capacity, dtype=np.int32), move=np.empty(capacity, dtype=np.int8),
         link=np.empty(capacity, dtype=np.int32), chain=np.empty(capacity, dtype=np.int32),
         first_of=np.zeros(n << shared.SHIFT, dtype=np.int32), found=np.zeros(1, dtype=np.int64),
@@ -244,7 +244,7 @@ def _pysol_work(capacity: int) -> pysol.PysolWork:
         draw_list=np.empty(n, dtype=np.int32))
 
 
-PYSOL_CAPACITY = 1 << 19  # states; doubled when a search needs more
+PYSOL_CAPACITY = 1 << 20  # states (21 bytes each); doubled when a search needs more
 PYSOL_MOST = 1 << 23
 _pysol_capacity = [PYSOL_CAPACITY]
 

@@ -24,9 +24,10 @@ from starlette.staticfiles import StaticFiles
 from ..analysis.fair import Cancelled
 from ..errors import InputError
 from ..games.files import os_errno
-from ..limits import REVIEW_SAMPLES
+from ..limits import MAX_ADVICE_SEED, REVIEW_SAMPLES
 from ..model.i18n import N_, _, current
 from .advice import MAX_SAMPLES, check_samples
+from .events import Events
 from .guard import (
     HEADERS,
     MAX_BODY,
@@ -97,7 +98,7 @@ async def body(request: Request) -> dict:
     return data
 
 
-MAX_NUMBER = 2**63 - 1  # the largest whole number a request may carry (a seed: an int64)
+MAX_NUMBER = MAX_ADVICE_SEED  # the largest whole number a request may carry (a seed)
 
 
 def with_bounds(html: str) -> str:
@@ -145,14 +146,16 @@ async def _gone(request: Request) -> None:
 def make_app(folder: Path, hosts: Callable[[], Iterable[str]] | None,
              token: str | None = None, warm: bool = False,
              cookie: str = TOKEN_COOKIE, lang: str | None = None,
-             fallback: str = "en") -> Guard:
+             fallback: str = "en", share: str | None = None) -> Guard:
     """The application serving the games of ``folder`` to requests whose Host header
     is one of ``hosts()`` (any, when None: a server on every address, with a token),
     with ``token``, only to those that give it (in the address, then in the cookie
     ``cookie``). ``Guard.stop()`` ends every search (the server is stopping). Each
     request speaks its page's language (web/lang.py: ``lang`` the server's ``--lang``,
-    ``fallback`` its environment's)."""
-    hub = Hub(folder)
+    ``fallback`` its environment's). ``share``: the address with its token that other
+    machines open (a server on the LAN), shown on the page as a QR code."""
+    events = Events()
+    hub = Hub(folder, changed=lambda name: events.publish(name, None))
     jobs = Jobs(caches={"advice": 256, "analysis": 32, "solve": 16, "review": 32,
                         "board": 64})
 
@@ -195,6 +198,21 @@ def make_app(folder: Path, hosts: Callable[[], Iterable[str]] | None,
     async def state(request: Request) -> Response:
         return ok(await on_table(request, Table.state))
 
+    async def change(request: Request, call: Callable[[Table], dict]) -> dict:
+        """``call(table)``, a change of the game: every open tab of it is told."""
+        out = await on_table(request, call)
+        events.publish(request.path_params["name"], out["at"])
+        return out
+
+    async def game_events(request: Request) -> Response:
+        name = request.path_params["name"]
+        if not hub.path_of(name).is_file():
+            raise NotFound(_("no record {name} in the data directory", name=repr(name)))
+        return events.stream(name)
+
+    async def share_info(request: Request) -> Response:
+        return ok({"url": share, "svg": qr_svg(share) if share else None})
+
     async def token_call(request: Request, field: str, what: str, call) -> Response:
         """``call(table, token, at)`` with the body's short text ``field``."""
         data = await body(request)
@@ -202,7 +220,7 @@ def make_app(folder: Path, hosts: Callable[[], Iterable[str]] | None,
         if not isinstance(token, str) or len(token) > 40:
             raise InputError(f"{field}: {what}")
         at = number(data.get("at"), "at")
-        return ok(await on_table(request, lambda table: call(table, token, at)))
+        return ok(await change(request, lambda table: call(table, token, at)))
 
     async def move(request: Request) -> Response:
         return await token_call(request, "move", "a card (8h), draw or undo", Table.move)
@@ -212,11 +230,11 @@ def make_app(folder: Path, hosts: Callable[[], Iterable[str]] | None,
 
     async def cancel(request: Request) -> Response:
         at = number((await body(request)).get("at"), "at")
-        return ok(await on_table(request, lambda table: table.cancel(at)))
+        return ok(await change(request, lambda table: table.cancel(at)))
 
     async def peek(request: Request) -> Response:
         at = number((await body(request)).get("at"), "at")
-        return ok(await on_table(request, lambda table: table.peek(at)))
+        return ok(await change(request, lambda table: table.peek(at)))
 
     def advice_args(request: Request) -> tuple[int, int | None]:
         q = request.query_params
@@ -245,11 +263,11 @@ def make_app(folder: Path, hosts: Callable[[], Iterable[str]] | None,
                 len(told), len(right)) > 10:
             raise InputError("told, to: the card told and the card it was (Ks, Qh)")
         at = number(data.get("at"), "at")
-        return ok(await on_table(request, lambda table: table.correct(told, right, at)))
+        return ok(await change(request, lambda table: table.correct(told, right, at)))
 
     async def peek_next(request: Request) -> Response:
         at = number((await body(request)).get("at"), "at")
-        return ok(await on_table(request, lambda table: table.peek_next(at)))
+        return ok(await change(request, lambda table: table.peek_next(at)))
 
     async def review(request: Request) -> Response:
         samples, seed = advice_args(request)
@@ -303,6 +321,7 @@ def make_app(folder: Path, hosts: Callable[[], Iterable[str]] | None,
     @contextlib.asynccontextmanager
     async def lifespan(app):
         quiet_accept_errors(asyncio.get_running_loop())
+        events.start()
         hub.start()
         if warm:
             import threading
@@ -311,6 +330,7 @@ def make_app(folder: Path, hosts: Callable[[], Iterable[str]] | None,
         try:
             yield
         finally:
+            events.close()
             jobs.close()
             hub.close()
 
@@ -319,6 +339,8 @@ def make_app(folder: Path, hosts: Callable[[], Iterable[str]] | None,
         Route("/api/messages", messages),
         Route("/api/games", list_games), Route("/api/games", new_game, methods=["POST"]),
         Route("/api/games/{name}", state),
+        Route("/api/games/{name}/events", game_events),
+        Route("/api/share", share_info),
         Route("/api/games/{name}/move", move, methods=["POST"]),
         Route("/api/games/{name}/reveal", reveal, methods=["POST"]),
         Route("/api/games/{name}/cancel", cancel, methods=["POST"]),
@@ -341,10 +363,26 @@ def make_app(folder: Path, hosts: Callable[[], Iterable[str]] | None,
         Exception: server_error})
     app.state.hub = hub
     app.state.jobs = jobs
+    app.state.events = events
     # Each request in its language, chosen by the guards, around everything else: the
     # refusals, the handlers and the error handlers say it in that language.
     return Guard(app, hosts, token, cookie, jobs,
-                 language=lambda request: request_language(request, lang, fallback))
+                 language=lambda request: request_language(request, lang, fallback),
+                 on_stop=events.close)
+
+
+def qr_svg(text: str) -> str:
+    """``text`` as a QR code: an SVG image, black on white (as a phone's camera reads
+    it best), drawn by qrcode without an imaging library."""
+    import io
+
+    import qrcode
+    import qrcode.image.svg
+
+    image = qrcode.make(text, image_factory=qrcode.image.svg.SvgPathFillImage, border=2)
+    out = io.BytesIO()
+    image.save(out)
+    return out.getvalue().decode()
 
 
 def _warm_up() -> None:

@@ -77,13 +77,16 @@ class Guard:
     (CSRF, and any API request from another site), the body's size; and the last catch
     of any error, logged in one line and answered as JSON. ``cookie``: the name of the
     token's cookie (one per port: two servers on one machine never share it);
-    ``language(request)``: the language the request speaks (model.i18n.speaking)."""
+    ``language(request)``: the language the request speaks (model.i18n.speaking);
+    ``on_stop()``: called by :meth:`stop` too."""
 
     def __init__(self, app: Any, hosts: Callable[[], Iterable[str]] | None,
                  token: str | None, cookie: str = TOKEN_COOKIE,
                  jobs: Jobs | None = None,
-                 language: Callable[[Request], str] | None = None) -> None:
+                 language: Callable[[Request], str] | None = None,
+                 on_stop: Callable[[], None] | None = None) -> None:
         self.app = app
+        self.on_stop = on_stop
         self.hosts = hosts
         self.token = token
         self.cookie = cookie
@@ -94,6 +97,8 @@ class Guard:
         """The server is stopping: every search ends now (safe in a signal handler)."""
         if self.jobs is not None:
             self.jobs.stop_all()
+        if self.on_stop is not None:  # the live streams (web.events) end too
+            self.on_stop()
 
     async def __call__(self, scope, receive, send) -> None:
         if scope["type"] != "http":

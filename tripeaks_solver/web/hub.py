@@ -58,10 +58,13 @@ class Held(InputError):
 
 
 class Hub:
-    """The record files of ``folder`` and the games the server holds open."""
+    """The record files of ``folder`` and the games the server holds open;
+    ``changed(name)`` is told when the timer finds a record changed outside."""
 
-    def __init__(self, folder: Path, max_open: int = MAX_OPEN) -> None:
+    def __init__(self, folder: Path, max_open: int = MAX_OPEN,
+                 changed: Callable[[str], None] | None = None) -> None:
         self.folder = Path(folder)
+        self.changed = changed
         self.max_open = max_open
         self.lock = threading.Lock()
         self.tables: OrderedDict[str, Table] = OrderedDict()  # least recently used first
@@ -236,10 +239,11 @@ class Hub:
                     del self.tables[name]
             self._let_go(len(self.tables), idle=IDLE_SECONDS)
             self._make_room(0)
-            tables = list(self.tables.values())
-        for table in tables:
+            tables = list(self.tables.items())
+        for name, table in tables:
             try:
-                table.watch()
+                if table.watch() and self.changed is not None:
+                    self.changed(name)
             except (OSError, InputError):
                 pass  # a record that cannot be looked at now: the next request says why
 

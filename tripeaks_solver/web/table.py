@@ -34,6 +34,7 @@ from ..model.game import Status
 from ..model.i18n import N_, _
 from ..model.observed import Observed, name_place
 from .advice import advice_of
+from .events import Left
 from .review import board_after, board_cells, judge, move_rows, told_cards
 
 LIGHT_SAMPLES = 200  # advice with at most these samples (or exact) runs in the light lane
@@ -70,6 +71,8 @@ class Table:
         # the move waiting for its card (while the game stays there, the cause of a 409)
         self.followed: Followed | None = None  # the peek's step the page played
         self.peek_done: PeekTurn | None = None  # a peek ended by following it: said once
+        self.stuck_peek = False  # a peek begun in a stuck game: it ends when it has shown all
+        self.left = Left()  # the versions a tab may still show, and what left each
 
     @property
     def path(self) -> Path:
@@ -107,31 +110,34 @@ class Table:
             self.closed, self.outside = False, True
         return True
 
-    def watch(self) -> None:
+    def watch(self) -> bool:
         """:meth:`follow` when the table is free (the hub's timer): the lock follows
-        the file the path names within the timer's period."""
+        the file the path names within the timer's period. True when it did."""
         if self.lock.acquire(blocking=False):
             try:
                 if not self.closed:
-                    self.follow()
+                    return self.follow()
             finally:
                 self.lock.release()
+        return False
 
     def _change(self, at: int | None, change: Callable[[], object],
-                answers: bool = False) -> dict:
+                answers: bool = False, how: str = "moved") -> dict:
         """``change()`` under the lock, refused when the record changed outside or the
         page is behind; a write refused because the record changed meanwhile reads the
-        game again. ``answers``: the change answers the move waiting for its cards."""
+        game again. ``answers``: the change answers the move waiting for its cards;
+        ``how``: what it does to the version it leaves (web.events.Left)."""
         with self.lock:
             if self.follow():
                 raise Conflict(_(CHANGED))
             self._check(at, answers)
-            followed, done = self.followed, self.peek_done
+            before = self.version()
+            followed, done, stuck = self.followed, self.peek_done, self.stuck_peek
             try:
                 with self.core.step():  # all or nothing: one write of its lines
                     change()
             except BaseException as exc:
-                self.followed, self.peek_done = followed, done
+                self.followed, self.peek_done, self.stuck_peek = followed, done, stuck
                 if not isinstance(exc, (RecordWriteError, RecordChanged)):
                     raise
                 # a correction rewrites the record itself: its RecordChanged comes bare
@@ -140,6 +146,7 @@ class Table:
                     raise Conflict(_(CHANGED)) from None
                 raise
             self.outside = self.crowded = False
+            self.left.note(before, self.version(), how)
             return self._state()
 
     def _live(self) -> None:
@@ -188,7 +195,8 @@ class Table:
             "waste": None if position.waste is None else position.waste.token,
             "board": board, "legal": legal, "can_undo": bool(position.record) and
             core.pending is None and position.status is not Status.WON, "exact": core.exact,
-            "can_peek": position.status is Status.IN_PLAY and not core.exact
+            "can_peek": (position.status is Status.IN_PLAY or position.status is Status.STUCK
+                         and bool(position.record)) and not core.exact
             and core.undo_limit > 0, "empty_waste": game.rules.empty_waste,
             "moves": move_rows(game.record), "told": told_cards(game),
             "known": len(game.known_places), "places": len(knowledge),
@@ -214,7 +222,12 @@ class Table:
         if self.core.peeking and self.core.pending is None:
             found = follow_peek(self.core)
             self.followed = found if isinstance(found, Followed) else None
+            if isinstance(found, PeekTurn) and found.step is None and self.stuck_peek:
+                # begun stuck, it ends where it has shown what it can: nothing to go back to
+                self.core.peek_base = None
+                found = PeekTurn(None, 0, found.taps, found.unknown)
             if isinstance(found, PeekTurn) and found.finished:
+                self.stuck_peek = False
                 self.peek_done = found  # said once, by the next state
 
     # --- moves -----------------------------------------------------------------------
@@ -223,6 +236,9 @@ class Table:
             return
         if self.outside:
             raise Conflict(_(CHANGED))
+        said = self.left.said(at) if answers else None
+        if said is not None:
+            raise Conflict(said)
         if answers and self.core.pending is None and self.fixed_away == self.version():
             raise Conflict(_("the move waiting for its card was dropped: a card was corrected "
                              "(in another tab?) and the move no longer plays: reload the "
@@ -276,11 +292,11 @@ class Table:
             self.core.answer(card.token)
             self._follow()
 
-        return self._change(at, change, answers=True)
+        return self._change(at, change, answers=True, how="answered")
 
     def cancel(self, at: int | None = None) -> dict:
         """Drop the move waiting for its cards (asked by a page that showed it)."""
-        return self._change(at, lambda: self.core.cancel(), answers=True)
+        return self._change(at, lambda: self.core.cancel(), answers=True, how="cancelled")
 
     def peek(self, at: int | None) -> dict:
         """Start a peek here (its first step followed: its card asked), or stop it."""
@@ -290,11 +306,15 @@ class Table:
             if core.pending is not None and not (self.followed and self.followed.waiting(core)):
                 raise InputError(_("say first which card turned up"))
             status = core.game.game.status
-            if status is not Status.IN_PLAY and not core.peeking:
+            stuck = status is Status.STUCK and not core.peeking and bool(core.game.record)
+            if status is not Status.IN_PLAY and not core.peeking and not stuck:
                 raise InputError(_("the game is over (won)") if status is Status.WON
                                  else _("the game is over (stuck)"))
             core.cancel()  # the card a followed step asks for: the peek stops
             core.toggle_peek()
+            self.stuck_peek = stuck and core.peeking
+            if self.stuck_peek:  # the app undoes there: the game's own moves are the peek's
+                core.peek_base = max(0, len(core.game.record) - core.undo_limit)
             self._follow()
 
         return self._change(at, change)

@@ -8,7 +8,17 @@
 (async function route() {
   await loadMessages();
   const path = location.pathname;
-  if (path.startsWith("/play/")) showPlay(decodeURIComponent(path.slice(6)));
+  if (path.startsWith("/play/")) showPlay(gameName(path.slice(6)));
   else if (path === "/solve") showSolve();
   else showStart();
 })();
+
+// A game's name from its address: a broken escape (%E0%A4%A) is no name of a game, and
+// the server says so for the text as it stands, rather than the page stopping blank.
+function gameName(text) {
+  try {
+    return decodeURIComponent(text);
+  } catch (e) {
+    return text;
+  }
+}

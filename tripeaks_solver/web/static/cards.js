@@ -169,6 +169,7 @@ function say(text) {
   const m = $("#message");
   m.textContent = text || "";
   m.hidden = !text;
+  m.onclick = () => { m.hidden = true; };
 }
 // A request to the server, with the spinner (not for `quiet` ones: the judging of the
 // move list goes on behind the page, which stays usable meanwhile).
@@ -216,6 +217,44 @@ function cardFace(token, attrs = {}, tag = "span") {
 function pickButton(token, attrs = {}) {
   return el("button", { type: "button", class: "pick", "aria-label": cardName(token), ...attrs },
     cardFace(token, { role: null, "aria-hidden": "true", title: null }));
+}
+// A picker of cards is one stop of the Tab key (not 52): the arrows move in it, by row
+// and column as it is laid out (13 or 7 a row), Home and End to its ends; Enter or Space
+// picks. Called again after the picker is drawn anew.
+function roving(grid) {
+  const live = () => [...grid.querySelectorAll("button.pick:not(:disabled)")];
+  const all = live();
+  for (const b of grid.querySelectorAll("button.pick")) b.tabIndex = -1;
+  if (all.length) all[0].tabIndex = 0;
+  if (grid.dataset.roving) return;
+  grid.dataset.roving = "on";
+  grid.addEventListener("focusin", (ev) => {
+    for (const b of grid.querySelectorAll("button.pick")) b.tabIndex = b === ev.target ? 0 : -1;
+  });
+  grid.addEventListener("keydown", (ev) => {
+    const list = live();
+    const at = list.indexOf(document.activeElement);
+    if (at < 0 || !["ArrowLeft", "ArrowRight", "ArrowUp", "ArrowDown", "Home", "End"].includes(ev.key)) return;
+    let next = null;
+    if (ev.key === "Home") next = list[0];
+    else if (ev.key === "End") next = list[list.length - 1];
+    else if (ev.key === "ArrowLeft") next = list[at - 1];
+    else if (ev.key === "ArrowRight") next = list[at + 1];
+    else {  // the nearest card of the next row up or down
+      const here = list[at].getBoundingClientRect();
+      const down = ev.key === "ArrowDown";
+      const rows = list.map((b) => [b, b.getBoundingClientRect()])
+        .filter(([, r]) => (down ? r.top >= here.bottom - 1 : r.bottom <= here.top + 1));
+      const edge = down ? Math.min(...rows.map(([, r]) => r.top)) : Math.max(...rows.map(([, r]) => r.top));
+      const row = rows.filter(([, r]) => Math.abs(r.top - edge) < 2);
+      const x = here.left + here.width / 2;
+      row.sort((a, b) => Math.abs(a[1].left + a[1].width / 2 - x) - Math.abs(b[1].left + b[1].width / 2 - x));
+      next = row.length ? row[0][0] : null;
+    }
+    ev.preventDefault();
+    ev.stopPropagation();  // not the page's own arrows (a move's review)
+    if (next) next.focus();
+  });
 }
 function cardBack(attrs = {}) {
   return el("span", { class: "card back", role: "img", "aria-label": _("a face-down card"), ...attrs });

@@ -10,6 +10,9 @@ const game = {
   reviewing: null,  // the line of the record whose board is shown (null: the game)
   correcting: undefined,  // undefined: closed; null: the cards told; a token: its picker
   questionShown: null,  // the question last scrolled into view
+  sending: 0,  // changes sent and not yet answered (a live update waits for them)
+  stale: false,  // a live update came meanwhile: the game is fetched again after them
+  live: null,  // the EventSource of the game's versions (while the tab is shown)
 };
 
 function gamePath(tail) {
@@ -21,10 +24,16 @@ function adviceQuery() {
 function act(name, fn) {
   for (const node of document.querySelectorAll(`[data-action=${name}]`)) node.addEventListener("click", fn);
 }
+// A note floats at the foot of the window (nothing moves under the pointer) and goes
+// after a while, or at a click.
+let noteTimer = null;
 function note(text) {
   const n = $("#note");
   n.textContent = text || "";
   n.hidden = !text;
+  n.onclick = () => { n.hidden = true; };
+  clearTimeout(noteTimer);
+  if (text) noteTimer = setTimeout(() => { n.hidden = true; }, 10000);
 }
 async function showPlay(name) {
   $("#play-view").hidden = false;
@@ -49,19 +58,62 @@ async function showPlay(name) {
   try {
     show(await api(gamePath("")));
   } catch (e) { say(e.message); }
+  listen(true);
+  document.addEventListener("visibilitychange", () => listen());
 }
 async function send(what, body) {
   if (!game.state) return;
   say("");
   note("");
   $("#advice").dataset.recommended = "";
+  game.sending += 1;
   try {
     show(await api(gamePath(`/${what}`), { ...body, at: game.state.at }));
   } catch (e) {
     say(e.message);
     if (e.status === 409) { try { show(await api(gamePath(""))); } catch (e2) { say(e2.message); } }
     else if (game.state) show(game.state);
+  } finally {
+    game.sending -= 1;
   }
+  if (game.stale && !game.sending) refresh();
+}
+
+// --- the other tabs of this game ---------------------------------------------------------
+// While the tab is shown, the server tells it each new version of the game (server-sent
+// events): a version other than the one shown is fetched and shown. A hidden tab closes
+// its stream (a browser opens only a few connections to one server) and looks again
+// when it is shown.
+function listen(first = false) {
+  if (document.hidden) {
+    if (game.live) { game.live.close(); game.live = null; }
+    return;
+  }
+  if (game.live) return;
+  const source = new EventSource(gamePath("/events"));
+  game.live = source;
+  let opened = false;
+  source.addEventListener("open", () => {
+    if (opened) refresh();  // open again after a drop: what changed meanwhile
+    opened = true;
+  });
+  source.addEventListener("at", (ev) => {
+    let at = null;
+    try { at = JSON.parse(ev.data).at; } catch (e) { return; }
+    if (!game.state || at === null || at !== game.state.at) refresh();
+  });
+  if (!first) refresh();  // shown again: what changed while hidden
+}
+// The game fetched again and shown, when it is not the one shown.
+async function refresh() {
+  if (game.sending) { game.stale = true; return; }
+  game.stale = false;
+  let state;
+  try { state = await api(gamePath(""), undefined, true); } catch (e) { return; }
+  if (game.sending || (game.state && state.at === game.state.at)) return;
+  const had = game.state;
+  show(state);
+  if (had) note(_("The game changed in another tab: it is shown as it now stands."));
 }
 
 // --- the game as it stands ---------------------------------------------------------------
@@ -90,11 +142,15 @@ function show(state) {
   $("#bars").hidden = false;
   $("#advice").dataset.recommended = "";
   $("#advice").replaceChildren();
+  $("#advice-said").textContent = "";
   $("#bars").replaceChildren();
   $("#rather").hidden = true;
   $("#line").hidden = true;
   $("#end").hidden = true;
   renderMoves();
+  if (state.status === "stuck" && state.can_peek && !peekOn) {
+    note(_("Stuck with cards never seen: Peek shows what was under them, with undos in the app."));
+  }
   if (over && !peekOn) { showEnd(); return; }
   if (!asking && !peekOn) ask(state.at);
   else if (!asking) judge(state.at);
@@ -134,6 +190,10 @@ function renderBoard(state, peek) {
     if (legal) node.classList.add("playable");
     if (tap) node.classList.add("tap");
     if (asking && state.need.place === cell.place) node.classList.add("asked");
+    if (asking && state.need.move === cell.card) {  // played: its turned-up card is asked
+      node.classList.add("played");
+      node.setAttribute("aria-label", _("{card}, just played", { card: cardName(cell.card) }));
+    }
     return node;
   });
   for (const p of asking ? [state.need.place] : []) {
@@ -207,7 +267,7 @@ function showQuestion(state, peek) {
   }
   const place = placeName(need.place, state.empty_waste);
   let ask = need.move === "draw" ? _("Which card did you draw?")
-    : _("Which card turned up at {place}?", { place });
+    : _("After {card}: which card turned up at {place}?", { card: pretty(need.move), place });
   if (need.of > 1) {
     ask += " " + _("Card {asked} of {of}, left to right.", { asked: fmtNumber(need.asked), of: fmtNumber(need.of) });
   }
@@ -222,6 +282,7 @@ function showQuestion(state, peek) {
       "aria-label": seen ? _("{card}, told already", { card: cardName(t) }) : cardName(t),
       onclick: seen ? null : () => send("reveal", { card: t }) }));
   }
+  roving(grid);
   document.querySelector("#question [data-action=cancel]").hidden = following;
   document.querySelector("#question [data-action=stop-peek]").hidden = !following;
   document.querySelector("#question [data-action=correct]").disabled = !state.told.length;
@@ -275,6 +336,7 @@ function showCorrect(state) {
     if (known.has(t)) continue;
     grid.append(pickButton(t, { "data-correct-to": t, onclick: () => correct(told.card, t) }));
   }
+  roving(grid);
   box.replaceChildren(el("h2", { text: _("Correct a card") }),
     el("p", { text: _("You told {card} for {place}. Which card was it?", { card: pretty(told.card), place: placeName(told.place, state.empty_waste) }) }),
     grid, el("button", { type: "button", onclick: () => openCorrect(null), text: _("Another card") }), " ", close);
@@ -358,6 +420,16 @@ function markRecommended(rec) {
       c.setAttribute("aria-label", _("{card}, recommended", { card: cardName(rec) }));
     }
   }
+  keepFocus(rec);
+}
+// The focus lost with the card played (or the question answered): on the board again,
+// on the move recommended (else the first card playable, else the stock).
+function keepFocus(rec) {
+  const now = document.activeElement;
+  if (now && now !== document.body && now.isConnected && !now.closest("[hidden]")) return;
+  const target = (rec === "draw" ? $("#stock") : rec && document.querySelector(`[data-card="${rec}"]`))
+    || document.querySelector("#board button[data-card]") || $("#stock");
+  if (target && !target.disabled) target.focus({ preventScroll: true });
 }
 function showAdvice(advice) {
   game.advice = advice;
@@ -365,6 +437,10 @@ function showAdvice(advice) {
   const rec = advice.recommended;
   box.dataset.recommended = rec || "";
   markRecommended(rec);
+  // said to screen readers (the board keeps the focus): the move, by its name
+  const named = rec === "draw" ? pretty(rec) : rec ? cardName(rec) : "";
+  $("#advice-said").textContent = !rec ? _("No move left.") : advice.exact ? _("Recommended: {move}", { move: named })
+    : _("Recommended: {move}, about {chance} to win", { move: named, chance: percent(advice.chance) });
   if (!rec) { box.textContent = _("No move left."); return; }
   const move = el("strong", { text: pretty(rec) });
   let text;
@@ -375,11 +451,13 @@ function showAdvice(advice) {
     // one odds figure: the chance of the move recommended, the top bar's
     text = _("Recommended: {move}, about {chance} to win", { chance: percent(advice.chance) });
   }
-  box.replaceChildren(...withNodes(text, { move }));
+  box.replaceChildren(el("p", { class: "said" }, ...withNodes(text, { move })));
   if (!advice.exact) {
-    // the seed's digits as asked (the seed the server used: its JSON number would read
-    // rounded here past 2⁵³)
-    box.append(el("div", { class: "chance hint", text: _("Chance: the share of the guessed games won by the move, then careful play ({player} player, seed {seed}).", { player: advice.player, seed: game.seed }) }));
+    // how it was found, one click away: the seed's digits as asked (the seed the server
+    // used: its JSON number would read rounded here past 2⁵³)
+    box.append(el("details", { class: "how" }, el("summary", { text: _("How it was chosen") }),
+      _("Chance: the share of the guessed games won by the move, then careful play ({player} player, seed {seed}).",
+        { player: advice.player, seed: game.seed })));
   }
   showRather(advice);
   const bars = $("#bars");

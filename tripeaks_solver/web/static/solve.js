@@ -15,7 +15,7 @@ function showSolve() {
   document.querySelector("[data-action=next]").addEventListener("click", () => { stopPlaying(); stepTo(solved.step + 1); });
   document.querySelector("[data-action=play]").addEventListener("click", playLine);
   document.addEventListener("keydown", (ev) => {
-    if (!solved.data || ev.ctrlKey || ev.metaKey || ev.altKey || ["INPUT", "SELECT"].includes(ev.target.tagName)) return;
+    if (!solved.data || solved.data.unknown || ev.ctrlKey || ev.metaKey || ev.altKey || ["INPUT", "SELECT"].includes(ev.target.tagName)) return;
     if (ev.key === "ArrowLeft" || ev.key === "ArrowRight") {
       ev.preventDefault();
       stopPlaying();
@@ -29,6 +29,11 @@ async function solveIt() {
   stopPlaying();
   const text = $("#solve-text").value.trim();
   const scoring = $("#solve-scoring").value;
+  // The address names what the page shows: the text asked, even when refused (a reload
+  // or a bookmark never brings back an old deal that is no longer on the screen).
+  const q = new URLSearchParams(text ? { text } : {});
+  if (scoring !== "app") q.set("scoring", scoring);
+  history.replaceState(null, "", q.toString() ? `/solve?${q}` : "/solve");
   try {
     solved.data = await api("/api/solve", { text, scoring });
   } catch (e) {
@@ -39,11 +44,9 @@ async function solveIt() {
     say(e.message);
     return;
   }
-  const q = new URLSearchParams({ text });
-  if (scoring !== "app") q.set("scoring", scoring);
-  history.replaceState(null, "", `/solve?${q}`);
   const box = $("#verdicts");
   box.replaceChildren(el("p", { text: solved.data.title === "layout" ? _("A layout of 52 cards") : solved.data.title }));
+  if (solved.data.unknown) { showShares(box, solved.data); return; }
   solved.data.rules.forEach((r, i) => {
     const verdict = r.winnable
       ? ngettext("{rules}: winnable, best score {score} in {n} move", "{rules}: winnable, best score {score} in {n} moves", r.moves.length,
@@ -55,8 +58,27 @@ async function solveIt() {
   });
   // A code names its rules (TP1-C-…: Classic): open those; a layout names none.
   solved.rules = Math.max(0, solved.data.rules.findIndex((r) => r.rules === solved.data.code_rules));
+  for (const id of ["#solve-board", "#stepper", "#solve-step", "#solve-line"]) $(id).hidden = false;
   $("#solve-result").hidden = false;
   stepTo(0);
+}
+// A layout with cards not known (??): each rule set's share of its completions won, as
+// `solve --layout` gives it; no line to step through (the deal is not known).
+function showShares(box, data) {
+  box.append(el("p", { text: ngettext("{n} card not known (??): the share of the ways to fill it that can be won.",
+    "{n} cards not known (??): the share of the ways to fill them that can be won.", data.unknown, { n: fmtNumber(data.unknown) }) }));
+  for (const r of data.rules) {
+    const s = r.share;
+    const text = s.exact
+      ? _("{rules}: winnable in {wins} of {total} completions ({share}, exact)", { rules: rulesWord(r.rules),
+        wins: fmtNumber(s.wins), total: fmtNumber(s.total), share: percent(s.share) })
+      : _("{rules}: winnable in {wins} of {total} random completions ({share}; 95% between {low} and {high})", {
+        rules: rulesWord(r.rules), wins: fmtNumber(s.wins), total: fmtNumber(s.total), share: percent(s.share),
+        low: percent(s.low), high: percent(s.high) });
+    box.append(el("p", { class: "share", "data-share-rules": r.rules, text }));
+  }
+  for (const id of ["#solve-board", "#stepper", "#solve-step", "#solve-line"]) $(id).hidden = true;
+  $("#solve-result").hidden = false;
 }
 // A move of the line in words: a draw names the card it drew.
 function lineMove(r, j) {

@@ -61,6 +61,29 @@ function startWordsOf(text) {
   if (kind === "seen") return _("cards seen: {cards}", { cards: prettyLine(rest) });
   return _("layout {cards}", { cards: body.length > 40 ? body.slice(0, 40) + "…" : body });
 }
+// A saved game's first cards, short: the first four seen (or of the layout), or the code.
+function firstCards(text) {
+  const [kind, ...rest] = String(text).split(" ");
+  if (kind === "code") return rest.join(" ");
+  const cards = rest.filter((t) => t !== "??").slice(0, 4).map(pretty).join(" ");
+  return rest.length > 4 ? `${cards} …` : cards;
+}
+// When a game was last played, in the reader's way ("6 Dec 2026, 02:01").
+function playedWhen(iso) {
+  const when = new Date(iso);
+  if (Number.isNaN(when.getTime())) return String(iso);
+  try {
+    return new Intl.DateTimeFormat(I18N.lang, { dateStyle: "medium", timeStyle: "short" }).format(when);
+  } catch (e) { return when.toLocaleString(); }
+}
+// A saved game named for people: when, the rules, its first cards, how it stands.
+function gameTitle(g) {
+  const score = g.scoring === "cards-left"
+    ? ngettext("{n} card left", "{n} cards left", g.score, { n: fmtNumber(g.score) })
+    : _("score {score}", { score: fmtNumber(g.score) });
+  return [playedWhen(g.modified), listedRules(g.rules), firstCards(g.start),
+    `${statusWord(g.result)}, ${score}`].join(" · ");
+}
 // "Classic (empty-waste, open)", as the list gives a record's rules, in words.
 function listedRules(text) {
   const m = /^(\w+)(?: \((.*)\))?$/.exec(String(text));
@@ -73,6 +96,7 @@ async function showStart() {
     const t = r + s;
     grid.append(pickButton(t, { "data-pick": t, "aria-pressed": "false", onclick: () => pick(t) }));
   }
+  roving(grid);
   $("#start-text").addEventListener("input", renderPicker);
   $("#start-text").addEventListener("keydown", (ev) => { if (ev.key === "Enter") start(); });
   for (const box of document.querySelectorAll("input[name=variant]")) box.addEventListener("change", renderPicker);
@@ -90,22 +114,33 @@ async function showStart() {
           el("span", { class: "hint", text: g.error })));
         continue;
       }
-      const what = [startWordsOf(g.start), _("{rules} rules, {scoring}", { rules: listedRules(g.rules), scoring: scoringWord(g.scoring) }),
-        ngettext("{n} move", "{n} moves", g.moves, { n: fmtNumber(g.moves) }), statusWord(g.result),
-        g.scoring === "cards-left" ? ngettext("{n} card left", "{n} cards left", g.score, { n: fmtNumber(g.score) })
-          : _("score {score}", { score: fmtNumber(g.score) })].join(" · ");
+      const what = [startWordsOf(g.start), scoringWord(g.scoring),
+        ngettext("{n} move", "{n} moves", g.moves, { n: fmtNumber(g.moves) })].join(" · ");
+      const file = el("span", { class: "file", text: _("record {file}", { file: g.file }) });
       if (g.held_elsewhere) {  // another session (a terminal coach) holds it: no link
-        list.append(el("li", { class: "unreadable" }, el("strong", { text: g.file }), el("br"),
-          el("span", { class: "hint", text: what }), el("br"),
+        list.append(el("li", { class: "unreadable" }, el("strong", { text: gameTitle(g) }), el("br"),
+          el("span", { class: "hint", text: what }), el("br"), file, el("br"),
           el("span", { class: "held", text: _("open in a terminal coach: finish it there, then continue it here") })));
         continue;
       }
       list.append(el("li", {},
         el("a", { href: `/play/${encodeURIComponent(g.file)}`, "data-record": g.file },
-          el("strong", { text: g.file }), el("br"), el("span", { class: "hint", text: what }))));
+          el("strong", { text: gameTitle(g) }), el("br"), el("span", { class: "hint", text: what }), el("br"), file)));
     }
     if (location.hash === "#saved") $("#saved").scrollIntoView();
   } catch (e) { say(e.message); }
+  showShare();
+}
+// A server on the LAN: its address (with its token) as a QR code, for the phone.
+async function showShare() {
+  let share;
+  try { share = await api("/api/share", undefined, true); } catch (e) { return; }
+  if (!share.url || !share.svg) return;
+  $("#share-qr").src = `data:image/svg+xml;charset=utf-8,${encodeURIComponent(share.svg)}`;
+  $("#share-qr").alt = _("QR code of {url}", { url: share.url });
+  $("#share-url").href = share.url;
+  $("#share-url").textContent = share.url;
+  $("#share").hidden = false;
 }
 // The start typed, checked here first: the page says what is wrong in its own words.
 function startProblem() {
