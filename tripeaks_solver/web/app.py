@@ -46,6 +46,7 @@ from .guard import (
 from .hub import Held, Hub, NotFound
 from .jobs import Jobs, Stopping
 from .lang import catalog, page_html, request_language
+from .payloads import GameState
 from .solving import MAX_TEXT, solve_page
 from .table import Conflict, Table
 
@@ -198,7 +199,7 @@ def make_app(folder: Path, hosts: Callable[[], Iterable[str]] | None,
     async def state(request: Request) -> Response:
         return ok(await on_table(request, Table.state))
 
-    async def change(request: Request, call: Callable[[Table], dict]) -> dict:
+    async def change(request: Request, call: Callable[[Table], GameState]) -> GameState:
         """``call(table)``, a change of the game: every open tab of it is told."""
         out = await on_table(request, call)
         events.publish(request.path_params["name"], out["at"])

@@ -16,7 +16,7 @@ import contextlib
 import logging
 import secrets
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 from urllib.parse import quote, urlencode
 
@@ -50,7 +50,7 @@ def error(status: int, message: str, headers: dict[str, str] | None = None) -> J
     return JSONResponse({"error": message}, status, headers={**HEADERS, **(headers or {})})
 
 
-def ok(data: dict, status: int = 200) -> JSONResponse:
+def ok(data: Mapping[str, Any], status: int = 200) -> JSONResponse:
     return JSONResponse(data, status, headers=HEADERS)
 
 
