@@ -7,7 +7,7 @@ them.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypedDict
 
 from ..analysis.stats import fraction, fractions
 from ..errors import InputError
@@ -232,6 +232,23 @@ def choice_note(ch: Chances) -> str | None:
     return None
 
 
+class PeekShow(TypedDict):
+    """A place a peek's step shows (its name as the app's words)."""
+    place: int
+    name: str
+
+
+class PeekData(TypedDict):
+    """The ``peek`` object of ``coach --json`` (:meth:`PeekTurn.data`)."""
+    undos: int
+    moves: list[str]
+    shows: list[PeekShow]
+    no_moves_message: bool
+    back: int
+    taps: int
+    unknown: int
+
+
 @dataclass(frozen=True)
 class PeekTurn:
     """Where a peek stands: the next step (None when no line shows another card), the
@@ -284,7 +301,7 @@ class PeekTurn:
                         "Peek done {taps}: {n} cards stay unknown (no line within the undo "
                         "limit shows them with the cards known).", self.unknown, taps=taps)
 
-    def data(self, rules: Rules) -> dict:
+    def data(self, rules: Rules) -> PeekData:
         """The ``peek`` object of ``coach --json``."""
         step = self.step
         return {"undos": self.back if step is None else step.undos,
@@ -295,6 +312,6 @@ class PeekTurn:
                 "back": self.back, "taps": self.taps, "unknown": self.unknown}
 
 
-__all__ = ["ADVICE", "HELP", "NO_MOVES_NOTE", "TURN_KEYS", "Advice", "PeekTurn", "choice_note",
-           "n_cards", "n_moves", "percents", "rules_name", "score_label", "score_of",
-           "scoring_name", "start_words"]
+__all__ = ["ADVICE", "HELP", "NO_MOVES_NOTE", "TURN_KEYS", "Advice", "PeekData", "PeekShow",
+           "PeekTurn", "choice_note", "n_cards", "n_moves", "percents", "rules_name",
+           "score_label", "score_of", "scoring_name", "start_words"]

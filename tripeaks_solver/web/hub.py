@@ -36,6 +36,7 @@ from ..model.observed import Start
 from ..model.pysol import PysolGame, is_pysol
 from ..model.rules import VARIANT_OPTIONS, Rules
 from ..model.scoring import SCHEMES
+from .payloads import GameEntry
 from .table import Conflict, Gone, Table
 
 NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._+-]{0,150}")
@@ -90,7 +91,7 @@ class Hub:
         return path
 
     # --- the list -----------------------------------------------------------------------
-    def games(self) -> list[dict]:
+    def games(self) -> list[GameEntry]:
         """The record files (as ``coach --list`` lists them), newest first, with their
         start, rules, moves and result; those a page cannot name are left out. Each
         says whether this server holds it (``open``) or another session does
@@ -106,7 +107,7 @@ class Hub:
         held = held_files()
         with self.lock:
             mine = {name for name, table in self.tables.items() if not table.closed}
-        out = []
+        out: list[GameEntry] = []
         for game, st in scanned:
             name = game.path.name
             if not NAME.fullmatch(name):
