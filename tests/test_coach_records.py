@@ -32,12 +32,17 @@ def test_list_and_continue_the_saved_games(capsys, monkeypatch, tmp_path: Path) 
     assert out.index(str(first)) < out.index(str(second))
     assert "(Easy rules, app scoring, 1 move): in play, score 499" in out
     assert "(Easy rules, app scoring, 2 moves): in play, score 498" in out
-    # In the language asked for, every word (the start stays as the record writes it).
+    # In the language asked for, every word, the start's kind too (as the page's list).
+    cards = "2♣ A♦ 6♠ K♣ K♥ 10♥ 10♠ J♠ 10♦ 8♠ Q♣"  # SEEN, as the board shows it
+    assert f"  cards seen: {cards}  (Easy rules" in out
     code, out, err = coach(capsys, monkeypatch, tmp_path, b"", "--list", "--lang", "sk")
     assert out.startswith("2 uložené hry v ")
-    assert f"  seen {SEEN}  (pravidlá Ľahké, bodovanie aplikácie, 1 ťah): hrá sa, skóre 499" in out
+    assert (f"  videné karty: {cards}  (pravidlá Ľahké, bodovanie aplikácie, 1 ťah): hrá sa, "
+            "skóre 499") in out
     code, out, err = coach(capsys, monkeypatch, tmp_path, b"", "--list", "--lang", "vi")
-    assert "(luật Dễ, cách tính điểm của ứng dụng, 2 nước đi): đang chơi, điểm 498" in out
+    assert f"  các lá đã thấy: {cards}  (luật Dễ, cách tính điểm của ứng dụng, 2 nước đi): " \
+           "đang chơi, điểm 498" in out
+    assert " seen " not in out
     code, out, err = coach(capsys, monkeypatch, tmp_path, b"", "--list", "--json")
     listed = json.loads(out)
     assert [g["file"] for g in listed["games"]] == [str(first), str(second)]

@@ -26,11 +26,11 @@ def test_a_card_said_wrong_is_fixed_on_a_pipe(capsys, monkeypatch, tmp_path: Pat
                            "--seen", SEEN, "--record", str(path), "--samples", "10",
                            "--no-analysis")
     assert code == 0, err
-    assert ("6♣ is known already (stock card 1, said with move 1 (draw:6♣)): if that was "
+    assert ("6♣ is known already (stock card 1, said with move 1, draw): if that was "
             "another card, fix 6c CARD corrects it") in out
-    assert ("J♠ is known already (row 4 from the top, 8th card from the left, said at the "
+    assert ("J♠ is known already (the bottom row, 8th card from the left, said at the "
             "start): fix that card first") in out
-    assert "6♣ said with move 1 (draw:6♣) is now 4♠" in out
+    assert "6♣, said with move 1, draw, is now 4♠" in out
     record = parse_record_file(path.read_text(), "g")
     assert [o.token for o in record.moves] == ["draw:4s", "draw:6c"]
     game = Game(DEAL1, EASY)

@@ -235,6 +235,38 @@ def test_cards_are_named_as_the_app_names_them(lang, names):
         assert [Card.parse(c).name for c in ("Ac", "Kc", "Qd", "7c", "Jh", "Jk")] == names
 
 
+@pytest.mark.parametrize(("lang", "names"), [
+    ("en", ["the peaks, 1st card from the left", "row 2 from the top, 6th card from the left",
+            "the bottom row, 10th card from the left"]),
+    ("vi", ["các lá ở đỉnh, lá thứ nhất từ bên trái", "hàng 2 từ trên xuống, lá thứ sáu từ bên trái",
+            "hàng dưới cùng, lá thứ mười từ bên trái"]),
+    ("sk", ["špičky, 1. karta zľava", "rad 2 zhora, 6. karta zľava",
+            "spodný rad, 10. karta zľava"]),
+])
+def test_the_first_and_last_rows_are_named_as_the_app_names_them(lang, names):
+    from tripeaks_solver.model.layout import place_name
+
+    with speaking(lang):
+        assert [place_name(p) for p in (0, 8, 27)] == names
+
+
+@pytest.mark.parametrize(("lang", "todo"), [
+    ("en", "Peek: undo 2, then tap 8♥ → the stock → 4♣, and say "),
+    ("vi", "Xem trước: hoàn tác 2 lần, rồi chạm vào 8♥ → chồng bài rút → 4♣, rồi nhập "),
+    ("sk", "Nakuknutie: vráťte ťah (2×), potom klepnite na 8♥ → doberací balíček → 4♣ a "),
+])
+def test_a_peek_step_says_what_to_tap_in_the_app(lang, todo):
+    """As the page says it: a verb, the taps in order, a draw a tap on the stock."""
+    from tripeaks_solver.analysis.peek import Step
+    from tripeaks_solver.games.turns import PeekTurn
+    from tripeaks_solver.model.moves import Move
+    from tripeaks_solver.model.rules import EASY
+
+    step = Step(2, (Move.parse("8h"), Move.DRAW, Move.parse("4c")), (9,))
+    with speaking(lang):
+        assert PeekTurn(step, 2, 1, 40).text(EASY).startswith(todo)
+
+
 def test_slovak_has_three_plural_forms_and_vietnamese_one():
     def moves(lang: str) -> list[str]:
         with speaking(lang):
@@ -243,6 +275,53 @@ def test_slovak_has_three_plural_forms_and_vietnamese_one():
     assert moves("en") == ["1 move", "2 moves", "4 moves", "5 moves", "1,000 moves"]
     assert moves("sk") == ["1 ťah", "2 ťahy", "4 ťahy", "5 ťahov", "1\xa0000 ťahov"]
     assert moves("vi") == ["1 nước đi", "2 nước đi", "4 nước đi", "5 nước đi", "1.000 nước đi"]
+
+
+@pytest.fixture(scope="module")
+def review_with_everything():
+    """A fair review of a whole deal (every card known) with moves taken back and the win
+    lost: every text of the plot is drawn."""
+    from tripeaks_solver.analysis.hints import analyze_game
+    from tripeaks_solver.games.records import make_start
+    from tripeaks_solver.model.rules import EASY
+
+    moves = ["8h", "d", "d", "u", "u", "d", "d", "d", "d", "d", "d"]
+    review = analyze_game(make_start("code", "TP1-E-AAAAAAD", EASY), moves, fair=True,
+                          samples=5, seed=1)
+    assert review.exact and review.fair and any(r.taken_back for r in review.moves)
+    assert any(not r.winnable_after for r in review.moves)
+    return review
+
+
+@pytest.mark.parametrize(("lang", "rules", "hundred"), [
+    ("en", "Easy rules", "100%"), ("vi", "luật Dễ", "100%"), ("sk", "pravidlá Ľahké", "100\xa0%")])
+def test_the_plot_of_a_review_is_in_the_language(review_with_everything, lang, rules,
+                                                 hundred):
+    """analyze --plot: its title, axes, legend and percentages in the language; in
+    Vietnamese and Slovak no English word (the check finds the English ones)."""
+    pytest.importorskip("matplotlib")
+    from tripeaks_solver.analysis.review_plot import review_figure
+    from tripeaks_solver.games.turns import rules_name
+
+    with speaking(lang):
+        fig = review_figure(review_with_everything, "TP1-E-AAAAAAD",
+                            rules_name(review_with_everything.start.rules))
+        fig.canvas.draw()
+    score_axis, share_axis = fig.axes
+    (legend,) = [ax.get_legend() for ax in fig.axes if ax.get_legend() is not None]
+    texts = [score_axis.get_title(), score_axis.get_xlabel(), score_axis.get_ylabel(),
+             share_axis.get_ylabel(), *(t.get_text() for t in legend.get_texts())]
+    assert len(texts) == 8 and all(texts)  # 4 in the legend: the lines, the lost, the bands
+    assert texts[0].startswith(f"TP1-E-AAAAAAD: {rules}, ")
+    shares = [t.get_text() for t in share_axis.get_yticklabels()]
+    assert hundred in shares and all(s.endswith("%") for s in shares if s)
+    english = [t for t in texts if ENGLISH.search(t.replace("TP1-E-AAAAAAD", ""))]
+    if lang == "en":
+        assert len(english) >= 6
+    else:
+        assert english == []
+        assert [t for t in texts if set(_words(t).split()) & {"fair", "share", "undos",
+                                                              "taken", "final", "best"}] == []
 
 
 def test_numbers_and_percentages_are_written_for_the_language():

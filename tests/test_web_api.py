@@ -316,9 +316,11 @@ def test_the_move_list_judged_and_the_board_after_a_move(tmp_path):
     assert [(r["number"], r["taken_back"]) for r in state["moves"]] == [
         (1, False), (2, False), (3, True), (3, True), (4, False), (5, False)]
     review = c.get(f"/api/games/{name}/review", params={"at": at}).json()
-    theirs = analyze(deal, EASY, [r["move"] for r in state["moves"]])
+    theirs = analyze(deal, EASY, [r["move"] for r in state["moves"]],
+                     samples=review["samples"], seed=review["seed"])  # the game's own
     assert review["exact"] and [r["mark"] for r in review["rows"]] == [
         r.mark for r in theirs.moves]
+    assert [r["exact_mark"] for r in review["rows"]] == [r.exact_mark or "" for r in theirs.moves]
     assert review["lost_total"] == theirs.lost_total
     lost = review["lost"]
     assert (lost and lost["number"]) == theirs.lost_at

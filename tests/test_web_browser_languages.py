@@ -1,7 +1,9 @@
 """The page in Vietnamese and Slovak, in a real browser (headless Chromium): a browser
 whose language is Vietnamese gets the page in Vietnamese; the page's switch turns it to
 Slovak and the choice holds across reloads. The visible text of the start page, a game,
-a question, the end and /solve holds no English text of the catalog."""
+a question, the end and /solve holds no English text of the catalog. At 390 px the words
+longer than English's fit where they stand: the advice bars' labels, the waste slot. A
+Czech browser gets Slovak; a file that is no record is said in the list's words."""
 
 from __future__ import annotations
 
@@ -18,6 +20,7 @@ from test_web_browser import (
     Server,
     chromium,
     click,
+    set_width,
     start_game,
     status,
     wait_settled,
@@ -105,6 +108,17 @@ def check_pages(driver, server: Server, lang: str) -> None:
     assert player.follow() == "over" and status(driver)[0] == "stuck"
     WebDriverWait(driver, WAIT).until(lambda d: d.find_elements(By.CSS_SELECTOR, "[data-summary]"))
     look("the end")
+    # The moves that would have kept the win were never played: said as a condition.
+    summary = driver.find_element(By.CSS_SELECTOR, "[data-summary]").text
+    assert {"vi": "; nếu đi ", "sk": "; výhru by zachoval ťah "}[lang] in summary, summary
+    # The move that threw the win away, looked back on: its mark's words a sentence.
+    WebDriverWait(driver, WAIT).until(
+        lambda d: d.find_elements(By.CSS_SELECTOR, '#moves [data-exact-mark="??"]'))
+    click(driver, '#moves [data-exact-mark="??"] button')
+    WebDriverWait(driver, WAIT).until(lambda d: "??" in d.find_element(By.ID, "review-text").text)
+    said = driver.find_element(By.ID, "review-text").text
+    assert said.split("?? ", 1)[1][:1].isupper(), said
+    look("a move looked back on")
     driver.get(f"{server.url}solve?text={code}")
     WebDriverWait(driver, WAIT).until(
         lambda d: d.find_elements(By.CSS_SELECTOR, "[data-solve-rules]"))
@@ -154,5 +168,94 @@ def test_an_address_s_language_holds_on_the_pages_and_answers_that_follow(server
             lambda d: d.find_element(By.ID, "message").is_displayed())
         said = driver.find_element(By.ID, "message").text
         assert said and not left_in_english(driver, english("sk")), said
+    finally:
+        driver.quit()
+
+
+# The words at 390 px: each label's lines and box, the box beside it.
+BAR_LABELS = """return [...document.querySelectorAll('#bars .bar')].map((bar) => {
+  const label = bar.querySelector('.label'), range = document.createRange();
+  range.selectNodeContents(label);
+  const text = range.getBoundingClientRect(), track = bar.querySelector('.track').getBoundingClientRect();
+  return {word: label.textContent, lines: range.getClientRects().length, right: text.right,
+          track: track.left, cut: label.scrollWidth > label.clientWidth};
+});"""
+WASTE_SLOT = """const slots = [...document.querySelectorAll('#picked .slot-small')];
+const slot = slots[slots.length - 1], word = slot.querySelector('span'), range = document.createRange();
+range.selectNodeContents(word);
+const box = (r) => ({left: r.left, right: r.right, top: r.top, bottom: r.bottom});
+return {waste: slot.classList.contains('waste-slot'), word: word.textContent,
+        slot: box(slot.getBoundingClientRect()), text: box(range.getBoundingClientRect()),
+        before: box(slots[slots.length - 2].getBoundingClientRect()), width: window.innerWidth};"""
+# The start field's example (its placeholder) as wide as the font draws it, and the room.
+PLACEHOLDER_FITS = """const input = document.getElementById('start-text'), style = getComputedStyle(input);
+const canvas = document.createElement('canvas').getContext('2d');
+canvas.font = getComputedStyle(input, '::placeholder').font;
+return [canvas.measureText(input.placeholder).width,
+        input.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight)];"""
+
+
+@pytest.mark.parametrize(("lang", "draw", "waste"), [
+    ("vi", "rút bài", "chồng bài bỏ"), ("sk", "dobratie", "odkladací balíček"),
+    ("en", "draw", "waste")])
+def test_the_longer_words_fit_at_390_px(server, lang, draw, waste):
+    """The advice bars' labels on one line, each left of its bar, the bars starting
+    together; the start picker's waste slot holding its word, clear of the slot before
+    it and of the screen's edge; the start field's example whole."""
+    driver = browser_speaking(lang)
+    try:
+        set_width(driver, 390, 844)
+        driver.get(server.url)
+        WebDriverWait(driver, WAIT).until(lambda d: d.find_elements(By.CSS_SELECTOR,
+                                                                    "#picked .slot-small"))
+        slot = driver.execute_script(WASTE_SLOT)
+        assert slot["waste"] and slot["word"] == waste
+        inside = (slot["slot"]["left"] - 0.5 <= slot["text"]["left"]
+                  and slot["text"]["right"] <= slot["slot"]["right"] + 0.5
+                  and slot["slot"]["top"] - 0.5 <= slot["text"]["top"]
+                  and slot["text"]["bottom"] <= slot["slot"]["bottom"] + 0.5)
+        assert inside, slot
+        assert slot["before"]["right"] <= slot["slot"]["left"] or (
+            slot["before"]["bottom"] <= slot["slot"]["top"]), slot  # beside it, or below
+        assert slot["slot"]["right"] <= slot["width"], slot
+        need, room = driver.execute_script(PLACEHOLDER_FITS)
+        assert need <= room, (need, room)
+        start_game(driver, server, "TP1-E-AAAAAAD")
+        assert wait_settled(driver) == "move"
+        rules = {"vi": "luật Dễ, cách tính điểm của ứng dụng", "en": "Easy rules, app scoring",
+                 "sk": "pravidlá Ľahké, bodovanie aplikácie"}[lang]  # the scoring's full name
+        assert rules in driver.find_element(By.CSS_SELECTOR, "[data-status]").text
+        bars = driver.execute_script(BAR_LABELS)
+        assert draw in [b["word"] for b in bars], bars
+        assert [b for b in bars if b["lines"] != 1 or b["cut"] or b["right"] > b["track"]] == []
+        assert len({round(b["track"], 1) for b in bars}) == 1, bars  # one column of bars
+    finally:
+        driver.quit()
+
+
+def test_a_record_that_cannot_be_read_is_said_in_the_list_s_words(server):
+    """/play/NAME of a file that is no record: the page says why in the words of its list
+    of saved games, not the terminal's advice (a new file name, a record coach wrote)."""
+    (server.folder / "notes.txt").write_text("my notes\n", encoding="utf-8")
+    driver = browser_speaking("sk")
+    try:
+        driver.get(server.url + "play/notes.txt")
+        WebDriverWait(driver, WAIT).until(
+            lambda d: d.find_element(By.ID, "message").is_displayed())
+        said = driver.find_element(By.ID, "message").text
+        assert said.startswith("nečitateľný: notes.txt nie je záznam hry"), said
+        assert "coach" not in said and str(server.folder) not in said, said
+    finally:
+        driver.quit()
+
+
+def test_a_czech_browser_gets_the_page_in_slovak(server):
+    """Czech, which the page lacks: its closest language, Slovak, rather than English."""
+    driver = browser_speaking("cs-CZ,cs;q=0.9")
+    try:
+        driver.get(server.url)
+        WebDriverWait(driver, WAIT).until(
+            lambda d: d.find_element(By.TAG_NAME, "html").get_attribute("lang") == "sk")
+        assert driver.find_element(By.CSS_SELECTOR, "[data-action=start]").text == "Začať"
     finally:
         driver.quit()

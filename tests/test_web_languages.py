@@ -37,6 +37,9 @@ def client(folder: Path, **kw) -> TestClient:
     ("", None), ("fr-FR,fr;q=0.9", None), ("vi-VN,vi;q=0.9,en;q=0.8", "vi"),
     ("en-US,en;q=0.9,sk;q=0.8", "en"), ("fr, sk;q=0.5, vi;q=0.7", "vi"),
     ("sk;q=0, vi;q=0.1", "vi"), ("SK-sk", "sk"), ("vi;q=abc, sk", "sk"), ("*", None),
+    # Czech, which the page lacks, reads as Slovak, its closest language, at its own place.
+    ("cs-CZ,cs;q=0.9", "sk"), ("cs", "sk"), ("en-US,cs;q=0.5", "en"),
+    ("cs;q=0.5, vi;q=0.8", "vi"), ("cs-CZ, vi;q=0.8", "sk"), ("cs;q=0, en;q=0.1", "en"),
 ])
 def test_the_browser_s_languages_are_read_by_preference(header, lang):
     assert accepted(header) == lang
@@ -246,6 +249,8 @@ def test_the_start_form_s_numbers_refused_in_the_page_s_words(tmp_path):
     name = c.post("/api/games", json={"start": CODE}).json()["name"]
     r = c.get(f"/api/games/{name}/advice", params={"samples": "-5"}, headers=SK)
     assert (r.status_code, r.json()["error"]) == (400, "Vzorky: zadajte celé číslo od 0")
+    r = c.get(f"/api/games/{name}/advice", params={"seed": "9" * 31}, headers=SK)
+    assert (r.status_code, r.json()["error"]) == (400, "Semienko: zadajte celé číslo od 0")
     r = c.get(f"/api/games/{name}/advice", params={"seed": "1.5"}, headers=VI)
     assert (r.status_code, r.json()["error"]) == (400, "Hạt giống: hãy nhập một số nguyên")
     r = c.get(f"/api/games/{name}/advice", params={"samples": "99999"}, headers=SK)
@@ -281,3 +286,42 @@ def test_the_page_gets_its_own_texts_and_no_other(tmp_path):
     assert "Peek stopped." not in sk and "the server is stopping" not in sk
     page = c.get("/", headers=SK).content
     assert len(page) < 40_000  # the whole catalog made it about 70 KB
+
+
+def test_a_czech_browser_gets_the_page_and_its_answers_in_slovak(tmp_path):
+    c = client(tmp_path)
+    cs = {"Accept-Language": "cs-CZ,cs;q=0.9"}
+    assert '<html lang="sk">' in c.get("/", headers=cs).text
+    assert catalog(c, headers=cs)["lang"] == "sk"
+    r = c.post("/api/games", json={"start": "Jd 4s"}, headers=cs)
+    assert r.status_code == 400 and r.json()["error"].startswith("začiatok potrebuje 11 kariet")
+    assert catalog(c, headers={"Accept-Language": "cs", "Cookie": "lang=vi"})["lang"] == "vi"
+
+
+def test_a_record_that_cannot_be_opened_is_said_as_the_list_says_it(tmp_path):
+    """Opening an unreadable record on the page: the words of the page's list (why it
+    cannot be read), not the terminal's advice (a new file name, --record, coach) nor the
+    server's folder."""
+    (tmp_path / "notes.txt").write_text("my notes\n")
+    (tmp_path / "binary.txt").write_bytes(b"# tripeaks-solver game record\n\xff\xfe\n")
+    (tmp_path / "bad.txt").write_text(
+        "# tripeaks-solver game record\nstart: code TP1-E-AAAAAAD\nrules: easy\n"
+        "variant: none\nscoring: app\nmoves:\nKs\n")  # no K♠ to play at the start
+    c = client(tmp_path)
+    for headers, lang in ((SK, "sk"), (VI, "vi"), ({}, "en")):
+        listed = {g["file"]: g["error"] for g in c.get("/api/games", headers=headers).json()[
+            "games"]}
+        assert set(listed) == {"notes.txt", "binary.txt", "bad.txt"}
+        for name, why in listed.items():
+            r = c.get(f"/api/games/{name}", headers=headers)
+            assert r.status_code == 400, (name, r.text)
+            said = r.json()["error"]
+            assert said == why, (lang, name)
+            assert str(tmp_path) not in said and "coach" not in said and "--record" not in said
+    said = c.get("/api/games/notes.txt", headers=SK).json()["error"]
+    assert said == ("nečitateľný: notes.txt nie je záznam hry (nezačína sa riadkom "
+                    "'# tripeaks-solver game record')")
+    said = c.get("/api/games/binary.txt", headers=VI).json()["error"]
+    assert said == "không đọc được: không phải là bản ghi ván chơi (không phải văn bản UTF-8)"
+    assert c.get("/api/games/binary.txt").json()["error"] == (
+        "unreadable: not a game record (not UTF-8 text)")

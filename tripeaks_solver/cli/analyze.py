@@ -15,7 +15,7 @@ from ..analysis.reports import AnalysisReport
 from ..batch.errors import BatchError
 from ..batch.files import LockedFile, open_output
 from ..errors import InputError
-from ..games.turns import n_moves, score_label, scoring_name
+from ..games.turns import n_moves, rules_name, score_label, scoring_name
 from ..limits import PLAYER_SAMPLES, REVIEW_SAMPLES
 from ..model.game import Status
 from ..model.i18n import _, ngettext, percent, pgettext
@@ -326,7 +326,8 @@ def analyze_command(words: tuple[str, ...], rule_choice: str, layouts: tuple[str
             outputs["csv"].replace_with(review_csv(review).encode("utf-8"))
         if "plot" in outputs:
             png = io.BytesIO()
-            plot_review(review, png, typed.code or typed.start.title)
+            plot_review(review, png, typed.code or typed.start.title,
+                        rules_name(typed.start.rules))
             outputs["plot"].replace_with(png.getvalue())
         written = True
     finally:

@@ -38,10 +38,12 @@ ADVICE_SEED = click.IntRange(0, MAX_ADVICE_SEED)
 
 class InputPath(click.Path):
     """A file to read, or - for standard input. An empty argument is refused as such
-    (as a path, "" would name the current directory)."""
+    (as a path, "" would name the current directory); a directory is refused when it is
+    read (read_input), in the language of the command's --lang, which click's own
+    check would not be."""
 
     def __init__(self, path_type: type = Path) -> None:
-        super().__init__(path_type=path_type, dir_okay=False, allow_dash=True)
+        super().__init__(path_type=path_type, allow_dash=True)
 
     def convert(self, value, param, ctx):
         if value == "":
@@ -224,33 +226,41 @@ def _lines(stream: IO, name: str) -> Iterator[str]:
                                    f"at byte {exc.start + 1})") from None
 
 
-def read_input(path: Path | str) -> tuple[str, str]:
+def read_input(path: Path | str, record: bool = False) -> tuple[str, str]:
     """(display name, text) of an input file, or of standard input for ``-``. Only a
-    regular file is opened: a FIFO would block, a device never end. Lines are bounded."""
+    regular file is opened: a FIFO would block, a device never end. Lines are bounded.
+    Its errors are in the current language (``record``: the file is a game's record)."""
     if str(path) == STDIN:
         if sys.stdin is None:  # started with standard input closed
-            raise click.UsageError("cannot read standard input: it is closed")
+            raise click.UsageError(_("cannot read standard input: it is closed"))
         stream = getattr(sys.stdin, "buffer", sys.stdin)
         try:
             return "standard input", "".join(_lines(stream, "standard input"))
         except OSError as exc:
-            raise click.UsageError(f"cannot read standard input: {exc}") from None
+            raise click.UsageError(_("cannot read standard input: {why}", why=exc)) from None
     name = str(path)
+
+    def unreadable(exc: OSError) -> click.UsageError:
+        why = exc.strerror or exc  # the system's own words
+        return click.UsageError(_("cannot read the record {path}: {why}", path=name, why=why)
+                                if record else _("cannot read {path}: {why}", path=name, why=why))
+
     try:
         # O_NONBLOCK: opening a FIFO must not wait for a writer before fstat refuses it;
         # O_BINARY: Windows' lines as they are (split here, not by the system).
         fd = os.open(path, os.O_RDONLY | flags("O_NONBLOCK", "O_BINARY"))
     except OSError as exc:
-        raise click.UsageError(f"cannot read {name}: {exc.strerror or exc}") from None
+        raise unreadable(exc) from None
     try:
         mode = os.fstat(fd).st_mode
         if not stat.S_ISREG(mode):
-            raise click.UsageError(f"{name} is {file_kind(mode)}, not a regular file (give a "
-                                   "file, or - for standard input)")
+            raise click.UsageError(_("{path} is {kind}, not a regular file (give a file, or - "
+                                     "for standard input)", path=name,
+                                     kind=file_kind(mode, True)))
         with os.fdopen(fd, "rb", closefd=False) as f:
             return name, "".join(_lines(f, name))
     except OSError as exc:
-        raise click.UsageError(f"cannot read {name}: {exc.strerror or exc}") from None
+        raise unreadable(exc) from None
     finally:
         os.close(fd)
 

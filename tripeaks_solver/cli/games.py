@@ -120,7 +120,7 @@ def read_game(words: tuple[str, ...], layouts: tuple[str, ...], layout_file: Pat
     number = None
     if record_path is not None:
         refuse_unused(RULE_PARAMS, "the record holds its rules")
-        name, text = read_input(record_path)
+        name, text = read_input(record_path, record=True)
         record = parse_record_file(text, name)
         if record.torn is not None:
             click.echo(torn_note(name, record.torn), err=True)
@@ -222,8 +222,8 @@ def ask_start(rule_choice: str, scoring: str, opts: dict, interactive: bool) -> 
     while True:
         text = read_line(_("Start: "), interactive, echo=False)
         if text is None and not interactive:
-            raise click.UsageError("no start given: the first line of standard input (or "
-                                   "--seen, a code, --layout) names it")
+            raise click.UsageError(_("no start given: the first line of standard input (or "
+                                     "--seen, a code, --layout) names it"))
         if text is None:
             return None
         text = text.strip()

@@ -49,13 +49,13 @@ def undo_depth(moves: list[Move], limit: int | None = None) -> int:
 
 
 def said_where(game: ObservedGame, card: Card) -> str:
-    """Where the player said ``card``: ``at the start``, ``with move 7 (Q♠:5♦)``, or how
-    it became known (``by elimination …``)."""
+    """Where the player said ``card``: ``at the start``, ``with move 7, Q♠`` (the move
+    whose cards turned up held it), or how it became known (``by elimination …``)."""
     if game.start.knowledge.where(card) is not None:
         return _("at the start")
     for number, step in enumerate(game.record, 1):
         if card in step.shown:
-            return _("with move {number} ({move})", number=number, move=step.pretty)
+            return _("with move {number}, {move}", number=number, move=step.move.pretty)
     return _by_elimination()
 
 
@@ -150,7 +150,7 @@ class Correcting:
         if self._lines:  # the moves of the step so far: in the record rewritten
             self._lines.clear()
         self.game = fixed
-        done = _("{card} said {where} is now {other}; the record is rewritten.",
+        done = _("{card}, said {where}, is now {other}; the record is rewritten.",
                  card=wrong.name, where=said, other=right.name)
         if self.pending is None or waiting == self.pending:
             return done

@@ -44,13 +44,13 @@ class SavedGame:
     def text(self) -> str:
         """Two lines, in the current language: when, the start, rules, scoring, moves,
         result and score; the file."""
-        from .turns import rules_name, score_label, scoring_name
+        from .turns import rules_name, score_label, scoring_name, start_words
 
         when = f"{self.modified:%Y-%m-%d %H:%M}"
         if self.moves is None or self.game_rules is None:  # unreadable
             return f"  {when}  {self.said()}\n      {self.path}"
         first = _("{when}  {start}  ({rules}, {scoring}, {moves}): {result}, {label} {score}",
-                  when=when, start=self.start, rules=rules_name(self.game_rules),
+                  when=when, start=start_words(self.start), rules=rules_name(self.game_rules),
                   scoring=scoring_name(self.scoring), result=self.said(),
                   moves=ngettext("{n} move", "{n} moves", self.moves),
                   label=score_label(self.scoring), score=self.score)
@@ -132,6 +132,12 @@ def saved_games(folder: Path | None = None) -> list[SavedGame]:
         return []
 
 
+def saved_game(path: Path) -> SavedGame:
+    """The record file ``path`` as a list shows it (read as it is, without its lock):
+    its ``why`` says, in the current language, why it cannot be read."""
+    return _saved_game(path, path.stat())
+
+
 def link_why(path: Path, folder: Path) -> str:
     """Why the symbolic link ``path`` of ``folder`` is not read as a record: where it
     leads, in the current language."""
@@ -176,4 +182,4 @@ def _saved_game(path: Path, st: os.stat_result) -> SavedGame:
                      score_of(game.position(), record.scoring), game_rules=start.rules)
 
 
-__all__ = ["RecordIndex", "SavedGame", "link_why", "saved_games"]
+__all__ = ["RecordIndex", "SavedGame", "link_why", "saved_game", "saved_games"]

@@ -7,9 +7,11 @@ them.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypedDict
 
 from ..analysis.stats import fraction, fractions
+from ..errors import InputError
+from ..model.cards import Card
 from ..model.i18n import N_, _, ngettext, percent, pgettext
 from ..model.moves import Move
 from ..model.observed import name_place, names
@@ -57,6 +59,22 @@ def scoring_name(scheme: str) -> str:
     """``app scoring``, ``original scoring``, ``cards-left scoring``, in words."""
     return {"app": _("app scoring"), "original": _("original scoring"),
             "cards-left": _("cards-left scoring"), "pysol": _("PySolFC scoring")}[scheme]
+
+
+def start_words(start: str) -> str:
+    """A record's start (``seen Jd 4s``, ``code TP1-E-AAAAAAD``, ``layout …``) in the
+    words of the current language, as the page's list says it: ``cards seen: J♦ 4♠``."""
+    kind, _sep, body = start.partition(" ")
+    if kind == "code":
+        return _("code {code}", code=body)
+    if kind == "seen":
+        def pretty(token: str) -> str:
+            try:
+                return Card.parse(token).pretty
+            except InputError:
+                return token
+        return _("cards seen: {cards}", cards=" ".join(map(pretty, body.split())))
+    return _("layout {cards}", cards=body)
 
 
 def rules_name(rules: Rules) -> str:
@@ -214,6 +232,23 @@ def choice_note(ch: Chances) -> str | None:
     return None
 
 
+class PeekShow(TypedDict):
+    """A place a peek's step shows (its name as the app's words)."""
+    place: int
+    name: str
+
+
+class PeekData(TypedDict):
+    """The ``peek`` object of ``coach --json`` (:meth:`PeekTurn.data`)."""
+    undos: int
+    moves: list[str]
+    shows: list[PeekShow]
+    no_moves_message: bool
+    back: int
+    taps: int
+    unknown: int
+
+
 @dataclass(frozen=True)
 class PeekTurn:
     """Where a peek stands: the next step (None when no line shows another card), the
@@ -242,9 +277,10 @@ class PeekTurn:
         step = self.step
         if step.moves == (Move.DRAW,) and not step.undos:
             return _("Peek: draw, and say the card.")
-        moves = " ".join(m.pretty for m in step.moves)
-        todo = _("undo {undos}, then {moves}", undos=step.undos, moves=moves) if step.undos \
-            else moves
+        # What to tap in the app, as the page says it: a draw is a tap on the stock.
+        moves = " → ".join(_("the stock") if m.is_draw else m.pretty for m in step.moves)
+        todo = (_("undo {undos}, then tap {moves}", undos=step.undos, moves=moves)
+                if step.undos else _("tap {moves}", moves=moves))
         shown = names(step.shows, rules)
         count = len(step.shows)
         what = _("the card that turns up") if count == 1 else ngettext(
@@ -265,7 +301,7 @@ class PeekTurn:
                         "Peek done {taps}: {n} cards stay unknown (no line within the undo "
                         "limit shows them with the cards known).", self.unknown, taps=taps)
 
-    def data(self, rules: Rules) -> dict:
+    def data(self, rules: Rules) -> PeekData:
         """The ``peek`` object of ``coach --json``."""
         step = self.step
         return {"undos": self.back if step is None else step.undos,
@@ -276,6 +312,6 @@ class PeekTurn:
                 "back": self.back, "taps": self.taps, "unknown": self.unknown}
 
 
-__all__ = ["ADVICE", "HELP", "NO_MOVES_NOTE", "TURN_KEYS", "Advice", "PeekTurn", "choice_note",
-           "n_cards",
-           "n_moves", "percents", "rules_name", "score_label", "score_of", "scoring_name"]
+__all__ = ["ADVICE", "HELP", "NO_MOVES_NOTE", "TURN_KEYS", "Advice", "PeekData", "PeekShow",
+           "PeekTurn", "choice_note", "n_cards", "n_moves", "percents", "rules_name",
+           "score_label", "score_of", "scoring_name", "start_words"]

@@ -142,13 +142,19 @@ def _ordinal(n: int) -> str:
 
 def place_name(place: int, empty_waste: bool = False) -> str:
     """A place of the line as a player finds it: ``row 3 from the top, 4th card from
-    the left`` (row 4 is the face-up row at the start),
+    the left``, ``the peaks, 2nd card from the left`` (the top row), ``the bottom row, 1st
+    card from the left`` (the face-up row at the start),
     ``the waste card``, ``stock card 5`` (the 5th drawn). Under the empty-waste rule
     place 28, the waste card's, heads the stock."""
     if place < TABLEAU_SIZE:
         row = ROW_OF[place]
+        ordinal = _ordinal(place - ROWS[row][0] + 1)
+        if row == 0:  # the first and last rows as the app names them
+            return _("the peaks, {ordinal} card from the left", ordinal=ordinal)
+        if row == len(ROWS) - 1:
+            return _("the bottom row, {ordinal} card from the left", ordinal=ordinal)
         return _("row {row} from the top, {ordinal} card from the left", row=row + 1,
-                 ordinal=_ordinal(place - ROWS[row][0] + 1))
+                 ordinal=ordinal)
     drawn = place - TABLEAU_SIZE + (1 if empty_waste else 0)
     return _("the waste card") if drawn == 0 else _("stock card {n}", n=drawn)
 

@@ -357,9 +357,10 @@ class ObservedGame:
         if step.shown:
             if len(step.shown) != len(shown):
                 if not shown:
-                    raise InputError(_("turns up no card, not {count}", count=len(step.shown)))
-                raise InputError(ngettext("turns up {n} card ({places}), not {count}",
-                                          "turns up {n} cards ({places}), not {count}",
+                    raise InputError(_("turns up no card (cards given: {count})",
+                                       count=len(step.shown)))
+                raise InputError(ngettext("turns up {n} card ({places}); cards given: {count}",
+                                          "turns up {n} cards ({places}); cards given: {count}",
                                           len(shown), places=names(shown, rules),
                                           count=len(step.shown)))
             for place, card in zip(shown, step.shown, strict=True):

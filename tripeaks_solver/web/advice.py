@@ -10,6 +10,7 @@ from ..errors import InputError
 from ..limits import PAGE_SAMPLES as MAX_SAMPLES  # the page's code and tests name it so
 from ..model.game import Status
 from ..model.i18n import _, number
+from .payloads import AdviceAnswer, AdviceMove
 from .review import rather_than
 
 if TYPE_CHECKING:
@@ -18,7 +19,7 @@ if TYPE_CHECKING:
 
 def advice_of(position, known: frozenset[int], exact: bool, scoring: str, samples: int,
               seed: int, version: int, should_stop: StopCheck, keep: Keep | None = None
-              ) -> dict:
+              ) -> AdviceAnswer:
     """The ADVICE object of a position (docs/web.md), from only the cards seen unless
     ``exact``; ``should_stop`` asked between short searches (Cancelled). ``version``:
     the game's ``at``, which the answer carries; ``keep`` receives the chances computed
@@ -29,8 +30,7 @@ def advice_of(position, known: frozenset[int], exact: bool, scoring: str, sample
     from ..games.turns import Advice
     from ..solver.solve import solve
 
-    out: dict[str, object]  # JSON values
-    out = {"at": version, "exact": exact, "recommended": None, "player": None, "seed": None,
+    out: AdviceAnswer = {"at": version, "exact": exact, "recommended": None, "player": None, "seed": None,
            "chance": None, "moves": [], "line": [], "best_score": None, "winnable": None,
            "rather": None}
     if position.status is not Status.IN_PLAY:
@@ -43,12 +43,13 @@ def advice_of(position, known: frozenset[int], exact: bool, scoring: str, sample
                 raise Cancelled
             first = h.moves[0].move
             line = [first, *solve(position.play(first), scheme=scoring).moves]
-        out.update(player="exact", winnable=h.winnable, best_score=h.best_score,
-                   line=[m.token for m in line],
-                   chance=(1.0 if h.moves[0].winnable else 0.0) if h.moves else None,
-                   moves=[{"move": m.move.token, "chance": 1.0 if m.winnable else 0.0,
-                           "points": m.best_score, "share": 1.0 if m.winnable else 0.0,
-                           "best_score": m.best_score, "mark": m.mark} for m in h.moves])
+        out.update({"player": "exact", "winnable": h.winnable, "best_score": h.best_score,
+                    "line": [m.token for m in line],
+                    "chance": (1.0 if h.moves[0].winnable else 0.0) if h.moves else None,
+                    "moves": [{"move": m.move.token, "chance": 1.0 if m.winnable else 0.0,
+                               "points": m.best_score, "share": 1.0 if m.winnable else 0.0,
+                               "best_score": m.best_score, "mark": m.mark}
+                              for m in h.moves]})
         out["recommended"] = h.moves[0].move.token if h.moves else None
         return out
     fa = fair_advice(View.of(position, known), samples, seed, 0, scoring,
@@ -56,13 +57,14 @@ def advice_of(position, known: frozenset[int], exact: bool, scoring: str, sample
     advice = Advice(fair=fa)
     ch = fa.chances
     ceilings = {m.move: m.share for m in fa.rating.moves}
-    out.update(player=fa.player, seed=seed,
-               recommended=fa.recommended and fa.recommended.token,
-               chance=fraction(advice.chance), rather=None if ch is None else rather_than(ch),
-               moves=[] if ch is None else [
-                   {"move": m.move.token, "chance": fraction(m.chance),
-                    "points": round(m.points, 2), "share": fraction(ceilings[m.move]),
-                    "best_score": None, "mark": ""} for m in ch.moves])
+    moves: list[AdviceMove] = [] if ch is None else [
+        {"move": m.move.token, "chance": fraction(m.chance), "points": round(m.points, 2),
+         "share": fraction(ceilings[m.move]), "best_score": None, "mark": ""}
+        for m in ch.moves]
+    out.update({"player": fa.player, "seed": seed,
+                "recommended": None if fa.recommended is None else fa.recommended.token,
+                "chance": fraction(advice.chance),
+                "rather": None if ch is None else rather_than(ch), "moves": moves})
     return out
 
 

@@ -46,6 +46,7 @@ from .guard import (
 from .hub import Held, Hub, NotFound
 from .jobs import Jobs, Stopping
 from .lang import catalog, page_html, request_language
+from .payloads import GameList, GameState, ShareInfo
 from .solving import MAX_TEXT, solve_page
 from .table import Conflict, Table
 
@@ -186,7 +187,7 @@ def make_app(folder: Path, hosts: Callable[[], Iterable[str]] | None,
         return Response(catalog(current()), media_type="application/json", headers=HEADERS)
 
     async def list_games(request: Request) -> Response:
-        return ok({"folder": str(hub.folder), "games": await work(hub.games)})
+        return ok(GameList(folder=str(hub.folder), games=await work(hub.games)))
 
     async def new_game(request: Request) -> Response:
         table = await work(hub.create, await body(request))
@@ -198,7 +199,7 @@ def make_app(folder: Path, hosts: Callable[[], Iterable[str]] | None,
     async def state(request: Request) -> Response:
         return ok(await on_table(request, Table.state))
 
-    async def change(request: Request, call: Callable[[Table], dict]) -> dict:
+    async def change(request: Request, call: Callable[[Table], GameState]) -> GameState:
         """``call(table)``, a change of the game: every open tab of it is told."""
         out = await on_table(request, call)
         events.publish(request.path_params["name"], out["at"])
@@ -211,7 +212,7 @@ def make_app(folder: Path, hosts: Callable[[], Iterable[str]] | None,
         return events.stream(name)
 
     async def share_info(request: Request) -> Response:
-        return ok({"url": share, "svg": qr_svg(share) if share else None})
+        return ok(ShareInfo(url=share, svg=qr_svg(share) if share else None))
 
     async def token_call(request: Request, field: str, what: str, call) -> Response:
         """``call(table, token, at)`` with the body's short text ``field``."""

@@ -16,7 +16,7 @@ import contextlib
 import logging
 import secrets
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 from urllib.parse import quote, urlencode
 
@@ -25,6 +25,7 @@ from starlette.responses import JSONResponse, Response
 
 from ..model.i18n import _, speaking
 from .jobs import Jobs
+from .payloads import ErrorAnswer
 
 MAX_BODY = 16 * 1024  # the largest request the page sends is a layout: about 200 bytes
 MAX_DEPTH = 4  # the page's bodies are an object holding at most a list of strings
@@ -47,10 +48,10 @@ class ClientGone(Exception):
 
 
 def error(status: int, message: str, headers: dict[str, str] | None = None) -> JSONResponse:
-    return JSONResponse({"error": message}, status, headers={**HEADERS, **(headers or {})})
+    return JSONResponse(ErrorAnswer(error=message), status, headers={**HEADERS, **(headers or {})})
 
 
-def ok(data: dict, status: int = 200) -> JSONResponse:
+def ok(data: Mapping[str, Any], status: int = 200) -> JSONResponse:
     return JSONResponse(data, status, headers=HEADERS)
 
 

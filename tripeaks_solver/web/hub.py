@@ -27,7 +27,7 @@ from ..errors import InputError
 from ..games.files import FileError, held_by_other, held_files, os_errno
 from ..games.record_file import RecordFile
 from ..games.records import make_start
-from ..games.saved import RecordIndex, link_why
+from ..games.saved import RecordIndex, link_why, saved_game
 from ..games.session import CoachSession
 from ..model.codes import GameCode
 from ..model.i18n import _
@@ -36,6 +36,7 @@ from ..model.observed import Start
 from ..model.pysol import PysolGame, is_pysol
 from ..model.rules import VARIANT_OPTIONS, Rules
 from ..model.scoring import SCHEMES
+from .payloads import GameEntry
 from .table import Conflict, Gone, Table
 
 NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._+-]{0,150}")
@@ -90,7 +91,7 @@ class Hub:
         return path
 
     # --- the list -----------------------------------------------------------------------
-    def games(self) -> list[dict]:
+    def games(self) -> list[GameEntry]:
         """The record files (as ``coach --list`` lists them), newest first, with their
         start, rules, moves and result; those a page cannot name are left out. Each
         says whether this server holds it (``open``) or another session does
@@ -106,7 +107,7 @@ class Hub:
         held = held_files()
         with self.lock:
             mine = {name for name, table in self.tables.items() if not table.closed}
-        out = []
+        out: list[GameEntry] = []
         for game, st in scanned:
             name = game.path.name
             if not NAME.fullmatch(name):
@@ -288,6 +289,14 @@ def _open(path: Path) -> CoachSession:
             raise Held(_("{name} is open in another session (a terminal coach?): "
                          "finish it there, then reload this page", name=path.name)) from None
         raise
+    except InputError as exc:  # no record, or one that cannot be replayed: as the list says
+        try:
+            listed = saved_game(path)  # (not the terminal's advice on --record)
+        except OSError:
+            raise exc from None
+        if listed.why is None:
+            raise
+        raise InputError(listed.said()) from None
 
 
 def parse_start(spec: dict) -> tuple[Start, str]:

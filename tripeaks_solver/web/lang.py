@@ -2,7 +2,8 @@
 
 A request speaks, in this order: the address's ``?lang=``, the ``lang`` cookie (the
 page's switch writes it), the server's ``--lang`` when it was given, the browser's
-``Accept-Language``, the server's environment (LC_ALL, LC_MESSAGES, LANG), English.
+``Accept-Language`` (a language the page lacks read as its closest one: Czech as
+Slovak), the server's environment (LC_ALL, LC_MESSAGES, LANG), English.
 The guards (web.guard) make :func:`request_language` the language of everything the
 request's handlers write (errors, place names, the peek's steps); :func:`catalog` is
 what the page's i18n.js loads, from the same compiled catalogs as the terminal's texts.
@@ -20,15 +21,20 @@ from ..model.i18n import LANGUAGES, LOCALE_DIR, translations
 from .page_texts import page_keys
 
 COOKIE = "lang"
+# A browser's language the page lacks, and the page's language its readers read most
+# easily: a Czech reader reads Slovak (close enough to be understood at once), not English.
+CLOSEST = {"cs": "sk"}
 
 
 def accepted(header: str) -> str | None:
     """The language of LANGUAGES an ``Accept-Language`` header prefers most (``vi-VN,
-    vi;q=0.9, en;q=0.8`` -> ``vi``), or None when it names none of them."""
+    vi;q=0.9, en;q=0.8`` -> ``vi``), or None when it names none of them. A language of
+    CLOSEST counts as its closest one, at its own place (``cs-CZ, en;q=0.5`` -> ``sk``)."""
     best: tuple[float, int, str] | None = None
     for order, part in enumerate(header.split(",")):
         tag, _sep, params = part.strip().partition(";")
         code = tag.strip().split("-")[0].lower()
+        code = CLOSEST.get(code, code)
         weight = 1.0
         for param in params.split(";"):
             key, _eq, value = param.strip().partition("=")
@@ -97,4 +103,4 @@ def page_html(html: str, lang: str) -> str:
     return html.replace("</head>", tag + "</head>", 1)
 
 
-__all__ = ["COOKIE", "accepted", "catalog", "page_html", "request_language"]
+__all__ = ["CLOSEST", "COOKIE", "accepted", "catalog", "page_html", "request_language"]

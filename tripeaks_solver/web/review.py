@@ -23,6 +23,18 @@ from ..model.geometry import TABLEAU_SIZE
 from ..model.i18n import _
 from ..model.moves import move_numbers
 from ..model.observed import ObservedGame, Start
+from .payloads import (
+    BoardAfter,
+    Cell,
+    Judgement,
+    LostAt,
+    Luck,
+    LuckMove,
+    MoveRow,
+    Rather,
+    ReviewRow,
+    ToldCard,
+)
 
 if TYPE_CHECKING:
     from ..analysis.chances import Chances
@@ -34,10 +46,10 @@ if TYPE_CHECKING:
 
 
 # --- the board and the moves ---------------------------------------------------------------
-def board_cells(position: Position, knowledge: Layout) -> list[dict]:
+def board_cells(position: Position, knowledge: Layout) -> list[Cell]:
     """The 28 places as the player sees them: face-up cards named (from ``knowledge``,
     what the player has told), the others as backs, removed ones marked."""
-    cells = []
+    cells: list[Cell] = []
     for place in range(TABLEAU_SIZE):
         removed = bool(position.removed >> place & 1)
         up = not removed and position.face_up(place)
@@ -47,7 +59,7 @@ def board_cells(position: Position, knowledge: Layout) -> list[dict]:
     return cells
 
 
-def move_rows(record: list[Observed]) -> list[dict]:
+def move_rows(record: list[Observed]) -> list[MoveRow]:
     """One row a line of the record (``ply``, 1-based): the move's number as the app's
     counter shows it, its token, the cards it turned up, and whether an undo took it
     back (an undo is taken back too: neither is part of the game as it stands)."""
@@ -58,7 +70,7 @@ def move_rows(record: list[Observed]) -> list[dict]:
             for i, o in enumerate(record)]
 
 
-def told_cards(game: ObservedGame) -> list[dict]:
+def told_cards(game: ObservedGame) -> list[ToldCard]:
     """The cards the player told, where and when (``ply`` 0: at the start, else the line
     of the record that first showed it), those a correction may change: none when the
     deal is known from its start; not the one known by elimination."""
@@ -68,7 +80,7 @@ def told_cards(game: ObservedGame) -> list[dict]:
     for ply, step in enumerate(game.record, 1):
         for shown in step.shown:
             first.setdefault(int(shown), ply)
-    told = []
+    told: list[ToldCard] = []
     for place, card in enumerate(game.knowledge.places):
         if card is None:
             continue
@@ -79,7 +91,7 @@ def told_cards(game: ObservedGame) -> list[dict]:
     return sorted(told, key=lambda t: (t["ply"], t["place"]))
 
 
-def board_after(start: Start, record: list[Observed], ply: int, scoring: str) -> dict:
+def board_after(start: Start, record: list[Observed], ply: int, scoring: str) -> BoardAfter:
     """The position after the first ``ply`` lines of the record, with the cards as the
     player knew them then; and, when the whole deal is known now, the best line from
     there (hindsight: ``analyze``'s exact values)."""
@@ -88,7 +100,7 @@ def board_after(start: Start, record: list[Observed], ply: int, scoring: str) ->
                            count=len(record)))
     then = ObservedGame.replay(start, record[:ply])
     position = then.position()
-    out = {"ply": ply, "board": board_cells(position, then.knowledge),
+    out: BoardAfter = {"ply": ply, "board": board_cells(position, then.knowledge),
            "waste": None if position.waste is None else position.waste.token,
            "stock_left": position.stock_left, "score": score_of(position, scoring),
            "status": position.status.value, "moves_played": position.moves_played,
@@ -102,13 +114,14 @@ def board_after(start: Start, record: list[Observed], ply: int, scoring: str) ->
         for step in record[:ply]:
             game.play(step.move)
         best = solve(game, scheme=scoring)
-        out.update(line=best.tokens, best_score=best.best_score, winnable=best.winnable)
+        out.update({"line": best.tokens, "best_score": best.best_score,
+                    "winnable": best.winnable})
     return out
 
 
 # --- the judgement --------------------------------------------------------------------
 def judge(start: Start, record: list[Observed], scoring: str, samples: int, seed: int,
-          should_stop: StopCheck | None = None) -> dict:
+          should_stop: StopCheck | None = None) -> Judgement:
     """The record judged as ``analyze --samples N --seed S`` judges it (each move as it
     could be seen then, against the advice of its moment, whose chances the advice kept;
     exactly too when the whole deal is known now), as the page shows it: a row a line
@@ -120,7 +133,7 @@ def judge(start: Start, record: list[Observed], scoring: str, samples: int, seed
     review = analyze_game(start, record, scoring, samples=samples, seed=seed,
                           should_stop=should_stop)
     game = ObservedGame.replay(start, record)
-    rows = []
+    rows: list[ReviewRow] = []
     for ply, (r, j) in enumerate(zip(review.moves, review.rows(), strict=True), 1):
         rows.append({"ply": ply, "number": r.number, "move": r.move.token,
                      "taken_back": r.taken_back, "mark": j["mark"], "grade": j["grade"],
@@ -134,7 +147,7 @@ def judge(start: Start, record: list[Observed], scoring: str, samples: int, seed
                      "lost": r.lost, "verdict": r.verdict})
     by_ply = {id(r): ply for ply, r in enumerate(review.moves, 1)}
     costliest = [rows[by_ply[id(r)] - 1] for r in review.costliest()]
-    out = {"exact": review.exact, "samples": samples, "seed": seed,
+    out: Judgement = {"exact": review.exact, "samples": samples, "seed": seed,
            "status": review.status.value, "score": review.final_score,
            "moves_played": review.moves_played, "best_start": review.best_start,
            "final_best": review.final_best, "lost_total": review.lost_total,
@@ -156,7 +169,7 @@ def judge(start: Start, record: list[Observed], scoring: str, samples: int, seed
     return out
 
 
-def _luck(rows: list[dict], total: float | None) -> dict | None:
+def _luck(rows: list[ReviewRow], total: float | None) -> Luck | None:
     """The luck of the game: in all, and the cards that did the most harm and good."""
     lucky = [r for r in rows if r["luck"] is not None]
     if total is None or not lucky:
@@ -164,7 +177,7 @@ def _luck(rows: list[dict], total: float | None) -> dict | None:
     worst = min(lucky, key=lambda r: r["luck"])
     best = max(lucky, key=lambda r: r["luck"])
 
-    def said(r: dict) -> dict:
+    def said(r: ReviewRow) -> LuckMove:
         return {"ply": r["ply"], "number": r["number"], "move": r["move"], "luck": r["luck"]}
 
     return {"total": fraction(total), "worst": said(worst) if worst["luck"] < 0 else None,
@@ -172,7 +185,7 @@ def _luck(rows: list[dict], total: float | None) -> dict | None:
 
 
 def _lost(review: Review, record: list[Observed], should_stop: StopCheck | None
-          ) -> dict | None:
+          ) -> LostAt | None:
     """The move after which no win was left (exact): its line, number and token, and
     the moves that would have kept a win there."""
     if review.lost_at is None:
@@ -191,7 +204,7 @@ def _lost(review: Review, record: list[Observed], should_stop: StopCheck | None
 
 
 # --- the advice's note ---------------------------------------------------------------
-def rather_than(chances: Chances) -> dict | None:
+def rather_than(chances: Chances) -> Rather | None:
     """Why the move recommended is not alone at the top of the bars: ``why`` ``tie``
     (``top``, the move with the higher chance, won ``more`` of the guessed games, within
     the noise of the samples: the careful move kept) or ``points`` (every move's chance

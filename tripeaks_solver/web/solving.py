@@ -18,6 +18,7 @@ from ..model.layout import Layout
 from ..model.pysol import is_pysol, pysol_info
 from ..model.rules import RULE_ORDER, Rules
 from ..model.scoring import SCHEMES
+from .payloads import Frame, RulesVerdict, Solved
 
 MAX_TEXT = 1000
 SHARE_SEED = 0
@@ -42,7 +43,7 @@ def read_deal(text: str) -> tuple[Deal | Layout, str, str | None]:
     return layout.deal(), "layout", None
 
 
-def frame(game: Game, scoring: str) -> dict:
+def frame(game: Game, scoring: str) -> Frame:
     """The board as the game shows it, with every card named (face-down ones too)."""
     from ..model.position import Position
 
@@ -55,7 +56,7 @@ def frame(game: Game, scoring: str) -> dict:
             "status": position.status.value}
 
 
-def solve_page(text: str, scoring: str = "app", should_stop: StopCheck | None = None) -> dict:
+def solve_page(text: str, scoring: str = "app", should_stop: StopCheck | None = None) -> Solved:
     """Both rule sets' verdicts, best scores and best lines, step by step; for a layout
     with ``??`` cards, the share of its completions won (``unknown`` how many cards are
     not known, each rule set's ``share``; no line). ``should_stop`` is asked before each
@@ -65,9 +66,10 @@ def solve_page(text: str, scoring: str = "app", should_stop: StopCheck | None = 
     if scoring not in SCHEMES:
         raise InputError(f"scoring: one of {', '.join(SCHEMES)}")
     deal, title, code_rules = read_deal(text)
-    by_rules: list[dict] = []
-    out: dict[str, object] = {"title": title, "code_rules": code_rules, "scoring": scoring,
-                              "line": deal.line(), "rules": by_rules, "unknown": 0}
+    by_rules: list[RulesVerdict] = []
+    out: Solved = {"title": title, "code_rules": code_rules, "scoring": scoring,
+                   "line": deal.line(), "rules": by_rules, "unknown": 0,
+                   "pysol": None}  # a deal's: set below
     if isinstance(deal, Layout):
         return {**out, "pysol": None, "unknown": len(deal.unknown_places),
                 "rules": _shares(deal, should_stop)}
@@ -88,11 +90,11 @@ def solve_page(text: str, scoring: str = "app", should_stop: StopCheck | None = 
     return out
 
 
-def _shares(layout: Layout, should_stop: StopCheck | None) -> list[dict]:
+def _shares(layout: Layout, should_stop: StopCheck | None) -> list[RulesVerdict]:
     """Each rule set's share of the completions of ``layout`` won (win_probability)."""
     from ..analysis.probability import win_probability
 
-    out: list[dict] = []
+    out: list[RulesVerdict] = []
     for name in RULE_ORDER:
         if should_stop is not None and should_stop():
             raise Cancelled

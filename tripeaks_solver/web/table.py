@@ -20,7 +20,7 @@ import hashlib
 import secrets
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from pathlib import Path
 
 from ..analysis.fair import Cancelled, StopCheck
@@ -35,13 +35,14 @@ from ..model.i18n import N_, _
 from ..model.observed import Observed, name_place
 from .advice import advice_of
 from .events import Left
+from .payloads import AdviceAnswer, BoardAnswer, EndAnswer, GameState, Judgement, Need, Peek
 from .review import board_after, board_cells, judge, move_rows, told_cards
 
 LIGHT_SAMPLES = 200  # advice with at most these samples (or exact) runs in the light lane
 CHANGED = N_("the record changed outside the page: reload")
 LEFT = N_("the game moved on: its moves are judged again")
 
-Job = tuple[tuple, Callable[[StopCheck], dict], str]  # (key, compute, lane): web.jobs
+Job = tuple[tuple, Callable[[StopCheck], Mapping[str, object]], str]  # (key, compute, lane): web.jobs
 
 
 class Conflict(InputError):
@@ -122,7 +123,7 @@ class Table:
         return False
 
     def _change(self, at: int | None, change: Callable[[], object],
-                answers: bool = False, how: str = "moved") -> dict:
+                answers: bool = False, how: str = "moved") -> GameState:
         """``change()`` under the lock, refused when the record changed outside or the
         page is behind; a write refused because the record changed meanwhile reads the
         game again. ``answers``: the change answers the move waiting for its cards;
@@ -156,7 +157,7 @@ class Table:
             raise Gone
 
     # --- what the page shows ---------------------------------------------------------
-    def state(self) -> dict:
+    def state(self) -> GameState:
         with self.lock:
             self._live()
             return self._state()
@@ -172,13 +173,13 @@ class Table:
         # 48 bits: a whole number JavaScript holds exactly.
         return int.from_bytes(hashlib.blake2b(text.encode(), digest_size=6).digest(), "big")
 
-    def _state(self) -> dict:
+    def _state(self) -> GameState:
         core, game = self.core, self.core.game
         position = game.position()
         knowledge = game.knowledge.places
         board = board_cells(position, game.knowledge)
         legal = [m.token for m in position.legal_moves()] if core.pending is None else []
-        need = None
+        need: Need | None = None
         if core.pending is not None:
             place = core.need[len(core.said)]
             need = {"move": core.pending.token, "place": place,
@@ -203,7 +204,7 @@ class Table:
             "known_cards": known_cards, "need": need, "peek": self._peek(),
             "record": game.tokens, "seed": self.seed}
 
-    def _peek(self) -> dict | None:
+    def _peek(self) -> Peek | None:
         followed = self.followed if self.followed and self.followed.waiting(self.core) \
             else None  # a step the page played itself, asking its card
         turn = followed.turn if followed else self.core.peek_turn()  # ends a peek done
@@ -255,7 +256,7 @@ class Table:
                              "play it again"))
         raise Conflict(_("the game moved on in another tab: reload the page"))
 
-    def move(self, token: str, at: int | None) -> dict:
+    def move(self, token: str, at: int | None) -> GameState:
         """Play a move (a card, draw, undo) as the player did in the app."""
         step = Observed.parse(token)
 
@@ -274,7 +275,7 @@ class Table:
 
         return self._change(at, change)
 
-    def reveal(self, token: str, at: int | None) -> dict:
+    def reveal(self, token: str, at: int | None) -> GameState:
         """The card that turned up at the place the page asks for."""
         card = Card.parse(token)
 
@@ -294,11 +295,11 @@ class Table:
 
         return self._change(at, change, answers=True, how="answered")
 
-    def cancel(self, at: int | None = None) -> dict:
+    def cancel(self, at: int | None = None) -> GameState:
         """Drop the move waiting for its cards (asked by a page that showed it)."""
         return self._change(at, lambda: self.core.cancel(), answers=True, how="cancelled")
 
-    def peek(self, at: int | None) -> dict:
+    def peek(self, at: int | None) -> GameState:
         """Start a peek here (its first step followed: its card asked), or stop it."""
 
         def change() -> None:
@@ -319,11 +320,11 @@ class Table:
 
         return self._change(at, change)
 
-    def peek_next(self, at: int | None) -> dict:
+    def peek_next(self, at: int | None) -> GameState:
         """The peek's last step, made in the app: its moves undone (the peek ends)."""
         return self._change(at, lambda: peek_back(self.core))
 
-    def correct(self, told: str, right: str, at: int | None) -> dict:
+    def correct(self, told: str, right: str, at: int | None) -> GameState:
         """The card told as ``told`` was ``right`` (``coach``'s ``fix``): the record
         rewritten in one step (a new version: answers kept for the old one are not its)."""
         def change() -> None:
@@ -352,7 +353,7 @@ class Table:
                    scoring, used, seed)
             head = {"at": self.version()}
 
-        def compute(should_stop: StopCheck) -> dict:
+        def compute(should_stop: StopCheck) -> Judgement:
             def stop() -> bool:  # between short searches, after any wait for advice
                 stopping = should_stop()
                 with self.lock:  # moved on, or corrected (a card told at the start too)
@@ -377,10 +378,10 @@ class Table:
             raise InputError(_("no move {number}: the record has {count}", number=ply,
                                count=len(record)))
 
-        def compute(should_stop: StopCheck) -> dict:
+        def compute(should_stop: StopCheck) -> BoardAnswer:
             if should_stop():  # its client left while it waited for its turn
                 raise Cancelled
-            return {"at": version, **board_after(start, record, ply, scoring)}
+            return BoardAnswer(at=version, **board_after(start, record, ply, scoring))
 
         return key, compute, "heavy"
 
@@ -399,7 +400,7 @@ class Table:
             key = ("advice", self.name, version, tuple(game.tokens), exact, scoring, samples,
                    None if exact else seed)
 
-        def compute(should_stop: StopCheck) -> dict:
+        def compute(should_stop: StopCheck) -> AdviceAnswer:
             return advice_of(position, known, exact, scoring, samples, seed, version,
                              should_stop, keep)
 
@@ -422,13 +423,13 @@ class Table:
                    seed)
             result = {Status.WON: "won", Status.STUCK: "stuck"}.get(position.status,
                                                                     "in play")
-            head = {"result": result, "score": score_of(position, scoring),
+            head: EndAnswer = {"result": result, "score": score_of(position, scoring),
                     "moves": position.moves_played, "record": game.tokens,
                     "samples": None if exact else used,
-                    "samples_asked": None if exact else samples}
+                    "samples_asked": None if exact else samples, "analysis": None}
 
-        def compute(should_stop: StopCheck) -> dict:
-            out = {**head, "analysis": None}
+        def compute(should_stop: StopCheck) -> EndAnswer:
+            out = head.copy()
             if record:
                 review = analyze_game(start, record, scoring, samples=used, seed=seed,
                                       should_stop=should_stop)

@@ -129,14 +129,16 @@ function rulesWords(name, variant) {
   return _("{rules} ({variants})", { rules: rulesWord(name), variants: vs.map(variantWord).join(", ") });
 }
 function scoringWord(s) {
-  return { app: _("app"), original: _("original"), "cards-left": _("cards left") }[s] || s;
+  return { app: _("app scoring"), original: _("original scoring"),
+    "cards-left": _("cards-left scoring") }[s] || s;
 }
 // A place of the deal as the player finds it (the server sends its number).
 function placeName(place, emptyWaste) {
   if (place < 28) {
-    const row = rowOf(place);
-    return _("row {row} from the top, card {n} from the left",
-      { row: fmtNumber(row + 1), n: fmtNumber(place - ROWS[row][0] + 1) });
+    const row = rowOf(place), n = fmtNumber(place - ROWS[row][0] + 1);
+    if (row === 0) return _("the peaks, card {n} from the left", { n });  // as the app names them
+    if (row === ROWS.length - 1) return _("the bottom row, card {n} from the left", { n });
+    return _("row {row} from the top, card {n} from the left", { row: fmtNumber(row + 1), n });
   }
   const drawn = place - 28 + (emptyWaste ? 1 : 0);
   return drawn === 0 ? _("the waste card") : _("stock card {n}", { n: fmtNumber(drawn) });

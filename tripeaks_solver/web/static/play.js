@@ -168,7 +168,7 @@ function renderStatus(state) {
     : _("score {score}", { score: fmtNumber(state.score) });
   st.replaceChildren(el("strong", { text: statusWord(state.status) }), " · ",
     [ngettext("{n} move", "{n} moves", state.moves_played, { n: fmtNumber(state.moves_played) }), score, known,
-      _("{rules}, {scoring} scoring", { rules: rulesWords(state.rules, state.variant), scoring: scoringWord(state.scoring) })].join(" · "));
+      _("{rules} rules, {scoring}", { rules: rulesWords(state.rules, state.variant), scoring: scoringWord(state.scoring) })].join(" · "));
 }
 function renderBoard(state, peek) {
   const over = state.status !== "in play";

@@ -57,6 +57,8 @@ function markTitle(row) {
   if (!row || !row.mark) return "";
   return (row.by_points ? MARK_WORDS_POINTS() : MARK_WORDS())[row.mark] || "";
 }
+// Words as a sentence of their own: "Points lost." (the words are a title elsewhere).
+function sentence(words) { return words.charAt(0).toUpperCase() + words.slice(1) + "."; }
 
 // --- the move list ------------------------------------------------------------------------------
 function moveRow(row) {
@@ -193,7 +195,7 @@ function judgedWords(j) {
     add(_("Chance {chance}, as high as the advice's.", { chance }));
   }
   if (j.mark) {
-    add(el("span", { class: `mark ${markClass(j.mark)}`, text: j.mark }), " ", markTitle(j) + ".");
+    add(el("span", { class: `mark ${markClass(j.mark)}`, text: j.mark }), " ", sentence(markTitle(j)));
     const pts = Math.round(j.points_lost);
     const vars = { loss: fmtNumber(Math.round(100 * j.loss)), n: pts < 0 ? `−${fmtNumber(-pts)}` : fmtNumber(pts) };
     const cost = ngettext("It cost {loss} points of chance and {n} expected point.", "It cost {loss} points of chance and {n} expected points.", Math.abs(pts), vars);
@@ -205,7 +207,7 @@ function judgedWords(j) {
   if (j.best_after !== null && j.best_after !== undefined) {
     add(_("In hindsight (every card known): best score still reachable after it {best}, {lost} below the best before it.",
       { best: fmtNumber(j.best_after), lost: fmtNumber(j.lost) }));
-    if (j.exact_mark) add(el("span", { class: `exact-mark ${markClass(j.exact_mark)}`, text: j.exact_mark }), " ", EXACT_MARK_WORDS()[j.exact_mark] + ".");
+    if (j.exact_mark) add(el("span", { class: `exact-mark ${markClass(j.exact_mark)}`, text: j.exact_mark }), " ", sentence(EXACT_MARK_WORDS()[j.exact_mark]));
   }
   return out;
 }
@@ -263,7 +265,7 @@ function summary(j) {
   if (j.exact) {
     if (j.lost) {
       const row = j.rows[j.lost.ply - 1];
-      out.push(_("In hindsight, after move {n} ({move}) no line won; {keepers} kept a win.", {
+      out.push(_("In hindsight, after move {n} ({move}) no line won; {keepers} would have kept a win.", {
         n: fmtNumber(j.lost.number), move: pretty(j.lost.move), keepers: orList(j.lost.keepers.map(pretty)) }));
       if (row.verdict === "bad luck") out.push(_("With the cards you could see, that move was not a mistake: bad luck."));
       else if (row.verdict === "mistake") out.push(_("With the cards you could see, that move was a mistake too."));

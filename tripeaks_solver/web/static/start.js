@@ -114,7 +114,7 @@ async function showStart() {
           el("span", { class: "hint", text: g.error })));
         continue;
       }
-      const what = [startWordsOf(g.start), _("{scoring} scoring", { scoring: scoringWord(g.scoring) }),
+      const what = [startWordsOf(g.start), scoringWord(g.scoring),
         ngettext("{n} move", "{n} moves", g.moves, { n: fmtNumber(g.moves) })].join(" · ");
       const file = el("span", { class: "file", text: _("record {file}", { file: g.file }) });
       if (g.held_elsewhere) {  // another session (a terminal coach) holds it: no link
