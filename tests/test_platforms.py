@@ -321,9 +321,9 @@ def windows_files(monkeypatch: pytest.MonkeyPatch) -> WindowsFiles:
     real_open, real_replace, real_unlink = os.open, os.replace, os.unlink
 
     def win_open(path: str | Path, flags: int, mode: int = 0o777, **kw: object) -> int:
+        seen.opened.append((str(path), flags))
         if os.path.isdir(path):
             raise PermissionError(errno.EACCES, "Permission denied", str(path))
-        seen.opened.append((str(path), flags))
         return real_open(path, flags & ~O_BINARY, mode, **kw)  # type: ignore[arg-type]
 
     def win_replace(src: str | Path, dst: str | Path) -> None:
@@ -442,6 +442,7 @@ def test_windows_records_are_read_appended_and_replaced(windows_files: WindowsFi
         record.write("u\n")
         record.replace("# fixed\nd\n")  # no fchmod, no rename over an open file
         assert path.read_bytes() == b"# fixed\r\nd\r\n"
+        assert str(tmp_path) not in [p for p, _ in windows_files.opened]  # no folder sync
         record.write("d\n")  # held again: the next move goes on, checks passing
         assert path.read_bytes() == b"# fixed\r\nd\r\nd\r\n"
         with pytest.raises(FileError) as other:
