@@ -45,7 +45,7 @@ def interrupted(*args: str) -> tuple[int, str, float]:
 COMMANDS = [
     pytest.param(["hint", "TP1-E-AAAAAAD", "--fair", "--samples", "200000",
                   "--score-samples", "0", "--seed", "1"], id="hint-fair"),
-    pytest.param(["analyze", *GAME, "--fair", "--samples", "200000", "--seed", "1"],
+    pytest.param(["analyze", *GAME, "--fair", "--samples", "100000", "--seed", "1"],
                  id="analyze-fair", marks=pytest.mark.slow),
     pytest.param(["play", "TP1-E-AAAAAAD", "--player", "pimc:100000", "--seed", "1"],
                  id="play-pimc", marks=pytest.mark.slow),
