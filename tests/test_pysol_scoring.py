@@ -23,7 +23,7 @@ from tripeaks_solver.model.rules import CLASSIC, EASY, Rules
 from tripeaks_solver.model.scoring import PYSOL_MAX, PYSOL_START
 from tripeaks_solver.solver.solve import solve
 
-# Rows of ../shared/pysol/known-deals.tsv (made by PySolFC's own code, commit 7a3d146a):
+# Reference deals made by PySolFC's own code (commit 7a3d146a), each row:
 # the game number as typed, winnable, the best PySolFC hand, the cards (tableau 0–27 top
 # row first, left to right; waste; stock, next draw first).
 KNOWN = [

@@ -821,7 +821,9 @@ def test_a_question_left_by_a_restart_says_the_move_was_dropped(tmp_path):
         assert r.status_code == 409 and "another tab" in r.json()["error"]
 
 
-def test_each_card_said_of_a_two_card_question_is_a_new_version(tmp_path):
+def two_card_question(tmp_path):
+    """Deal 1 on the page from its seen cards, to its two-card question: after Kc Ad d d
+    d, 6s turns up places 10 and 11. (deal, client, game's name, the state asking.)"""
     from tripeaks_solver.model.dealing import Deal
 
     deal = Deal.from_number(1)  # Easy: after Kc Ad d d d, 6s turns up places 10 and 11
@@ -834,6 +836,11 @@ def test_each_card_said_of_a_two_card_question_is_a_new_version(tmp_path):
             card = deal.cards[state["need"]["place"]].token
             state = c.post(f"/api/games/{name}/reveal",
                            json={"card": card, "at": state["at"]}).json()
+    return deal, c, name, state
+
+
+def test_each_card_said_of_a_two_card_question_is_a_new_version(tmp_path):
+    deal, c, name, state = two_card_question(tmp_path)
     asked = state
     assert (asked["need"]["of"], asked["need"]["place"]) == (2, 10)
     left, right = deal.cards[10].token, deal.cards[11].token
@@ -849,18 +856,7 @@ def test_each_card_said_of_a_two_card_question_is_a_new_version(tmp_path):
 def test_a_card_said_for_the_open_question_cannot_be_a_corrections_card(tmp_path):
     """The page greys it out; the API refused nothing, and the question started over
     with a misleading "known already" (issue 54, D14)."""
-    from tripeaks_solver.model.dealing import Deal
-
-    deal = Deal.from_number(1)
-    c = client(tmp_path)
-    state = start(c, "2c Ad 6s Kc Kh Th Ts Js Td 8s Qc")
-    name = state["name"]
-    for token in ("Kc", "Ad", "d", "d", "d", "6s"):
-        state = move(c, state, token).json()
-        while state["need"] is not None and token != "6s":
-            card = deal.cards[state["need"]["place"]].token
-            state = c.post(f"/api/games/{name}/reveal",
-                           json={"card": card, "at": state["at"]}).json()
+    deal, c, name, state = two_card_question(tmp_path)
     left, right = deal.cards[10].token, deal.cards[11].token
     first = c.post(f"/api/games/{name}/reveal", json={"card": left, "at": state["at"]}).json()
     r = c.post(f"/api/games/{name}/correct", json={"told": "Th", "to": left, "at": first["at"]})
