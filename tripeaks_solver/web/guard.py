@@ -223,6 +223,15 @@ def depth(raw: bytes) -> int:
     return most
 
 
+def _retry_on_a_closed_socket(context: dict[str, Any]) -> bool:
+    """Whether ``context`` is asyncio retrying to accept on a listening socket closed since
+    (Python 3.11: out of descriptors, it schedules a retry a second later that no close
+    cancels; run after the server stopped, it fails on the closed socket, harmlessly)."""
+    callback = getattr(context.get("handle"), "_callback", None)
+    return (isinstance(context.get("exception"), ValueError)
+            and getattr(callback, "__name__", "") == "_start_serving")
+
+
 def quiet_accept_errors(loop: asyncio.AbstractEventLoop) -> None:
     """Out of file descriptors, asyncio logs a traceback for every connection it cannot
     accept, many times a second: one line a minute instead (the connections wait in the
@@ -234,6 +243,8 @@ def quiet_accept_errors(loop: asyncio.AbstractEventLoop) -> None:
             exc = context.get("exception")
             once("accept", "cannot accept connections (%s): they wait until some close",
                  getattr(exc, "strerror", None) or exc)
+            return
+        if _retry_on_a_closed_socket(context):
             return
         if default is not None:
             default(loop, context)
