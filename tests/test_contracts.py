@@ -1,5 +1,6 @@
-"""The enums that name the rule sets and a review's marks in the code (model/rules.py
-RuleSet, analysis/hints.py Mark) leave the package as the plain strings they replaced:
+"""The enums that name the rule sets, the scoring schemes and a review's marks in the
+code (model/rules.py RuleSet, model/scoring.py Scheme, analysis/hints.py Mark) leave the
+package as the plain strings they replaced:
 a user's rows, objects and JSON hold no enum. The limits (limits.py) are those the
 commands enforce."""
 
@@ -15,6 +16,7 @@ from tripeaks_solver import limits
 from tripeaks_solver.analysis.hints import EXACT_MARKS, MARKS, Mark
 from tripeaks_solver.cli import cli
 from tripeaks_solver.model.rules import RULE_ORDER, RULE_SETS, RuleSet, select_rules
+from tripeaks_solver.model.scoring import RUN_SCHEMES, SCHEMES, Scheme, check_scheme
 
 
 def test_a_rule_set_is_its_name_everywhere_a_name_went() -> None:
@@ -28,6 +30,33 @@ def test_a_rule_set_is_its_name_everywhere_a_name_went() -> None:
     assert {type(n) for n in RULE_ORDER} == {type(k) for k in RULE_SETS} == {str}
     row = next(tp.batch(0, 1, "classic"))
     assert type(row["rules"]) is str and repr(row["rules"]) == "'classic'"
+
+
+def test_a_scheme_is_the_name_a_user_types() -> None:
+    assert SCHEMES == ("app", "original", "cards-left", "pysol") == tuple(Scheme)
+    assert {type(n) for n in SCHEMES} == {str} and RUN_SCHEMES == ("original", "pysol")
+    assert check_scheme("pysol") is Scheme.PYSOL and check_scheme(Scheme.APP) is Scheme.APP
+    with pytest.raises(tp.InputError, match="unknown scoring 'PySol'"):
+        check_scheme("PySol")
+    assert json.dumps([Scheme.CARDS_LEFT]) == '["cards-left"]' and f"{Scheme.APP}" == "app"
+    # The API takes the enum or its name alike; what it gives back holds plain strings.
+    by_name = tp.solve("TP1-E-AAAAAAD", scoring="original")
+    by_enum = tp.solve("TP1-E-AAAAAAD", scoring=Scheme.ORIGINAL)
+    assert by_name.scheme is by_enum.scheme is Scheme.ORIGINAL
+    assert by_name.best_score == by_enum.best_score and by_name.moves == by_enum.moves
+    out = by_enum.to_dict()
+    assert type(out["scoring"]) is str and out["scoring"] == "original"
+    assert repr(by_enum).startswith("<Solution TP1-E-AAAAAAD, Easy rules, original scoring:")
+    hinted = tp.hint("TP1-E-AAAAAAD", "8h", scoring="cards-left").to_dict()
+    assert type(hinted["scoring"]) is str and hinted["scoring"] == "cards-left"
+    row = next(tp.batch(0, 1, "easy", scoring=Scheme.CARDS_LEFT))
+    assert type(row["scoring"]) is str and repr(row["scoring"]) == "'cards-left'"
+    with pytest.raises(tp.InputError, match="unknown scoring 'points'"):
+        tp.solve("TP1-E-AAAAAAD", scoring="points")
+    with pytest.raises(tp.InputError, match="unknown scoring"):
+        tp.peek("TP1-E-AAAAAAD", scoring="points")
+    shown = CliRunner().invoke(cli, ["solve", "TP1-E-AAAAAAD", "--scoring", "pysol", "--json"])
+    assert shown.exit_code == 0 and {o["scoring"] for o in json.loads(shown.output)} == {"pysol"}
 
 
 def test_the_marks_are_the_strings_printed() -> None:

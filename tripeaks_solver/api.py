@@ -49,6 +49,7 @@ from .model.moves import Move
 from .model.observed import Observed, ObservedGame, Start, parse_observed
 from .model.pysol import PysolGame, is_pysol
 from .model.rules import EASY, Rules
+from .model.scoring import Scheme, check_scheme
 from .solver import solve as _solver
 from .solver.solve import Solution
 
@@ -56,6 +57,8 @@ from .solver.solve import Solution
 DealLike = Deal | GameCode | PysolGame | str | int | Iterable[str | int]
 RulesLike = Rules | str | None
 MovesLike = str | Iterable[str | Move | Observed]
+# A scoring scheme: ``Scheme.PYSOL`` or the name the commands take, ``"pysol"``.
+SchemeLike = Scheme | str
 
 
 # Once per scheme: the kernels load (or compile) before the first deal's clock starts.
@@ -155,19 +158,21 @@ def _record(moves: MovesLike) -> list[Observed]:
             else Observed.parse(m) for m in items]
 
 
-def solve(deal: DealLike, rules: RulesLike = None, *, scoring: str = "app",
+def solve(deal: DealLike, rules: RulesLike = None, *, scoring: SchemeLike = Scheme.APP,
           optimal: bool = True, must_clear: bool = False) -> Solution:
     """Solve ``deal`` from its opening: winnable, the best score of ``scoring``
-    (``app``, ``original``, ``cards-left``), the fewest draws and a best line
+    (``app``, ``original``, ``cards-left``, ``pysol``: a :class:`Scheme` or its name,
+    as every function here takes it), the fewest draws and a best line
     (``optimal=False``: winnability only, faster). ``must_clear``: the best of the
     lines that clear the board. ``.to_dict()`` is the object of ``solve --json``."""
     d, r = deal_of(deal, rules)
-    _warm_up(scoring)
-    return _solver.solve(d, r, optimal=optimal, scheme=scoring, must_clear=must_clear)
+    scheme = check_scheme(scoring)
+    _warm_up(scheme)
+    return _solver.solve(d, r, optimal=optimal, scheme=scheme, must_clear=must_clear)
 
 
 def hint(deal: DealLike | Layout | Start, moves: MovesLike = (), rules: RulesLike = None, *,
-         scoring: str = "app", fair: bool = False, must_clear: bool = False,
+         scoring: SchemeLike = Scheme.APP, fair: bool = False, must_clear: bool = False,
          samples: int = 1000, score_samples: int = 100, seed: int | None = None
          ) -> HintReport:
     """What every legal move is worth after ``moves``: exactly (``report.exact``:
@@ -176,6 +181,7 @@ def hint(deal: DealLike | Layout | Start, moves: MovesLike = (), rules: RulesLik
     completions still winnable after each move, mean best scores over
     ``score_samples`` of them, and the fair player's move; ``seed`` None draws one,
     kept in the report). ``.to_dict()`` is the object of ``hint --json``."""
+    scheme = check_scheme(scoring)
     start = _start(deal, rules)
     game = ObservedGame.replay(start, _record(moves))
     fair = fair or not game.exact
@@ -183,16 +189,17 @@ def hint(deal: DealLike | Layout | Start, moves: MovesLike = (), rules: RulesLik
         raise InputError("must_clear is for the exact hint, not a fair one")
     position = game.position()
     if not fair:
-        exact = _hints.hint(position, scoring, must_clear)
-        return HintReport.of(game, scoring, False, exact=exact, must_clear=must_clear)
+        exact = _hints.hint(position, scheme, must_clear)
+        return HintReport.of(game, scheme, False, exact=exact, must_clear=must_clear)
     seed = new_seed() if seed is None else seed
     advice = _chances.fair_advice(View.of(position, game.known_places), samples, seed,
-                                  score_samples, scoring)
-    return HintReport.of(game, scoring, True, advice=advice)
+                                  score_samples, scheme)
+    return HintReport.of(game, scheme, True, advice=advice)
 
 
 def analyze(deal: DealLike | Layout | Start, moves: MovesLike, rules: RulesLike = None, *,
-            scoring: str = "app", fair: bool = False, samples: int = REVIEW_SAMPLES,
+            scoring: SchemeLike = Scheme.APP, fair: bool = False,
+            samples: int = REVIEW_SAMPLES,
             seed: int | None = None) -> AnalysisReport:
     """Judge every move of the record ``moves`` (undos included): as it could be seen
     then (its chance, over ``samples`` guessed games drawn with ``seed``, None draws
@@ -202,13 +209,14 @@ def analyze(deal: DealLike | Layout | Start, moves: MovesLike, rules: RulesLike 
     ``!`` the only move that kept the win, and where the game was lost);
     ``fair`` adds the ceilings (the share of completions still winnable before and after
     each move). ``.to_dict()`` is the object of ``analyze --json``."""
+    scheme = check_scheme(scoring)
     start = _start(deal, rules)
     record = _record(moves)
     ObservedGame.replay(start, record)  # an illegal move, named, before any search
     seed = new_seed() if seed is None else seed
-    review = _hints.analyze_game(start, record, scoring, fair=fair, samples=samples,
+    review = _hints.analyze_game(start, record, scheme, fair=fair, samples=samples,
                                  seed=seed)
-    return AnalysisReport(start, scoring, fair, samples, seed, review)
+    return AnalysisReport(start, scheme, fair, samples, seed, review)
 
 
 def play(deal: DealLike, player: str = "greedy", rules: RulesLike = None, *, seed: int = 0,
@@ -222,7 +230,7 @@ def play(deal: DealLike, player: str = "greedy", rules: RulesLike = None, *, see
 
 
 def peek(deal: DealLike | Layout | Start, moves: MovesLike = (), rules: RulesLike = None, *,
-         scoring: str = "app", undo_limit: int = UNDO_LIMIT, **options: Any
+         scoring: SchemeLike = Scheme.APP, undo_limit: int = UNDO_LIMIT, **options: Any
          ) -> PeekReport:
     """The plan of taps (moves and undos, never more than ``undo_limit`` moves deep)
     that shows every card, from where the game stands after ``moves``, simulated on
@@ -231,7 +239,8 @@ def peek(deal: DealLike | Layout | Start, moves: MovesLike = (), rules: RulesLik
     (:func:`tripeaks_solver.analysis.peek.plan_peek`). ``.to_dict()`` is the object of
     ``peek --json``. Under ``scoring="pysol"`` there is no undo (PySolFC's scored games
     have none): ``undo_limit`` is 0 and the plan has no taps to take back."""
-    if scoring == "pysol":
+    scheme = check_scheme(scoring)
+    if scheme == Scheme.PYSOL:
         undo_limit = 0
     start = _start(deal, rules)
     game = ObservedGame.replay(start, _record(moves))
@@ -246,8 +255,8 @@ def peek(deal: DealLike | Layout | Start, moves: MovesLike = (), rules: RulesLik
     knowledge = Layout.of_deal(d, game.known_places)
     plan = _peek.plan_peek(d, start.rules, knowledge, base=game.moves, undo_limit=undo_limit,
                            **options)
-    best = _solver.solve(game.position(), scheme=scoring) if plan.complete else None
-    return PeekReport(start, scoring, undo_limit, plan, best)
+    best = _solver.solve(game.position(), scheme=scheme) if plan.complete else None
+    return PeekReport(start, scheme, undo_limit, plan, best)
 
 
 def win_probability(layout: Layout | str, rules: Rules | str = EASY, *, samples: int = 1000,

@@ -9,6 +9,7 @@ from typing import assert_type
 
 import tripeaks_solver as tp
 from tripeaks_solver.model.moves import Move
+from tripeaks_solver.model.scoring import Scheme
 
 
 def used_as_a_user_would() -> None:
@@ -21,6 +22,8 @@ def used_as_a_user_would() -> None:
     assert_type(solution.moves, tuple[Move, ...])
     assert_type(solution.rules, tp.Rules)
     assert_type(tp.solve("TP1-C-AAAAAAB", tp.CLASSIC, scoring="original"), tp.Solution)
+    assert_type(tp.solve(deal, scoring=Scheme.PYSOL).scheme, Scheme)  # the enum or its name
+    assert_type(tp.hint(deal, scoring=Scheme.CARDS_LEFT, fair=True), tp.HintReport)
     assert_type(tp.hint("TP1-E-AAAAAAD", "8h d"), tp.HintReport)
     assert_type(tp.analyze(12345, ["8h", "d"]), tp.AnalysisReport)
     assert_type(tp.peek("TP1-E-AAAAAAD"), tp.PeekReport)

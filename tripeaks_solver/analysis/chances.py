@@ -38,6 +38,7 @@ import numpy as np
 from ..errors import InputError
 from ..limits import PLAYER_SAMPLES
 from ..model.moves import Move
+from ..model.scoring import Scheme
 from ..solver.solve import solve
 from .fair import FairHint, StopCheck, View, fair_hint
 from .players import fair_player
@@ -45,7 +46,7 @@ from .players import fair_player
 MAX_PLAYER_SAMPLES = PLAYER_SAMPLES  # the most a fair:N player takes
 VERSION = 1  # of the computation: kept chances of another version are not reused
 CACHE_SIZE = 20_000  # positions kept (a few hundred bytes each)
-POINT_COLUMNS = {"app": 2, "original": 3}  # of the rollouts' sums; cards-left: from 1
+POINT_COLUMNS = {Scheme.APP: 2, Scheme.ORIGINAL: 3}  # of the rollouts' sums; cards-left: from 1
 
 
 @dataclass(frozen=True)
@@ -73,7 +74,7 @@ class Chances:
     moves: tuple[MoveChance, ...]
     rollouts: int
     seed: int
-    scheme: str
+    scheme: Scheme
     exact: bool = False
     why: str | None = None
 
@@ -107,9 +108,9 @@ class Chances:
         return min(self.moves, key=lambda m: (-m.chance, -better_sign(self.scheme) * m.points))
 
 
-def better_sign(scheme: str) -> int:
+def better_sign(scheme: Scheme) -> int:
     """1 where more points are better, -1 under ``cards-left`` (fewer cards left)."""
-    return -1 if scheme == "cards-left" else 1
+    return -1 if scheme == Scheme.CARDS_LEFT else 1
 
 
 class _Cache:
@@ -142,7 +143,7 @@ class _Cache:
 _CACHE = _Cache(CACHE_SIZE)
 
 
-def cached_chances(view: View, samples: int, seed: int, scheme: str = "app"
+def cached_chances(view: View, samples: int, seed: int, scheme: Scheme = Scheme.APP
                    ) -> Chances | None:
     """The chances :func:`move_chances` computed earlier for these inputs, or None."""
     return _CACHE.get(_key(view, samples, seed, scheme))
@@ -165,14 +166,14 @@ def view_key(view: View) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()[:32]
 
 
-def _key(view: View, samples: int, seed: int, scheme: str) -> tuple:
-    return (view_key(view), min(samples, MAX_PLAYER_SAMPLES), seed, scheme)
+def _key(view: View, samples: int, seed: int, scheme: Scheme) -> tuple:
+    return (view_key(view), min(samples, MAX_PLAYER_SAMPLES), seed, str(scheme))
 
 
 Keep = Callable[[dict], None]  # receives each chance computed anew, as an entry
 
 
-def move_chances(view: View, samples: int = 1000, seed: int = 0, scheme: str = "app",
+def move_chances(view: View, samples: int = 1000, seed: int = 0, scheme: Scheme = Scheme.APP,
                  should_stop: StopCheck | None = None, keep: Keep | None = None) -> Chances:
     """Every legal move's chance and points from ``view`` (see the module's docstring),
     over ``samples`` completions (at most MAX_PLAYER_SAMPLES) drawn with ``seed``;
@@ -213,7 +214,7 @@ def remember(item: object) -> bool:
         why = item["why"]
         if why not in (None, "tie", "points") or not moves:
             raise ValueError("not an entry")
-        chances = Chances(moves, rollouts, int(item["seed"]), str(item["scheme"]),
+        chances = Chances(moves, rollouts, int(item["seed"]), Scheme(str(item["scheme"])),
                           bool(item["exact"]), why)
         key = (str(item["view"]), int(item["samples"]), int(item["seed"]), str(item["scheme"]))
     except (KeyError, TypeError, ValueError, InputError):
@@ -222,7 +223,7 @@ def remember(item: object) -> bool:
     return True
 
 
-def _sampled(view: View, legal: list[Move], samples: int, seed: int, scheme: str,
+def _sampled(view: View, legal: list[Move], samples: int, seed: int, scheme: Scheme,
              should_stop: StopCheck | None) -> Chances:
     player = fair_player(samples)
     if not legal:
@@ -234,7 +235,7 @@ def _sampled(view: View, legal: list[Move], samples: int, seed: int, scheme: str
     column = POINT_COLUMNS.get(scheme)
     rated = []
     for j, m in enumerate(legal):
-        if scheme == "cards-left":
+        if scheme == Scheme.CARDS_LEFT:
             points = len(view.tableau) - sums[j, 1] / n
         else:  # a scheme the rollouts do not count (pysol): no points, 0 for every move
             points = 0.0 if column is None else sums[j, column] / n
@@ -242,7 +243,7 @@ def _sampled(view: View, legal: list[Move], samples: int, seed: int, scheme: str
     return _ranked(rated, legal.index(move), n, seed, scheme, False)
 
 
-def _exact(view: View, legal: list[Move], seed: int, scheme: str,
+def _exact(view: View, legal: list[Move], seed: int, scheme: Scheme,
            should_stop: StopCheck | None) -> Chances:
     # Every card known: nothing to guess; a win left or not, and the best result.
     from .fair import Cancelled
@@ -263,7 +264,7 @@ def _exact(view: View, legal: list[Move], seed: int, scheme: str,
     return _ranked(rated, best, 0, seed, scheme, True)
 
 
-def _ranked(rated: list[MoveChance], chosen: int, rollouts: int, seed: int, scheme: str,
+def _ranked(rated: list[MoveChance], chosen: int, rollouts: int, seed: int, scheme: Scheme,
             exact: bool) -> Chances:
     sign = better_sign(scheme)
     why = None
@@ -307,7 +308,7 @@ class FairAdvice:
 
 
 def fair_advice(view: View, samples: int = 1000, seed: int = 0, score_samples: int = 100,
-                scheme: str = "app", should_stop: StopCheck | None = None,
+                scheme: Scheme = Scheme.APP, should_stop: StopCheck | None = None,
                 keep: Keep | None = None) -> FairAdvice:
     """Every legal move's share of completions still winnable (:func:`fair.fair_hint`,
     the ceiling), and its chance with the move recommended (:func:`chances.move_chances`,

@@ -28,7 +28,7 @@ from ..model.geometry import TABLEAU_SIZE
 from ..model.moves import Move
 from ..model.position import Position
 from ..model.rules import Rules
-from ..model.scoring import check_scheme
+from ..model.scoring import Scheme, check_scheme
 from ..solver.solve import board, cards_at, rule_masks, scratch
 from .stats import wilson_interval
 
@@ -227,7 +227,7 @@ def _move_codes(view: View, position: Position, moves: list[Move]) -> np.ndarray
 
 def fair_hint(view: View, samples: int = 1000, seed: int | None = None,
               score_samples: int = 100, with_now: bool = False,
-              scheme: str = "app", should_stop: StopCheck | None = None) -> FairHint:
+              scheme: Scheme = Scheme.APP, should_stop: StopCheck | None = None) -> FairHint:
     """Rate every legal move by the share of completions of the unseen cards in which a
     win is still left after it (95% Wilson interval), and by the mean best final score
     under ``scheme`` over the first ``score_samples`` completions (an optimum costs
@@ -245,12 +245,12 @@ def fair_hint(view: View, samples: int = 1000, seed: int | None = None,
     n, exact, fill_rows = _fills(view, samples, seed)
     codes = _move_codes(view, position, legal)
     # What a move scores under the original scheme does not depend on unseen cards.
-    base = np.array([position.play(m).score_under("original") if scheme == "original" else 0
-                     for m in legal], dtype=np.int64)
+    base = np.array([position.play(m).score_under(Scheme.ORIGINAL)
+                     if scheme == Scheme.ORIGINAL else 0 for m in legal], dtype=np.int64)
     places = np.array(view.fill_places, dtype=np.int64)
     # Under pysol the completions are not scored (its optimum costs a search of tens
     # of milliseconds each): the moves are rated by their shares alone.
-    scored = 0 if scheme == "pysol" else min(score_samples, n)
+    scored = 0 if scheme == Scheme.PYSOL else min(score_samples, n)
     wins = np.zeros((n, len(codes) + 1), dtype=np.int64)
     scores = np.zeros((n, len(codes)), dtype=np.int64)
     start, masks, work = cards_at(position), rule_masks(view.rules), scratch()
@@ -270,7 +270,7 @@ def fair_hint(view: View, samples: int = 1000, seed: int | None = None,
         mean = float(scores[:scored, j].mean()) if scored else None
         rated.append(FairMove(move, w, n, share, interval, mean))
     # Best first: higher share, then better mean score (fewer cards under cards-left).
-    sign = -1 if scheme == "cards-left" else 1
+    sign = -1 if scheme == Scheme.CARDS_LEFT else 1
     order = sorted(range(len(rated)), key=lambda j: (-rated[j].share,
                                                       -sign * (rated[j].mean_score or 0), j))
     now = float(wins[:, len(legal)].mean()) if with_now else None

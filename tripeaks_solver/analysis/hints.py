@@ -19,7 +19,7 @@ from ..model.moves import Move, move_numbers
 from ..model.observed import Observed, ObservedGame, Start
 from ..model.position import Position
 from ..model.rules import Rules
-from ..model.scoring import check_scheme, objective
+from ..model.scoring import Scheme, check_scheme, objective
 from ..solver.solve import Solution, solve
 from .chances import FairAdvice, fair_advice, move_chances  # noqa: F401 - hints.fair_advice too
 from .fair import Cancelled, StopCheck, View, fair_hint
@@ -32,7 +32,7 @@ def _value(sol: Solution) -> tuple[int, ...]:
     return _rank(sol.scheme, sol.best_score, sol.best_moves)
 
 
-def _rank(scheme: str, best: int | None, moves: int | None) -> tuple[int, ...]:
+def _rank(scheme: Scheme, best: int | None, moves: int | None) -> tuple[int, ...]:
     # No best score at all (must_clear, no win left) comes below every score.
     return (0,) if best is None else (1, *objective(scheme, best, moves))
 
@@ -70,7 +70,7 @@ class Hint:
     """A position's exact verdict, its best line, and every legal move best first."""
 
     position: Position
-    scheme: str
+    scheme: Scheme
     solution: Solution
     moves: tuple[MoveValue, ...]
 
@@ -100,7 +100,7 @@ def _position(start: Game | Position) -> Position:
     return start if isinstance(start, Position) else Position.of(start)
 
 
-def hint(start: Game | Position, scheme: str = "app", must_clear: bool = False,
+def hint(start: Game | Position, scheme: Scheme = Scheme.APP, must_clear: bool = False,
          should_stop: StopCheck | None = None) -> Hint:
     """Every legal move of the position with what is still reachable after it (with
     ``must_clear``, by the lines that clear the board only). ``should_stop`` is asked
@@ -196,7 +196,7 @@ class Review:
     """A whole record judged: the moves, and where the game was lost."""
 
     start: Position
-    scheme: str
+    scheme: Scheme
     moves: tuple[MoveReview, ...]
     best_start: int | None
     final_score: int
@@ -322,7 +322,7 @@ def _only_keeper(position: Position, move: Move) -> bool:
     return len(legal) > 1 and keepers == [move]
 
 
-def analyze(deal: Deal, rules: Rules, record: Iterable[Move | str], scheme: str = "app",
+def analyze(deal: Deal, rules: Rules, record: Iterable[Move | str], scheme: Scheme = Scheme.APP,
             fair: bool = False, samples: int = 1000, seed: int | None = None,
             judged: bool = True) -> Review:
     """Judge every move of ``record`` (undos included) from the opening of ``deal``
@@ -332,7 +332,7 @@ def analyze(deal: Deal, rules: Rules, record: Iterable[Move | str], scheme: str 
     return analyze_game(start, record, scheme, fair, samples, seed, judged=judged)
 
 
-def analyze_game(start: Start, record: Iterable[Observed | Move | str], scheme: str = "app",
+def analyze_game(start: Start, record: Iterable[Observed | Move | str], scheme: Scheme = Scheme.APP,
                  fair: bool = False, samples: int = 1000, seed: int | None = None,
                  progress: Callable[[int], None] | None = None,
                  should_stop: StopCheck | None = None, judged: bool = True) -> Review:
@@ -394,7 +394,7 @@ def analyze_game(start: Start, record: Iterable[Observed | Move | str], scheme: 
             mark = kind.value
             winnable_before, winnable_after = sol_before.winnable, here.winnable
             best_before, best_after = sol_before.best_score, here.best_score
-            if scheme == "cards-left":
+            if scheme == Scheme.CARDS_LEFT:
                 moves_before, moves_after = sol_before.best_moves, here.best_moves
         share_before = share_after = share_best = verdict = None
         if mark == "??" and decision is not None:

@@ -26,12 +26,13 @@ from dataclasses import dataclass
 from ..model.game import Status
 from ..model.moves import Move
 from ..model.position import Position
+from ..model.scoring import Scheme
 from .chances import Chances, better_sign, move_chances
 from .fair import StopCheck, View
 from .stats import fraction
 
 INACCURACY, MISTAKE, BLUNDER = 0.05, 0.10, 0.20
-POINT_GRADES = {"cards-left": (1.0, 2.0, 4.0)}  # any other scheme: DEFAULT_POINT_GRADES
+POINT_GRADES = {Scheme.CARDS_LEFT: (1.0, 2.0, 4.0)}  # any other scheme: DEFAULT_POINT_GRADES
 DEFAULT_POINT_GRADES = (10.0, 25.0, 50.0)
 GRADES = ("inaccuracy", "mistake", "blunder")
 GRADE_MARKS = {"inaccuracy": "?!", "mistake": "?", "blunder": "??"}
@@ -120,7 +121,7 @@ def judged_fields(d: Decision | None, luck: float | None) -> dict:
 
 
 def luck_of(after: Position, known_then: frozenset[int], known_after: frozenset[int],
-            decision: Decision, samples: int, seed: int, scheme: str,
+            decision: Decision, samples: int, seed: int, scheme: Scheme,
             should_stop: StopCheck | None) -> float | None:
     """What the cards a move turned up did to the chance: the chance of the position
     after them (the advice's there; 1 or 0 when the game ended) minus the chance of the

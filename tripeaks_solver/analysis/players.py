@@ -47,6 +47,7 @@ from ..model.moves import Move
 from ..model.position import Position
 from ..model.pysol import pysol_info
 from ..model.rules import EASY, Rules
+from ..model.scoring import Scheme
 from ..solver.solve import rule_masks, solve
 from .fair import StopCheck, View, fair_hint, stop_points
 from .player_spec import parse_player
@@ -316,7 +317,7 @@ def play(start: Deal | Game | Position, player: str | Player, rules: Rules | Non
             game.play(move)
             moves.append(move)
     return PlayResult(who.name, seed, position, tuple(moves), game.status is Status.WON,
-                      int(game.score_under("app")), int(game.score_under("original")),
+                      int(game.score_under(Scheme.APP)), int(game.score_under(Scheme.ORIGINAL)),
                       game.cards_left, decisions)
 
 

@@ -18,6 +18,7 @@ from ..model.moves import Move
 from ..model.observed import Observed, ObservedGame, Start
 from ..model.position import Position
 from ..model.pysol import pysol_info
+from ..model.scoring import Scheme
 from .stats import fraction, fractions
 
 if TYPE_CHECKING:
@@ -46,7 +47,7 @@ def _deal(start: Start) -> int | None:
     return start.deal.number if start.kind == "code" and start.deal is not None else None
 
 
-def _title(start: Start, scheme: str, moves: int = 0) -> str:
+def _title(start: Start, scheme: Scheme, moves: int = 0) -> str:
     """``TP1-E-AAAAAAD, Easy rules, app scoring, moves 3``, for the reprs."""
     after = f", moves {moves}" if moves else ""
     return f"{start.title}, {start.rules} rules, {scheme} scoring{after}"
@@ -65,7 +66,7 @@ class HintReport:
     record: tuple[Observed, ...]
     knowledge: Layout
     position: Position
-    scheme: str
+    scheme: Scheme
     fair: bool
     exact: Hint | None = None
     advice: FairAdvice | None = None
@@ -74,7 +75,7 @@ class HintReport:
     error_move: int | None = None
 
     @classmethod
-    def of(cls, game: ObservedGame, scheme: str, fair: bool, exact: Hint | None = None,
+    def of(cls, game: ObservedGame, scheme: Scheme, fair: bool, exact: Hint | None = None,
            advice: FairAdvice | None = None, must_clear: bool = False,
            error: str | None = None, error_move: int | None = None) -> HintReport:
         """The report of ``game`` as it stands now."""
@@ -116,7 +117,7 @@ class HintReport:
                "layout": layout,
                "seen": start.text if start.kind == "seen" else None,
                "rules": position.rules.name, "variant": position.rules.variant,
-               "scoring": scheme, "must_clear": self.must_clear, "fair": self.fair,
+               "scoring": str(scheme), "must_clear": self.must_clear, "fair": self.fair,
                "record": [o.token for o in self.record],
                "moves_played": position.moves_played, "status": position.status.value,
                "score": position.shown_score(scheme), "cards_left": position.cards_left,
@@ -172,7 +173,7 @@ class AnalysisReport:
     is then None)."""
 
     start: Start
-    scheme: str
+    scheme: Scheme
     fair: bool
     samples: int
     seed: int | None
@@ -195,7 +196,7 @@ class AnalysisReport:
                "layout": start.text if start.kind == "layout" else None,
                "seen": start.text if start.kind == "seen" else None,
                "rules": start.rules.name, "variant": start.rules.variant,
-               "scoring": self.scheme, "fair": fair, "samples": self.samples,
+               "scoring": str(self.scheme), "fair": fair, "samples": self.samples,
                "seed": self.seed, "exact": None, "status": None,
                "final_score": None, "best_start": None, "final_best": None, "lost_at": None,
                "lost_total": None, "marks": None, "exact_marks": None, "accuracy": None,
@@ -226,7 +227,7 @@ class PeekReport:
     complete, the ``best`` solution from where the peek began (under ``scheme``)."""
 
     start: Start
-    scheme: str
+    scheme: Scheme
     undo_limit: int
     plan: PeekPlan
     best: Solution | None
@@ -243,7 +244,7 @@ class PeekReport:
         code = _code(start)
         out = {"code": code, "deal": _deal(start), "pysol": _pysol(start),
                "layout": start.text if start.kind == "layout" else None,
-               "rules": rules.name, "variant": rules.variant, "scoring": self.scheme,
+               "rules": rules.name, "variant": rules.variant, "scoring": str(self.scheme),
                "undo_limit": self.undo_limit, "seed": plan.seed,
                "excursions": [{"moves": [m.token for m in e.moves], "undos": e.undos,
                                "shows": list(e.shows),

@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, BinaryIO
 
 from ..model.i18n import _, current, ngettext, number, percent, pgettext, speaking
+from ..model.scoring import Scheme
 from .hints import Review
 
 if TYPE_CHECKING:
@@ -44,10 +45,10 @@ def review_figure(review: Review, title: str, rules: str | None = None) -> Figur
     if exact:
         won = [bool(rows[0].winnable_before) if rows else True]
         won += [bool(r.winnable_after) for r in rows]
-        label = {"app": _("best final score reachable"),
-                 "original": _("best original score reachable"),
-                 "pysol": _("best PySolFC score reachable"),
-                 "cards-left": _("fewest cards left reachable")}[review.scheme]
+        label = {Scheme.APP: _("best final score reachable"),
+                 Scheme.ORIGINAL: _("best original score reachable"),
+                 Scheme.PYSOL: _("best PySolFC score reachable"),
+                 Scheme.CARDS_LEFT: _("fewest cards left reachable")}[review.scheme]
         ax.step(xs, best, where="post", color="#4c72b0", label=label)
         lost = [(x, b) for x, b, w in zip(xs, best, won, strict=True) if not w]
         if lost:

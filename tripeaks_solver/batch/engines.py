@@ -18,6 +18,7 @@ from collections.abc import Callable, Generator, Iterator
 from concurrent.futures.process import BrokenProcessPool
 from typing import TYPE_CHECKING, Self
 
+from ..model.scoring import Scheme
 from .errors import BatchError
 
 if TYPE_CHECKING:
@@ -71,7 +72,7 @@ def _watch_parent(parent: int) -> None:
             os._exit(1)
 
 
-def _init_worker(parent: int, scoring: str, inherited: tuple[int, ...]) -> None:
+def _init_worker(parent: int, scoring: Scheme, inherited: tuple[int, ...]) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle
     signal.signal(signal.SIGTERM, signal.SIG_DFL)  # not the parent's handler, if forked
     if _STOP_SIGNALS:  # blocked since the fork (see LocalEngine.__enter__)
@@ -99,7 +100,7 @@ class LocalEngine:
     ``inherited`` are file descriptors the workers close (the run's locked outputs).
     """
 
-    def __init__(self, jobs: int, scoring: str = "app", inherited: tuple[int, ...] = ()
+    def __init__(self, jobs: int, scoring: Scheme = Scheme.APP, inherited: tuple[int, ...] = ()
                  ) -> None:
         if not 1 <= jobs <= MAX_JOBS:
             raise BatchError(f"a local run takes 1 to {MAX_JOBS} jobs, not {jobs}", "engine")

@@ -22,6 +22,7 @@ from ..model.dealing import Deal
 from ..model.game import Status
 from ..model.position import Position
 from ..model.rules import Rules
+from ..model.scoring import Scheme
 from ..solver.solve import Solution
 
 SEED_COLUMNS = ("seed",)
@@ -176,13 +177,13 @@ def _int(text: str, name: str, syntax: re.Pattern = _INT) -> int:
 def _perfect(deal: Deal, rules: Rules, sol: Solution | None) -> PlayCell:
     # The batch's own optimal app-score solve is the line play() would find: replay it
     # rather than solve again (under another scheme or without optimum, play solves).
-    if sol is None or sol.best_score is None or sol.scheme != "app":
+    if sol is None or sol.best_score is None or sol.scheme != Scheme.APP:
         result = play(deal, "perfect", rules)
         return PlayCell("perfect", result.won, result.score, len(result.moves))
     game = Position(deal, rules).game()
     for move in sol.moves:
         game.play(move)
-    return PlayCell("perfect", game.status is Status.WON, int(game.score_under("app")),
+    return PlayCell("perfect", game.status is Status.WON, int(game.score_under(Scheme.APP)),
                     len(sol.moves))
 
 

@@ -14,7 +14,7 @@ from collections import Counter
 
 from ..analysis.difficulty import RATINGS
 from ..model.geometry import TABLEAU_SIZE
-from ..model.scoring import WIN_BASE_SCORE, win_score
+from ..model.scoring import WIN_BASE_SCORE, Scheme, win_score
 from .rows import stock_size
 from .summary import Summary
 
@@ -28,15 +28,15 @@ def _panels(summary: Summary) -> list[tuple[str, str, dict[str, Counter], tuple[
     """(title word, x label, counts per rule set, fixed x range or None) per column."""
     t = summary.tally
     most = stock_size(summary.variant)
-    if summary.scoring == "app":
+    if summary.scoring == Scheme.APP:
         return [("won", "best score (772 − draws)", {n: t[n].won_scores for n in t},
                  (win_score(most), WIN_BASE_SCORE)),
                 ("lost", "best score", {n: t[n].lost_scores for n in t}, None)]
-    if summary.scoring == "cards-left":  # a win leaves 0 cards: show its draws instead
+    if summary.scoring == Scheme.CARDS_LEFT:  # a win leaves 0 cards: show its draws instead
         return [("won", "fewest draws", {n: t[n].min_draws for n in t}, (0, most)),
                 ("lost", "fewest cards left", {n: t[n].lost_scores for n in t},
                  (1, TABLEAU_SIZE))]
-    label = "best PySolFC score" if summary.scoring == "pysol" else "best original score"
+    label = "best PySolFC score" if summary.scoring == Scheme.PYSOL else "best original score"
     return [("won", label, {n: t[n].won_scores for n in t}, None),
             ("lost", label, {n: t[n].lost_scores for n in t}, None)]
 

@@ -22,6 +22,7 @@ from ..model.scoring import (
     RUN_SCHEMES,
     SCHEMES,
     START_SCORE,
+    Scheme,
     run_points,
     win_score,
 )
@@ -91,7 +92,7 @@ class Row:
     states: int
     seconds: float
     variant: str = ""
-    scoring: str = "app"
+    scoring: Scheme = Scheme.APP
     line: str = ""
     extra: RowExtras | None = None  # the columns of --difficulty and --player (extras.py)
     must_clear: bool = False
@@ -134,7 +135,7 @@ class Row:
         def opt(v: int | None) -> str:
             return "" if v is None else str(v)
 
-        return [self.code, str(self.deal), self.rules, self.variant, self.scoring,
+        return [self.code, str(self.deal), self.rules, self.variant, str(self.scoring),
                 "true" if self.winnable else "false", opt(self.min_draws),
                 opt(self.best_score), opt(self.max_removed), str(self.states),
                 f"{self.seconds:.6f}", self.line] + [self.pysol] * bool(self.pysol) + [
@@ -195,7 +196,7 @@ class Row:
         row = cls(_int(deal, "deal"), rules, winnable == "true",
                   _int_or_none(min_draws, "min_draws"), _int_or_none(best_score, "best_score"),
                   _int_or_none(max_removed, "max_removed"), _int(states, "states"),
-                  float(seconds), variant, scoring, line, extra, must_clear, pysol)
+                  float(seconds), variant, Scheme(scoring), line, extra, must_clear, pysol)
         if not 0 <= row.deal < DEAL_COUNT:
             raise ValueError(f"deal {row.deal} is outside 0 … {DEAL_COUNT - 1}")
         if code != row.code:
@@ -269,7 +270,7 @@ def check_answers(row: Row) -> None:
     best = row.best_score
     if best is None:  # not optimal
         return
-    if scheme == "app":
+    if scheme == Scheme.APP:
         if won and row.min_draws is not None and best != win_score(row.min_draws):
             raise ValueError(f"best_score {best} of a win in {row.min_draws} draws is not "
                              f"{win_score(row.min_draws)}")
@@ -277,13 +278,13 @@ def check_answers(row: Row) -> None:
         top = START_SCORE + PEAK_BONUS * (PEAK_COUNT - 1)
         if not won and not 0 <= best <= top:
             raise ValueError(f"best_score {best} of a lost deal is outside 0 … {top}")
-    elif scheme == "cards-left":
+    elif scheme == Scheme.CARDS_LEFT:
         # a lost deal's max_removed is known (checked above)
         left = 0 if won or row.max_removed is None else TABLEAU_SIZE - row.max_removed
         if best != left:
             raise ValueError(f"best_score {best} is not the {left} cards left "
                              f"({TABLEAU_SIZE} − max_removed)")
-    elif scheme == "pysol":
+    elif scheme == Scheme.PYSOL:
         if not PYSOL_START <= best <= PYSOL_MAX:
             raise ValueError(f"best_score {best} is outside {PYSOL_START} … {PYSOL_MAX}, "
                              "the PySolFC scores")

@@ -18,7 +18,7 @@ from ..model.codes import parse_range
 from ..model.dealing import Deal
 from ..model.pysol import PysolRange, is_pysol, parse_pysol_range
 from ..model.rules import EASY, RULE_ORDER, Rules, select_rules
-from ..model.scoring import RUN_SCHEMES, SCHEMES
+from ..model.scoring import RUN_SCHEMES, SCHEMES, Scheme, check_scheme
 from ..solver.solve import solve
 from .csvfile import CsvOutput
 from .engines import MAX_JOBS, DaskEngine, LocalEngine
@@ -34,7 +34,7 @@ WorkItem = tuple[int, tuple[str, ...], tuple[int, ...] | None]
 
 
 def solve_chunk(items: list[WorkItem], optimal: bool, template: Rules = EASY,
-                scoring: str = "app", extras: Extras = PLAIN,
+                scoring: Scheme = Scheme.APP, extras: Extras = PLAIN,
                 must_clear: bool = False) -> list[Row]:
     """Solve a chunk of work: ``items`` are (deal number, rule names, cards) in order,
     where cards (52 card indices) are given for a deal typed in, else None; the rule
@@ -134,7 +134,7 @@ class BatchSpec:
     scheduler: str | None = None
     plot_path: Path | None = None
     template: Rules = EASY  # the rule options besides the wrap
-    scoring: str = "app"
+    scoring: Scheme = Scheme.APP
     # Deals typed in, instead of numbers; or PySolFC's games (a PysolRange, dealt lazily).
     layouts: Sequence[tuple[int, ...]] | None = None
     csv_stream: TextIO | None = None
@@ -168,7 +168,7 @@ class BatchSpec:
             raise ValueError("a scheduler address is for the dask engine")
         if self.scoring not in SCHEMES:
             raise ValueError(f"unknown scoring {self.scoring!r}")
-        if self.scoring != "app" and not self.optimal:
+        if self.scoring != Scheme.APP and not self.optimal:
             raise ValueError(f"the {self.scoring} scoring needs optimal scores")
         if self.must_clear and not self.optimal:
             raise ValueError("must_clear asks for best scores: it needs optimal scores")
@@ -252,7 +252,7 @@ class BatchRun:
                                  "options, or use another file", "mismatch", "csv")
             if (row.variant, row.scoring) != settings:
                 raise BatchError(f"{where} holds a row of variant {row.variant or 'none'!r} "
-                                 f"and scoring {row.scoring!r}: resume it with the same "
+                                 f"and scoring {str(row.scoring)!r}: resume it with the same "
                                  "options, or use another file", "mismatch", "csv")
             pysol = spec.pysol
             if bool(row.line) != (layouts is not None) or (
@@ -352,7 +352,7 @@ class BatchRun:
 
 
 def solve_range(start: int | str, stop: int | str, rules: str | None = None, *,
-                optimal: bool = True, scoring: str = "app", must_clear: bool = False,
+                optimal: bool = True, scoring: Scheme | str = Scheme.APP, must_clear: bool = False,
                 difficulty: int | None = None, players: Iterable[str] = (), seed: int = 0,
                 jobs: int = 1, **variant: bool
                 ) -> Iterator[dict[str, int | float | bool | str | None]]:
@@ -370,7 +370,8 @@ def solve_range(start: int | str, stop: int | str, rules: str | None = None, *,
                              **variant)
     deals = parse_range(str(start), str(stop)) if games is None else range(len(games))
     spec = BatchSpec(deals, tuple(r.name for r in rule_sets),
-                     optimal, jobs=jobs, template=rule_sets[0], scoring=scoring, layouts=games,
+                     optimal, jobs=jobs, template=rule_sets[0], scoring=check_scheme(scoring),
+                     layouts=games,
                      extras=Extras(difficulty, tuple(parse_player(p).label for p in players),
                                    seed), must_clear=must_clear)
     with BatchRun(spec) as run:

@@ -17,7 +17,7 @@ import numpy as np
 from ..analysis.difficulty import RATINGS
 from ..analysis.stats import mean_of_counts, median_of_counts, wilson_interval
 from ..model.rules import RULE_ORDER
-from ..model.scoring import RUN_SCHEMES
+from ..model.scoring import RUN_SCHEMES, Scheme
 from .extras import PLAIN, Extras
 from .rows import Row
 
@@ -86,7 +86,7 @@ class RuleTally:
         if row.min_draws is not None:
             self.min_draws[row.min_draws] += 1
 
-    def as_dict(self, optimal: bool, scoring: str = "app") -> dict:
+    def as_dict(self, optimal: bool, scoring: Scheme = Scheme.APP) -> dict:
         """The rule set's numbers; the best scores and draws are null without optimal
         scores, the draws also under the original scoring (its rows have none)."""
         ci = wilson_interval(self.wins, self.deals) if self.deals else None
@@ -133,7 +133,7 @@ class Summary:
     """
 
     def __init__(self, deals: range, rules: tuple[str, ...], optimal: bool,
-                 variant: str = "", scoring: str = "app", extras: Extras = PLAIN,
+                 variant: str = "", scoring: Scheme = Scheme.APP, extras: Extras = PLAIN,
                  must_clear: bool = False) -> None:
         self.deals = deals
         self.extras = extras
@@ -202,7 +202,7 @@ class Summary:
             "deals": len(self.deals),
             "optimal": self.optimal,
             "variant": self.variant,
-            "scoring": self.scoring,
+            "scoring": str(self.scoring),
             "must_clear": self.must_clear,
             # Both rule sets always, null for one not asked for (one shape for every run).
             "rules": {name: self.tally[name].as_dict(self.optimal, self.scoring)

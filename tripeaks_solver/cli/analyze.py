@@ -20,6 +20,7 @@ from ..limits import PLAYER_SAMPLES, REVIEW_SAMPLES
 from ..model.game import Status
 from ..model.i18n import _, ngettext, percent, pgettext
 from ..model.observed import ObservedGame
+from ..model.scoring import Scheme
 from .common import (
     ADVICE_SEED,
     STDIN,
@@ -189,7 +190,7 @@ def review_lines(title: str, review: Review, samples: int, seed: int | None) -> 
                                                                    number=review.lost_at)
         total = review.lost_total or 0  # known when the review is exact
         lost = (ngettext("{n} more card left in all", "{n} more cards left in all", total)
-                if scheme == "cards-left" else
+                if scheme == Scheme.CARDS_LEFT else
                 ngettext("{n} point lost in all", "{n} points lost in all", total))
         marks = ", ".join(f"{review.count_exact(m)} {m}" for m in ("??", "?", "!"))
         lines += _prose(
@@ -197,7 +198,7 @@ def review_lines(title: str, review: Review, samples: int, seed: int | None) -> 
               "{lost_at}; {lost}; marks {marks}.", best=review.best_start, lost_at=lost_at,
               lost=lost, marks=marks),
             _("Exact marks: ?? threw the win away, ? left more cards, or as many in more "
-              "moves, ! the only move that kept the win.") if scheme == "cards-left" else
+              "moves, ! the only move that kept the win.") if scheme == Scheme.CARDS_LEFT else
             _("Exact marks: ?? threw the win away, ? lost points, ! the only move that kept "
               "the win."))
     lines += _prose(_("Columns: chance, the share of the guessed games won by the move, then "
@@ -269,7 +270,7 @@ def analyze_command(words: tuple[str, ...], rule_choice: str, layouts: tuple[str
                     layout_file: Path | None, seen: str | None, record_path: Path | None,
                     lang: str | None, seed: int | None, as_json: bool, fair: bool,
                     samples: int | None,
-                    plot_path: Path | None, csv_path: Path | None, force: bool, scoring: str,
+                    plot_path: Path | None, csv_path: Path | None, force: bool, scoring: Scheme,
                     **opts) -> None:
     """Judge a played game: CODE (or --seen, --layout, --record), then the MOVES of its
     record (observed moves as hint takes them; - reads them from standard input).

@@ -19,6 +19,7 @@ from ..batch.engines import MAX_JOBS, dask_available
 from ..batch.errors import BatchError
 from ..errors import InputError
 from ..model.pysol import is_pysol, parse_pysol_range
+from ..model.scoring import Scheme
 from .common import (
     MAX_SEED,
     SEED,
@@ -104,7 +105,7 @@ def batch_command(start: str | None, stop: str | None, layout_file: str | None,
                   resume: bool, force: bool, as_json: bool, jobs: int | None, engine: str,
                   scheduler: str | None, plot_path: Path | None, games: int | None,
                   players: tuple[str, ...], seed: int, progress: bool | None,
-                  must_clear: bool, scoring: str, **opts) -> None:
+                  must_clear: bool, scoring: Scheme, **opts) -> None:
     """Solve deals START … STOP-1 and summarise: win rates, best scores, draws.
 
     START and STOP are deal numbers or 7-letter deal ids (AAAAAAA is deal 0); the
@@ -202,7 +203,7 @@ def _extras(games: int | None, players: tuple[str, ...], seed: int, deals: range
 
 def _check_flags(jobs: int | None, engine: str, scheduler: str | None, resume: bool,
                  csv_name: str | None, as_json: bool, plot_path: Path | None, optimal: bool,
-                 scoring: str, csv_path: Path | None) -> None:
+                 scoring: Scheme, csv_path: Path | None) -> None:
     """Refuse flags that contradict each other or cannot work, before anything runs."""
     if jobs is not None and not 1 <= jobs <= MAX_JOBS:
         raise click.UsageError(f"--jobs must be 1 … {MAX_JOBS}, not {jobs}")
@@ -224,7 +225,7 @@ def _check_flags(jobs: int | None, engine: str, scheduler: str | None, resume: b
                                "would print the summary too: drop one of them")
     if csv_name == "":
         raise click.UsageError("--csv needs a file name (or - for standard output)")
-    if scoring != "app" and not optimal:
+    if scoring != Scheme.APP and not optimal:
         raise click.UsageError(f"--scoring {scoring} needs optimal scores: --no-optimal "
                                "finds winnability only")
     check_plot_flag(plot_path, optimal)
@@ -299,7 +300,7 @@ def batch_text(s: dict, where: str | None = None) -> str:
     """The summary dict of a batch, for people; ``where`` replaces the first line's
     description of the deals."""
     how = "optimal scores" if s["optimal"] else "winnability only (--no-optimal)"
-    if s["optimal"] and s["scoring"] != "app":
+    if s["optimal"] and s["scoring"] != Scheme.APP:
         how += f" under the {s['scoring']} scoring"
     if s.get("must_clear"):
         how += ", wins only (--must-clear)"

@@ -21,6 +21,7 @@ from ..games.turns import ADVICE, TURN_KEYS, Advice, rules_name, score_label, sc
 from ..model.game import Status
 from ..model.i18n import _, current, ngettext, pgettext
 from ..model.pysol import pysol_line
+from ..model.scoring import Scheme
 from .common import ADVICE_SEED, STDIN, refuse_unused, rule_options
 from .games import RULE_PARAMS, ask_start, game_options, read_game, read_line
 from .group import cli
@@ -81,7 +82,7 @@ class Terminal:
 def coach_command(words: tuple[str, ...], rule_choice: str, layouts: tuple[str, ...],
                   layout_file: Path | None, seen: str | None, record_path: Path | None,
                   lang: str | None, fair: bool, samples: int, seed: int | None,
-                  as_json: bool, peek: bool, undo_limit: int, analysis: bool, scoring: str,
+                  as_json: bool, peek: bool, undo_limit: int, analysis: bool, scoring: Scheme,
                   resume: bool, list_games: bool, **opts) -> None:
     """Follow a game played in an app, move by move, with advice.
 

@@ -23,7 +23,7 @@ from ..model.i18n import LANGUAGES, _, language_from_env, set_language
 from ..model.layout import Layout, parse_layout_file
 from ..model.render import peak_name
 from ..model.rules import Rules, select_rules
-from ..model.scoring import SCHEMES
+from ..model.scoring import SCHEMES, Scheme
 
 EXIT_ILLEGAL = 1
 EXIT_INPUT = 2
@@ -345,6 +345,7 @@ def rule_options(with_scoring: bool = True, choices: tuple[str, ...] = ONE_RULE_
         if with_scoring:
             opts.append(click.option(
                 "--scoring", type=Choice(SCHEMES), default="app", show_default=True,
+                callback=lambda _ctx, _param, value: Scheme(value),
                 help="app: 500, −1 a move, +100 a peak; original: runs score 1, 2, 3 …, "
                      "−5 a draw, 15/15/30 for peaks; cards-left: fewest cards left, then "
                      "fewest moves; pysol: PySolFC's Three Peaks hand (−52, runs 1, 1, 1, "

@@ -23,6 +23,7 @@ from ..model.observed import (
 )
 from ..model.pysol import pysol_info, pysol_title
 from ..model.rules import Rules
+from ..model.scoring import Scheme
 from .common import (
     EXIT_ILLEGAL,
     STDIN,
@@ -45,7 +46,7 @@ class Typed:
     observed moves, and the deal number when the start is a code."""
 
     start: Start
-    scoring: str
+    scoring: Scheme
     moves: tuple[Observed, ...]
     number: int | None = None
 
@@ -108,7 +109,7 @@ def game_options(f):
 
 
 def read_game(words: tuple[str, ...], layouts: tuple[str, ...], layout_file: Path | None,
-              seen: str | None, record_path: Path | None, rule_choice: str, scoring: str,
+              seen: str | None, record_path: Path | None, rule_choice: str, scoring: Scheme,
               opts: dict) -> Typed:
     """The start and the moves: a code first among ``words`` unless --layout, --seen or
     --record names the start; the other words are observed moves (``-`` among them:
@@ -203,7 +204,7 @@ def read_line(prompt: str, interactive: bool, echo: bool) -> str | None:
     return line.rstrip("\r\n") if line else None
 
 
-def ask_start(rule_choice: str, scoring: str, opts: dict, interactive: bool) -> Typed | None:
+def ask_start(rule_choice: str, scoring: Scheme, opts: dict, interactive: bool) -> Typed | None:
     """The start of a game played along (``coach``), asked for on standard input: the
     cards seen, or a game code; None when the player stops (q, end of input)."""
     from ..games.records import start_from_text

@@ -16,7 +16,7 @@ from ..model.i18n import _, ngettext, number, percent, pgettext
 from ..model.observed import ObservedGame
 from ..model.position import Position
 from ..model.render import board_lines
-from ..model.scoring import RUN_SCHEMES
+from ..model.scoring import RUN_SCHEMES, Scheme
 from .common import ADVICE_SEED, must_clear_option, refuse_unused, rule_options
 from .games import game_options, play_game, read_game
 from .group import cli
@@ -26,8 +26,8 @@ if TYPE_CHECKING:
 
 
 
-def _score_text(position: Position, scheme: str) -> str:
-    if scheme == "cards-left":
+def _score_text(position: Position, scheme: Scheme) -> str:
+    if scheme == Scheme.CARDS_LEFT:
         return ngettext("{n} card left in {moves}", "{n} cards left in {moves}",
                         position.cards_left, moves=n_moves(position.moves_played))
     label = score_label(scheme)
@@ -35,16 +35,16 @@ def _score_text(position: Position, scheme: str) -> str:
              score=position.shown_score(scheme))
 
 
-def _best_text(best: int | None, scheme: str, moves: int | None = None) -> str:
+def _best_text(best: int | None, scheme: Scheme, moves: int | None = None) -> str:
     if best is None:  # must_clear, and no win is left
         return _("none (no win left)")
-    if scheme == "cards-left":
+    if scheme == Scheme.CARDS_LEFT:
         return _("{best} left", best=best) if moves is None else _(
             "{best} left in {moves}", best=best, moves=n_moves(moves))
     return f"{best}"
 
 
-def position_lines(title: str, position: Position, scheme: str, reveal: bool) -> list[str]:
+def position_lines(title: str, position: Position, scheme: Scheme, reveal: bool) -> list[str]:
     """The heading, the peaks (face-down cards ``##``, or in brackets with ``reveal``),
     the waste, the stock and the score."""
     moves = n_moves(position.moves_played)
@@ -63,14 +63,14 @@ def _exact_lines(h: Hint) -> list[str]:
     scheme = h.scheme
     sol = h.solution
     best = _best_text(h.best_score, scheme, sol.best_moves)
-    label = pgettext("hint", "best") if scheme == "cards-left" else _(
+    label = pgettext("hint", "best") if scheme == Scheme.CARDS_LEFT else _(
         "best {label}", label=score_label(scheme))
     word = _("winnable") if h.winnable else _("not winnable")
     if h.must_clear:  # every best below is that of a line clearing the board
         verdict = (_("{word}, {label} {best} with the board cleared", word=word, label=label,
                      best=best) if h.winnable else
                    _("{word}: no line clears the board", word=word))
-    elif scheme == "app" and sol.min_draws is not None:
+    elif scheme == Scheme.APP and sol.min_draws is not None:
         verdict = ngettext("{word}, {label} {best} ({n} draw in all)",
                            "{word}, {label} {best} ({n} draws in all)", sol.min_draws,
                            word=word, label=label, best=best)
@@ -80,7 +80,7 @@ def _exact_lines(h: Hint) -> list[str]:
     if not h.moves:
         return lines + [_("No move left: the game is over.")]
     lines.append(_("Moves, best first (?? throws the win away, ? leaves more cards, or as "
-                   "many in more moves):") if scheme == "cards-left" else
+                   "many in more moves):") if scheme == Scheme.CARDS_LEFT else
                  _("Moves, best first (?? throws the win away, ? loses points):"))
     states = [_("winnable") if m.winnable else _("not winnable") for m in h.moves]
     width = max(13, *(len(w) + 1 for w in states))
@@ -108,7 +108,7 @@ def _exact_lines(h: Hint) -> list[str]:
     return lines
 
 
-def _fair_lines(advice: FairAdvice, scheme: str, seed_given: bool) -> list[str]:
+def _fair_lines(advice: FairAdvice, scheme: Scheme, seed_given: bool) -> list[str]:
     rating = advice.rating
     if not rating.moves or advice.recommended is None:
         return ["", _("No move left: the game is over.")]
@@ -126,14 +126,14 @@ def _fair_lines(advice: FairAdvice, scheme: str, seed_given: bool) -> list[str]:
                           hidden, how=how)]
     mean = (ngettext("mean fewest cards left ({n} completion)",
                      "mean fewest cards left ({n} completions)", rating.scored)
-            if scheme == "cards-left" else
+            if scheme == Scheme.CARDS_LEFT else
             ngettext("mean best {label} ({n} completion)", "mean best {label} ({n} completions)",
                      rating.scored, label=score_label(scheme)))
     chances = advice.chances
     assert chances is not None  # a move recommended comes with its chances
     ceilings = {m.move: m for m in rating.moves}
     chance_head = pgettext("hint column", "chance")
-    points_head = (pgettext("hint column", "cards left") if scheme == "cards-left" else
+    points_head = (pgettext("hint column", "cards left") if scheme == Scheme.CARDS_LEFT else
                    pgettext("hint column", "points"))
     column = _("ceiling: still winnable in")
     width = max(28, len(column) + 1)
@@ -192,7 +192,7 @@ def _fair_lines(advice: FairAdvice, scheme: str, seed_given: bool) -> list[str]:
 def hint_command(words: tuple[str, ...], rule_choice: str, layouts: tuple[str, ...],
                  layout_file: Path | None, seen: str | None, record_path: Path | None,
                  lang: str | None, seed: int | None, as_json: bool, fair: bool, samples: int,
-                 score_samples: int, reveal: bool, must_clear: bool, scoring: str,
+                 score_samples: int, reveal: bool, must_clear: bool, scoring: Scheme,
                  **opts) -> None:
     """Hint a game in progress: CODE (or --seen, --layout, --record), then the MOVES
     played so far.

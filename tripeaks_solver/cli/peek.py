@@ -18,6 +18,7 @@ from ..model.i18n import _, ngettext, pgettext
 from ..model.layout import Layout
 from ..model.moves import Move
 from ..model.observed import ObservedGame, name_place
+from ..model.scoring import Scheme
 from .common import ADVICE_SEED, rule_options
 from .games import game_options, play_game, read_game
 from .group import cli
@@ -121,7 +122,7 @@ def plan_lines(plan: PeekPlan, rules: Rules, here: bool) -> list[str]:
 @rule_options()
 def peek_command(words: tuple[str, ...], rule_choice: str, layouts: tuple[str, ...],
                  layout_file: Path | None, seen: str | None, record_path: Path | None,
-                 lang: str | None, undo_limit: int, seed: int, as_json: bool, scoring: str,
+                 lang: str | None, undo_limit: int, seed: int, as_json: bool, scoring: Scheme,
                  **opts) -> None:
     """Plan a peek: the taps that show every card, then the best line.
 
@@ -157,7 +158,7 @@ def peek_command(words: tuple[str, ...], rule_choice: str, layouts: tuple[str, .
     from ..solver.solve import solve
 
     rules = typed.start.rules
-    no_undo = typed.scoring == "pysol"  # PySolFC's scored games have no undo
+    no_undo = typed.scoring == Scheme.PYSOL  # PySolFC's scored games have no undo
     if no_undo:
         undo_limit = 0
     knowledge = Layout.of_deal(deal, game.known_places)
@@ -180,7 +181,7 @@ def peek_command(words: tuple[str, ...], rule_choice: str, layouts: tuple[str, .
     _print_plan(game, plan, rules, typed.scoring, best)
 
 
-def _print_plan(game: ObservedGame, plan: PeekPlan, rules: Rules, scoring: str, best) -> None:
+def _print_plan(game: ObservedGame, plan: PeekPlan, rules: Rules, scoring: Scheme, best) -> None:
     if plan.excursions or plan.by_elimination is not None or plan.unreachable:
         for line in plan_lines(plan, rules, here=bool(game.record)):
             click.echo(line)
@@ -190,7 +191,7 @@ def _print_plan(game: ObservedGame, plan: PeekPlan, rules: Rules, scoring: str, 
         click.echo("\n" + _("Some cards stay unknown: play on with the fair advice of hint or "
                             "coach."))
         return
-    label = pgettext("hint", "best") if scoring == "cards-left" else _(
+    label = pgettext("hint", "best") if scoring == Scheme.CARDS_LEFT else _(
         "best {label}", label=score_label(scoring))
     click.echo("\n" + (_("Then every card is known: {label} {best}, winnable:", label=label,
                          best=best.best_score) if best.winnable else

@@ -19,6 +19,7 @@ from ..model.observed import ObservedGame, move_error
 from ..model.pysol import pysol_info, pysol_line
 from ..model.render import board_lines, deal_picture
 from ..model.rules import Rules
+from ..model.scoring import Scheme
 from .common import (
     EXIT_ILLEGAL,
     Choice,
@@ -91,7 +92,7 @@ def deal_command(ctx: click.Context, code: str, fmt: str, as_json: bool, reveal:
 @rule_options()
 def replay_command(words: tuple[str, ...], rule_choice: str, layouts: tuple[str, ...],
                    layout_file: Path | None, seen: str | None, record_path: Path | None,
-                   lang: str | None, as_json: bool, scoring: str, **opts) -> None:
+                   lang: str | None, as_json: bool, scoring: Scheme, **opts) -> None:
     """Play a recorded game on CODE (or --seen, --layout, --record) and score it.
 
     MOVES are cards to remove (Kc or K♣), draw (d) and undo (u); several may share
@@ -119,7 +120,7 @@ def replay_command(words: tuple[str, ...], rule_choice: str, layouts: tuple[str,
         return {"code": typed.code, "deal": typed.number, "pysol": typed.pysol,
                 "layout": start.text if start.kind == "layout" else None,
                 "seen": start.text if start.kind == "seen" else None,
-                "rules": rules.name, "variant": rules.variant, "scoring": scoring,
+                "rules": rules.name, "variant": rules.variant, "scoring": str(scoring),
                 "status": game.status.value, "score": scored(), "moves": game.moves,
                 "cards_left": game.cards_left, "stock_left": game.stock_left,
                 "record": observed.tokens, "known": len(observed.known_places),
@@ -164,7 +165,7 @@ def replay_command(words: tuple[str, ...], rule_choice: str, layouts: tuple[str,
                     "{n} cards left in the peaks, {stock} in the stock", game.cards_left,
                     stock=game.stock_left)
     status = {Status.WON: _("Won"), Status.STUCK: _("Stuck")}.get(game.status, _("In play"))
-    if scoring == "cards-left":
+    if scoring == Scheme.CARDS_LEFT:
         click.echo(_("{status}: {moves}, {left}", status=status, moves=n_moves(game.moves),
                      left=left))
     else:
@@ -172,5 +173,5 @@ def replay_command(words: tuple[str, ...], rule_choice: str, layouts: tuple[str,
                      score=_score_text(scoring, game), moves=n_moves(game.moves), left=left))
 
 
-def _score_text(scoring: str, game: Game) -> str:
+def _score_text(scoring: Scheme, game: Game) -> str:
     return f"{score_label(scoring)} {game.shown_score(scoring)}"

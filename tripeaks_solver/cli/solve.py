@@ -17,7 +17,7 @@ from ..model.layout import Layout
 from ..model.pysol import PysolGame, pysol_line
 from ..model.render import deal_picture, layout_picture
 from ..model.rules import RULE_CHOICES, Rules
-from ..model.scoring import RUN_SCHEMES
+from ..model.scoring import RUN_SCHEMES, Scheme
 from .common import (
     ADVICE_SEED,
     STDIN,
@@ -49,14 +49,14 @@ class _Job:
     deal: Deal | None  # None: the layout has unknown cards
 
 
-_LABELS = {"app": "score", "original": "original score", "cards-left": "cards left",
-           "pysol": "PySolFC score"}
+_LABELS = {Scheme.APP: "score", Scheme.ORIGINAL: "original score",
+           Scheme.CARDS_LEFT: "cards left", Scheme.PYSOL: "PySolFC score"}
 
 
 def _verdict(sol: Solution) -> str:
     if sol.must_clear and not sol.winnable:
         return "not winnable: no line clears the board"
-    if sol.scheme == "cards-left" and sol.best_score is not None:
+    if sol.scheme == Scheme.CARDS_LEFT and sol.best_score is not None:
         left = (f"{plural(sol.best_score, 'card')} left in "
                 f"{plural(sol.best_moves or 0, 'move')}")
         return f"winnable, {left}" if sol.winnable else f"not winnable, at best {left}"
@@ -155,7 +155,7 @@ def _jobs(codes: tuple[str, ...], typed: list[tuple[str, Layout]], rule_choice: 
 @rule_options(choices=RULE_CHOICES, default="both")
 def solve_command(codes: tuple[str, ...], rule_choice: str, layouts: tuple[str, ...],
                   layout_file: Path | None, samples: int, seed: int | None, as_json: bool,
-                  no_solution: bool, optimal: bool, fast: bool, must_clear: bool, scoring: str,
+                  no_solution: bool, optimal: bool, fast: bool, must_clear: bool, scoring: Scheme,
                   **opts) -> None:
     """Solve deals: winnable under Easy and Classic, best score, a line reaching it.
 
@@ -166,7 +166,7 @@ def solve_command(codes: tuple[str, ...], rule_choice: str, layouts: tuple[str, 
     fill them that can be won.
     """
     optimal = optimal and not fast
-    if not optimal and scoring != "app":
+    if not optimal and scoring != Scheme.APP:
         raise click.UsageError(f"--no-optimal answers winnability only, without a score: "
                                f"it cannot take --scoring {scoring}")
     if not optimal and must_clear:
@@ -223,7 +223,7 @@ def _solve_layout(job: _Job, samples: int, seed: int | None, as_json: bool) -> l
     return []
 
 
-def _solve_deal(job: _Job, optimal: bool, scoring: str, no_solution: bool,
+def _solve_deal(job: _Job, optimal: bool, scoring: Scheme, no_solution: bool,
                 as_json: bool, must_clear: bool = False) -> list[dict]:
     from ..solver.solve import solve
 

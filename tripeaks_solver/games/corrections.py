@@ -12,6 +12,7 @@ from ..model.cards import Card
 from ..model.i18n import _, ngettext
 from ..model.moves import Move
 from ..model.observed import Observed, ObservedGame, name_place
+from ..model.scoring import Scheme
 from .records import header, make_start, replay_record
 
 if TYPE_CHECKING:
@@ -119,7 +120,7 @@ class Correcting:
     said so far; ``_lines``: in a step, the moves it has written so far)."""
 
     game: ObservedGame
-    scoring: str
+    scoring: Scheme
     record: RecordFile
     pending: Move | None
     need: tuple[int, ...]

@@ -12,6 +12,7 @@ from ..errors import InputError
 from ..model.i18n import _
 from ..model.moves import Move
 from ..model.observed import ObservedGame
+from ..model.scoring import Scheme
 from .turns import PeekTurn
 
 if TYPE_CHECKING:
@@ -24,7 +25,7 @@ class Peeking:
     ``peek_began``: the record's length when the player asked for it."""
 
     game: ObservedGame
-    scoring: str
+    scoring: Scheme
     seed: int
     undo_limit: int
     pending: Move | None
@@ -50,7 +51,7 @@ class Peeking:
                      "here).", n=len(back))
         if self.exact:
             raise InputError(_("every card is known already: nothing to peek"))
-        if self.scoring == "pysol":
+        if self.scoring == Scheme.PYSOL:
             raise InputError(_("PySolFC's scored games have no undo (--scoring pysol): "
                                "nothing to peek"))
         if not self.undo_limit:

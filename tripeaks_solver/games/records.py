@@ -30,7 +30,7 @@ from ..model.layout import Layout
 from ..model.observed import START_KINDS, Observed, ObservedGame, Start
 from ..model.pysol import PysolGame, is_pysol
 from ..model.rules import VARIANT_OPTIONS, Rules
-from ..model.scoring import SCHEMES
+from ..model.scoring import SCHEMES, Scheme
 
 MAGIC = "# tripeaks-solver game record"
 # What every reader takes as a record (the list, the page, coach, replay): lines of at
@@ -47,7 +47,7 @@ class GameRecord:
     """A record read from a file: the start, the scoring, and the observed moves."""
 
     start: Start
-    scoring: str
+    scoring: Scheme
     moves: tuple[Observed, ...]
     torn: str | None = None  # a last line cut short that was left out
 
@@ -71,7 +71,7 @@ def make_start(kind: str, text: str, rules: Rules) -> Start:
                        kinds=", ".join(START_KINDS)))
 
 
-def header(start: Start, scoring: str) -> str:
+def header(start: Start, scoring: Scheme) -> str:
     """The lines a record file begins with, up to ``moves:``."""
     return (f"{MAGIC} (tripeaks-solve coach --record FILE continues it)\n"
             f"start: {start.kind} {start.text}\n"
@@ -146,7 +146,7 @@ def parse_record_file(text: str, name: str) -> GameRecord:
     except InputError as exc:
         said = str(exc).replace("--seen ", f"{kind} ", 1)  # a line of the file, no option
         raise InputError(f"{name}: start: {said}") from None
-    return GameRecord(start, scoring, tuple(moves), torn)
+    return GameRecord(start, Scheme(scoring), tuple(moves), torn)
 
 
 def too_large(name: str) -> str:

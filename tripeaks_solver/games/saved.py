@@ -16,6 +16,7 @@ from pathlib import Path
 from ..errors import InputError
 from ..model.i18n import _, current, ngettext
 from ..model.rules import Rules
+from ..model.scoring import Scheme
 from .record_file import BOM, games_dir
 
 
@@ -27,7 +28,7 @@ class SavedGame:
     modified: datetime.datetime  # when it was last written
     start: str  # as the record names it: ``seen Jd 4s …``, ``code TP1-E-AAAAAAD``
     rules: str  # ``Easy``, ``Classic+empty-waste``
-    scoring: str
+    scoring: str  # ``app``, ``pysol``…, as the record names it (``?``: unreadable)
     moves: int | None  # as the app counts them (None: the record cannot be read)
     result: str  # ``won``, ``stuck``, ``in play``, or ``unreadable: `` and why
     score: int | None
@@ -51,9 +52,9 @@ class SavedGame:
             return f"  {when}  {self.said()}\n      {self.path}"
         first = _("{when}  {start}  ({rules}, {scoring}, {moves}): {result}, {label} {score}",
                   when=when, start=start_words(self.start), rules=rules_name(self.game_rules),
-                  scoring=scoring_name(self.scoring), result=self.said(),
+                  scoring=scoring_name(Scheme(self.scoring)), result=self.said(),
                   moves=ngettext("{n} move", "{n} moves", self.moves),
-                  label=score_label(self.scoring), score=self.score)
+                  label=score_label(Scheme(self.scoring)), score=self.score)
         return f"  {first}\n      {self.path}"
 
     def data(self) -> dict:
@@ -178,7 +179,7 @@ def _saved_game(path: Path, st: os.stat_result) -> SavedGame:
         return SavedGame(path, when, "?", "?", "?", None, f"unreadable: {why}", None, why=why)
     start = record.start
     return SavedGame(path, when, f"{start.kind} {start.text}", str(start.rules),
-                     record.scoring, game.game.moves, game.game.status.value,
+                     str(record.scoring), game.game.moves, game.game.status.value,
                      score_of(game.position(), record.scoring), game_rules=start.rules)
 
 

@@ -49,6 +49,7 @@ from ..model.game import UNDO_LIMIT, Status
 from ..model.i18n import _, ngettext
 from ..model.moves import Move
 from ..model.observed import NeedsObservation, Observed, ObservedGame, Start, name_place
+from ..model.scoring import Scheme
 from .chance_log import ChanceLog
 from .corrections import Correcting, app_refusal, known_already
 from .peeking import Peeking
@@ -69,7 +70,7 @@ class CoachSession(Correcting, Peeking):
     """One game played along: see the module's docstring (its peek: :class:`Peeking`, in
     ``peeking.py``; ``fix``: :class:`Correcting`, in ``corrections.py``)."""
 
-    def __init__(self, game: ObservedGame, scoring: str, record: RecordFile, *,
+    def __init__(self, game: ObservedGame, scoring: Scheme, record: RecordFile, *,
                  samples: int = 1000, seed: int | None = None, fair: bool = False,
                  undo_limit: int = UNDO_LIMIT) -> None:
         self.game = game
@@ -91,7 +92,7 @@ class CoachSession(Correcting, Peeking):
 
     # --- making one -----------------------------------------------------------------
     @classmethod
-    def new(cls, start: Start, scoring: str = "app", *, moves: Iterable[Observed] = (),
+    def new(cls, start: Start, scoring: Scheme = Scheme.APP, *, moves: Iterable[Observed] = (),
             record: Path | RecordFile | None = None, data: Path | None = None,
             samples: int = 1000, seed: int | None = None, fair: bool = False,
             undo_limit: int = UNDO_LIMIT, lang: str | None = None) -> CoachSession:

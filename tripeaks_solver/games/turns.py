@@ -16,6 +16,7 @@ from ..model.i18n import N_, _, ngettext, percent, pgettext
 from ..model.moves import Move
 from ..model.observed import name_place, names
 from ..model.position import Position
+from ..model.scoring import Scheme
 
 # What a peek says of a step whose card turns up under the app's "No more valid moves".
 NO_MOVES_NOTE = N_('no move is left: close the app\'s "No more valid moves" to read it; '
@@ -48,17 +49,17 @@ TURN_KEYS = ("moves_played", "status", "score", "stock_left", "cards_left", "was
              "peek", "error", "record_file", "final")
 
 
-def score_label(scheme: str) -> str:
+def score_label(scheme: Scheme) -> str:
     """What the score is called under ``scheme``: ``score``, ``original score``, ``cards
     left``."""
-    return {"app": _("score"), "original": _("original score"),
-            "cards-left": _("cards left"), "pysol": _("PySolFC score")}[scheme]
+    return {Scheme.APP: _("score"), Scheme.ORIGINAL: _("original score"),
+            Scheme.CARDS_LEFT: _("cards left"), Scheme.PYSOL: _("PySolFC score")}[scheme]
 
 
-def scoring_name(scheme: str) -> str:
+def scoring_name(scheme: Scheme) -> str:
     """``app scoring``, ``original scoring``, ``cards-left scoring``, in words."""
-    return {"app": _("app scoring"), "original": _("original scoring"),
-            "cards-left": _("cards-left scoring"), "pysol": _("PySolFC scoring")}[scheme]
+    return {Scheme.APP: _("app scoring"), Scheme.ORIGINAL: _("original scoring"),
+            Scheme.CARDS_LEFT: _("cards-left scoring"), Scheme.PYSOL: _("PySolFC scoring")}[scheme]
 
 
 def start_words(start: str) -> str:
@@ -112,7 +113,7 @@ def percents(shares: list[float], distinct: bool = False) -> list[str]:
     return [percent(v, decimals) for v in shares]
 
 
-def score_of(position: Position, scoring: str) -> int:
+def score_of(position: Position, scoring: Scheme) -> int:
     """The score a player follows under ``scoring`` (cards left under ``cards-left``)."""
     return position.shown_score(scoring)
 

@@ -38,7 +38,7 @@ from typing import NamedTuple
 import numpy as np
 
 from ..model.geometry import TABLEAU_SIZE as TABLEAU
-from ..model.scoring import MOVE_COST, WIN_BASE_SCORE
+from ..model.scoring import MOVE_COST, WIN_BASE_SCORE, Scheme
 from .jit import njit
 from .optimum import _optimal
 from .original import _original_optimal
@@ -56,7 +56,8 @@ from .win import NO_LIMIT, _search
 
 STAY = -1  # "no move": the position itself
 APP, CARDS_LEFT, ORIGINAL = 0, 1, 2  # the scheme of the scores
-SCHEME_CODES = {"app": APP, "cards-left": CARDS_LEFT, "original": ORIGINAL}
+# The kernels take the scheme as one of these integers, never the enum.
+SCHEME_CODES = {Scheme.APP: APP, Scheme.CARDS_LEFT: CARDS_LEFT, Scheme.ORIGINAL: ORIGINAL}
 
 
 class Completions(NamedTuple):

@@ -26,6 +26,7 @@ from .scoring import (
     PYSOL_START,
     PYSOL_STOCK_POINTS,
     START_SCORE,
+    Scheme,
     check_scheme,
     pysol_removal_points,
 )
@@ -147,23 +148,27 @@ class Game:
         return Status.IN_PLAY
 
     @overload
-    def score_under(self, scheme: Literal["app", "original", "pysol"]) -> int: ...
+    def score_under(self, scheme: Literal[Scheme.APP, Scheme.ORIGINAL, Scheme.PYSOL,
+                                          "app", "original", "pysol"]) -> int: ...
     @overload
-    def score_under(self, scheme: str) -> int | tuple[int, int]: ...
+    def score_under(self, scheme: Literal[Scheme.CARDS_LEFT, "cards-left"]
+                    ) -> tuple[int, int]: ...
+    @overload
+    def score_under(self, scheme: Scheme | str) -> int | tuple[int, int]: ...
 
-    def score_under(self, scheme: str) -> int | tuple[int, int]:
+    def score_under(self, scheme: Scheme | str) -> int | tuple[int, int]:
         """The score under ``app``, ``original`` or ``pysol``; (cards left, moves) under
         ``cards-left``."""
-        if scheme == "app":
+        if scheme == Scheme.APP:
             return self.score
-        if scheme == "original":
+        if scheme == Scheme.ORIGINAL:
             return self.original
-        if scheme == "pysol":
+        if scheme == Scheme.PYSOL:
             return self.pysol
         check_scheme(scheme)
         return self.cards_left, self.moves
 
-    def shown_score(self, scheme: str) -> int:
+    def shown_score(self, scheme: Scheme | str) -> int:
         """The score the commands show under ``scheme``: the app or original score, and
         under ``cards-left`` the cards left (the moves are a key of their own)."""
         score = self.score_under(scheme)

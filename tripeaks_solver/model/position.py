@@ -20,6 +20,7 @@ from .game import Game, Status
 from .geometry import COVERED_BY
 from .moves import Move
 from .rules import EASY, Rules
+from .scoring import Scheme
 
 
 @dataclass(frozen=True)
@@ -104,15 +105,19 @@ class Position:
         return self._snapshot.status
 
     @overload
-    def score_under(self, scheme: Literal["app", "original", "pysol"]) -> int: ...
+    def score_under(self, scheme: Literal[Scheme.APP, Scheme.ORIGINAL, Scheme.PYSOL,
+                                          "app", "original", "pysol"]) -> int: ...
     @overload
-    def score_under(self, scheme: str) -> int | tuple[int, int]: ...
+    def score_under(self, scheme: Literal[Scheme.CARDS_LEFT, "cards-left"]
+                    ) -> tuple[int, int]: ...
+    @overload
+    def score_under(self, scheme: Scheme | str) -> int | tuple[int, int]: ...
 
-    def score_under(self, scheme: str) -> int | tuple[int, int]:
+    def score_under(self, scheme: Scheme | str) -> int | tuple[int, int]:
         """The score so far: see :meth:`Game.score_under`."""
         return self._snapshot.score_under(scheme)
 
-    def shown_score(self, scheme: str) -> int:
+    def shown_score(self, scheme: Scheme | str) -> int:
         """The score so far as the commands show it: see :meth:`Game.shown_score`."""
         return self._snapshot.shown_score(scheme)
 

@@ -20,11 +20,27 @@ Four schemes:
 
 from __future__ import annotations
 
+from enum import StrEnum
+
 from ..errors import InputError
 from .geometry import PEAK_COUNT, TABLEAU_SIZE
 
-SCHEMES = ("app", "original", "cards-left", "pysol")
-RUN_SCHEMES = ("original", "pysol")
+
+class Scheme(StrEnum):
+    """The four schemes, by the name a user types and every output, JSON and CSV row
+    gives them. The code names them so; what leaves the package (rows, JSON) is the
+    plain string, ``str(scheme)`` (``"app"`` for ``Scheme.APP``), so that a user's data
+    holds no enum. A StrEnum equals its string, so ``"app"`` still compares, keys and
+    hashes as ``Scheme.APP`` where a caller below the API passes the string."""
+
+    APP = "app"
+    ORIGINAL = "original"
+    CARDS_LEFT = "cards-left"
+    PYSOL = "pysol"
+
+
+SCHEMES = tuple(s.value for s in Scheme)  # as typed: ("app", "original", "cards-left", "pysol")
+RUN_SCHEMES = (Scheme.ORIGINAL, Scheme.PYSOL)
 """The schemes whose points depend on the run: the best line may end stuck with a win
 left, and the search for it does not count the fewest draws of a win."""
 
@@ -72,16 +88,19 @@ def run_points(run: int) -> int:
     return run * (run + 1) // 2
 
 
-def objective(scheme: str, best: int, moves: int | None = None) -> tuple[int, int]:
+def objective(scheme: Scheme, best: int, moves: int | None = None) -> tuple[int, int]:
     """A final result as one key, higher is better under every scheme: the score (app,
     original), or fewer cards left and then fewer moves (cards-left; ``best`` the cards
     left, ``moves`` the game's move counter). hint's marks and analyze's compare these."""
-    if scheme == "cards-left":
+    if scheme == Scheme.CARDS_LEFT:
         return -best, -(moves or 0)
     return best, 0
 
 
-def check_scheme(scheme: str) -> str:
+def check_scheme(scheme: Scheme | str) -> Scheme:
+    """The scheme a user named (``"pysol"`` or ``Scheme.PYSOL``); an InputError if none."""
+    if isinstance(scheme, Scheme):
+        return scheme
     if scheme not in SCHEMES:
         raise InputError(f"unknown scoring {scheme!r} (expected one of {', '.join(SCHEMES)})")
-    return scheme
+    return Scheme(scheme)

@@ -30,6 +30,7 @@ from ..model.scoring import (
     PEAK_BONUS,
     RUN_SCHEMES,
     WIN_BASE_SCORE,
+    Scheme,
     check_scheme,
     win_score,
 )
@@ -103,7 +104,7 @@ class Solution:
     states: int
     seconds: float
     moves: tuple[Move, ...] = field(default=())
-    scheme: str = "app"
+    scheme: Scheme = Scheme.APP
     best_moves: int | None = None
     start: Position | None = None
     must_clear: bool = False
@@ -156,7 +157,7 @@ class Solution:
             self.rules, source or code or "layout", code,
             None if code is None else self.deal.number,
             None if code is not None else self.deal.line(), kind="deal",
-            pysol=pysol_info(self.deal, self.rules), scoring=self.scheme,
+            pysol=pysol_info(self.deal, self.rules), scoring=str(self.scheme),
             must_clear=self.must_clear, winnable=self.winnable, min_draws=self.min_draws,
             best_score=self.best_score, best_moves=self.best_moves,
             max_removed=self.max_removed, states=self.states, seconds=round(self.seconds, 6),
@@ -263,7 +264,7 @@ def _pysol_best(position: Position, bd: shared.Board, cards: shared.Cards,
         game = position.game()
         for m in _line(position, path, seed):
             game.play(m)
-        floor = game.pysol - position.score_under("pysol")
+        floor = game.pysol - position.score_under(Scheme.PYSOL)
     kept = path.copy()
     capacity = _pysol_capacity[0]
     while True:
@@ -323,7 +324,7 @@ def _start_of(start: Deal | Game | Position, rules: Rules | None) -> Position:
 
 # --- solving ---------------------------------------------------------------------------
 def solve(start: Deal | Game | Position, rules: Rules | None = None, optimal: bool = True,
-          scheme: str = "app", looser: Solution | None = None,
+          scheme: Scheme = Scheme.APP, looser: Solution | None = None,
           must_clear: bool = False) -> Solution:
     """Solve a deal from its opening (``start`` a Deal, ``rules`` default Easy), or a
     game from the position it shows (``start`` a Game or Position, played under its
@@ -350,7 +351,7 @@ def solve(start: Deal | Game | Position, rules: Rules | None = None, optimal: bo
     search for the optimum then stops at a win with its fewest draws, or sweeps at once.
     The same answers, sooner (``batch --rules both``).
     """
-    check_scheme(scheme)
+    scheme = check_scheme(scheme)  # a user's "pysol" below the API too
     if must_clear and not optimal:
         raise ValueError("must_clear asks for the best score of a win: it needs optimal=True")
     position = _start_of(start, rules)
@@ -371,17 +372,17 @@ def solve(start: Deal | Game | Position, rules: Rules | None = None, optimal: bo
     if position.cards_left == 0:  # already won: nothing to search
         return solution(True, position.drawn if scheme not in RUN_SCHEMES and optimal else None,
                         position.shown_score(scheme) if optimal else None, TABLEAU_SIZE, 1, 0,
-                        position.moves_played if optimal and scheme == "cards-left" else None)
+                        position.moves_played if optimal and scheme == Scheme.CARDS_LEFT else None)
 
     if (not optimal or must_clear) and floor == optimum.NO_WIN:  # lost under looser rules
         return solution(False, None, None, None, 0, 0)
-    if scheme == "pysol" and optimal:
+    if scheme == Scheme.PYSOL and optimal:
         min_draws, gain, states, length = _pysol_best(
             position, bd, cards, masks._replace(must_clear=must_clear), path)
         if min_draws is None and must_clear:
             return solution(False, None, None, None, states, 0)
         return solution(min_draws is not None, None,
-                        int(position.score_under("pysol")) + gain,
+                        int(position.score_under(Scheme.PYSOL)) + gain,
                         TABLEAU_SIZE if min_draws is not None else None, states, length)
     if not optimal or scheme in RUN_SCHEMES or must_clear:
         found, length, states = win._dfs(bd, cards, masks, len(cards.stock), ws, path)
@@ -391,13 +392,13 @@ def solve(start: Deal | Game | Position, rules: Rules | None = None, optimal: bo
     if must_clear and not found:  # no line clears the board: nothing to optimise
         return solution(False, None, None, None, states, 0)
 
-    if scheme == "original":
+    if scheme == Scheme.ORIGINAL:
         gain, more, length = original._original_optimal(
             bd, cards, masks._replace(must_clear=must_clear), ws, path)
-        return solution(found, None, int(position.score_under("original")) + int(gain),
+        return solution(found, None, int(position.score_under(Scheme.ORIGINAL)) + int(gain),
                         TABLEAU_SIZE if found else None, states + more, length)
 
-    most_removed = scheme == "cards-left"
+    most_removed = scheme == Scheme.CARDS_LEFT
     before = states if must_clear else 0  # the win search that proved a win is left
     min_draws, states, max_removed, best_key, length = optimum._optimal(
         bd, cards, masks, shared.Goal(most_removed, floor), ws, path)
@@ -420,7 +421,7 @@ def _draws_floor(looser: Solution | None, position: Position, optimal: bool) -> 
     there = looser.start or Position(looser.deal, looser.rules)
     if (position.rules.draw_when_stuck or looser.rules != position.rules.with_options(wrap=True)
             or (there.deal, there.record) != (position.deal, position.record)
-            or (optimal and (looser.scheme not in ("app", "cards-left")
+            or (optimal and (looser.scheme not in (Scheme.APP, Scheme.CARDS_LEFT)
                              or (looser.winnable and looser.min_draws is None)))):
         raise ValueError("looser must be a solution of the same position under the same "
                          "rules with the K–A wrap, drawing free (for an optimal solve an "
@@ -431,7 +432,7 @@ def _draws_floor(looser: Solution | None, position: Position, optimal: bool) -> 
     return looser.min_draws if optimal and looser.min_draws is not None else 0
 
 
-def warm_up(scheme: str = "app") -> None:
+def warm_up(scheme: Scheme = Scheme.APP) -> None:
     """Load (or compile) the kernels now, so that no deal's time includes it."""
     with compile_notice():
         solve(Deal.from_number(0), EASY, optimal=True, scheme=scheme)

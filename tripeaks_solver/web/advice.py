@@ -10,6 +10,7 @@ from ..errors import InputError
 from ..limits import PAGE_SAMPLES as MAX_SAMPLES  # the page's code and tests name it so
 from ..model.game import Status
 from ..model.i18n import _, number
+from ..model.scoring import Scheme
 from .payloads import AdviceAnswer, AdviceMove
 from .review import rather_than
 
@@ -17,7 +18,7 @@ if TYPE_CHECKING:
     from ..analysis.chances import Keep
 
 
-def advice_of(position, known: frozenset[int], exact: bool, scoring: str, samples: int,
+def advice_of(position, known: frozenset[int], exact: bool, scoring: Scheme, samples: int,
               seed: int, version: int, should_stop: StopCheck, keep: Keep | None = None
               ) -> AdviceAnswer:
     """The ADVICE object of a position (docs/web.md), from only the cards seen unless

@@ -35,7 +35,7 @@ from ..model.layout import Layout
 from ..model.observed import Start
 from ..model.pysol import PysolGame, is_pysol
 from ..model.rules import VARIANT_OPTIONS, Rules
-from ..model.scoring import SCHEMES
+from ..model.scoring import SCHEMES, Scheme
 from .payloads import GameEntry
 from .table import Conflict, Gone, Table
 
@@ -299,7 +299,7 @@ def _open(path: Path) -> CoachSession:
         raise InputError(listed.said()) from None
 
 
-def parse_start(spec: dict) -> tuple[Start, str]:
+def parse_start(spec: dict) -> tuple[Start, Scheme]:
     """The start and scoring of the page's start form (InputError when malformed)."""
     if not isinstance(spec, dict):
         raise InputError(_("expected a JSON object"))
@@ -310,6 +310,7 @@ def parse_start(spec: dict) -> tuple[Start, str]:
     scoring = spec.get("scoring", "app")
     if not isinstance(scoring, str) or scoring not in SCHEMES:
         raise InputError(f"scoring: one of {', '.join(SCHEMES)}")
+    scheme = Scheme(scoring)
     variants = spec.get("variants", [])
     if not isinstance(variants, list) or any(not isinstance(v, str) or v not in VARIANT_OPTIONS
                                              for v in variants):
@@ -320,15 +321,15 @@ def parse_start(spec: dict) -> tuple[Start, str]:
     rules = Rules.named(name).with_options(**{VARIANT_OPTIONS[v]: True for v in variants})
     words = text.split()
     if is_pysol(text):  # PySolFC's game, under the form's rules (Easy is PySolFC's)
-        return make_start("code", str(PysolGame.parse(text)), rules), scoring
+        return make_start("code", str(PysolGame.parse(text)), rules), scheme
     if len(words) == 1 and "-" in text:
         code = GameCode.parse(text)
         # The code names its rules; the form's variants apply to it.
         rules = rules.with_options(wrap=code.rules == "easy", joker=code.joker or rules.joker)
-        return make_start("code", text, rules), scoring
+        return make_start("code", text, rules), scheme
     if len(words) == 52 or "??" in words:
-        return Start.of_layout(Layout.parse(text), rules), scoring
-    return Start.of_seen(text, rules, option=False), scoring  # the page has no --seen
+        return Start.of_layout(Layout.parse(text), rules), scheme
+    return Start.of_seen(text, rules, option=False), scheme  # the page has no --seen
 
 
 __all__ = ["Held", "Hub", "NotFound", "parse_start"]

@@ -23,6 +23,7 @@ from ..model.geometry import TABLEAU_SIZE
 from ..model.i18n import _
 from ..model.moves import move_numbers
 from ..model.observed import ObservedGame, Start
+from ..model.scoring import Scheme
 from .payloads import (
     BoardAfter,
     Cell,
@@ -91,7 +92,7 @@ def told_cards(game: ObservedGame) -> list[ToldCard]:
     return sorted(told, key=lambda t: (t["ply"], t["place"]))
 
 
-def board_after(start: Start, record: list[Observed], ply: int, scoring: str) -> BoardAfter:
+def board_after(start: Start, record: list[Observed], ply: int, scoring: Scheme) -> BoardAfter:
     """The position after the first ``ply`` lines of the record, with the cards as the
     player knew them then; and, when the whole deal is known now, the best line from
     there (hindsight: ``analyze``'s exact values)."""
@@ -120,7 +121,7 @@ def board_after(start: Start, record: list[Observed], ply: int, scoring: str) ->
 
 
 # --- the judgement --------------------------------------------------------------------
-def judge(start: Start, record: list[Observed], scoring: str, samples: int, seed: int,
+def judge(start: Start, record: list[Observed], scoring: Scheme, samples: int, seed: int,
           should_stop: StopCheck | None = None) -> Judgement:
     """The record judged as ``analyze --samples N --seed S`` judges it (each move as it
     could be seen then, against the advice of its moment, whose chances the advice kept;

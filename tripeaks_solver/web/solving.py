@@ -17,7 +17,7 @@ from ..model.i18n import _
 from ..model.layout import Layout
 from ..model.pysol import is_pysol, pysol_info
 from ..model.rules import RULE_ORDER, Rules
-from ..model.scoring import SCHEMES
+from ..model.scoring import SCHEMES, Scheme
 from .payloads import Frame, RulesVerdict, Solved
 
 MAX_TEXT = 1000
@@ -43,7 +43,7 @@ def read_deal(text: str) -> tuple[Deal | Layout, str, str | None]:
     return layout.deal(), "layout", None
 
 
-def frame(game: Game, scoring: str) -> Frame:
+def frame(game: Game, scoring: Scheme) -> Frame:
     """The board as the game shows it, with every card named (face-down ones too)."""
     from ..model.position import Position
 
@@ -56,7 +56,8 @@ def frame(game: Game, scoring: str) -> Frame:
             "status": position.status.value}
 
 
-def solve_page(text: str, scoring: str = "app", should_stop: StopCheck | None = None) -> Solved:
+def solve_page(text: str, scoring: Scheme | str = Scheme.APP,
+               should_stop: StopCheck | None = None) -> Solved:
     """Both rule sets' verdicts, best scores and best lines, step by step; for a layout
     with ``??`` cards, the share of its completions won (``unknown`` how many cards are
     not known, each rule set's ``share``; no line). ``should_stop`` is asked before each
@@ -65,9 +66,10 @@ def solve_page(text: str, scoring: str = "app", should_stop: StopCheck | None = 
 
     if scoring not in SCHEMES:
         raise InputError(f"scoring: one of {', '.join(SCHEMES)}")
+    scheme = Scheme(scoring)
     deal, title, code_rules = read_deal(text)
     by_rules: list[RulesVerdict] = []
-    out: Solved = {"title": title, "code_rules": code_rules, "scoring": scoring,
+    out: Solved = {"title": title, "code_rules": code_rules, "scoring": str(scheme),
                    "line": deal.line(), "rules": by_rules, "unknown": 0,
                    "pysol": None}  # a deal's: set below
     if isinstance(deal, Layout):
@@ -78,12 +80,12 @@ def solve_page(text: str, scoring: str = "app", should_stop: StopCheck | None = 
         if should_stop is not None and should_stop():
             raise Cancelled
         rules = Rules.named(name).with_options(joker=deal.has_joker)
-        solution = solve(deal, rules, scheme=scoring)
+        solution = solve(deal, rules, scheme=scheme)
         game = Game(deal, rules)
-        frames = [frame(game, scoring)]
+        frames = [frame(game, scheme)]
         for move in solution.moves:
             game.play(move)
-            frames.append(frame(game, scoring))
+            frames.append(frame(game, scheme))
         by_rules.append({"rules": name, "winnable": solution.winnable,
                          "best_score": solution.best_score,
                          "moves": solution.tokens, "frames": frames, "share": None})

@@ -189,7 +189,7 @@ class Table:
                              | {c.token for c in core.said})
         return {
             "name": self.name, "start": {"kind": game.start.kind, "text": game.start.text},
-            "rules": game.rules.name, "variant": game.rules.variant, "scoring": core.scoring,
+            "rules": game.rules.name, "variant": game.rules.variant, "scoring": str(core.scoring),
             "at": self.version(), "status": position.status.value,
             "moves_played": position.moves_played, "score": score_of(position, core.scoring),
             "stock_left": position.stock_left, "cards_left": position.cards_left,
