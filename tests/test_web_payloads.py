@@ -153,6 +153,9 @@ def met(tmp_path_factory: pytest.TempPathFactory) -> set[type]:
             state = post(p.GameState, f"{api}/peek-next", {"at": state["at"]})
     # The solver's page: a deal, and a layout with cards not known.
     post(p.Solved, "/api/solve", {"text": "TP1-E-AAAAAAD"})
+    solved = post(p.Solved, "/api/solve", {"text": "pysol:123456"})  # its pysol key
+    assert solved["pysol"] == {"number": "00000000000000123456",
+                               "games": ["Three Peaks", "Three Peaks (Scored)"]}
     layout = Game(Deal.from_number(7), EASY).deal.line().split()
     layout[0] = layout[5] = "??"
     post(p.Solved, "/api/solve", {"text": " ".join(layout)})
@@ -186,3 +189,10 @@ def test_docs_name_every_payload_and_its_keys() -> None:
         named = set(re.findall(r"`(\w+)`", rows[0].split("|")[3]))
         keys = kind.__required_keys__ | kind.__optional_keys__  # type: ignore[attr-defined]
         assert named == keys, f"{kind.__name__}: {named ^ keys}"
+
+
+def test_a_reviewed_move_has_the_fields_of_a_review_row() -> None:
+    from tripeaks_solver.analysis.hints import ROW_FIELDS
+
+    keys = p.ReviewedMove.__required_keys__  # type: ignore[attr-defined]
+    assert set(ROW_FIELDS) == keys and len(ROW_FIELDS) == len(keys)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import csv
 import io
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from enum import StrEnum
 
@@ -23,7 +23,7 @@ from ..model.scoring import Scheme, check_scheme, objective
 from ..solver.solve import Solution, solve
 from .chances import FairAdvice, fair_advice, move_chances  # noqa: F401 - hints.fair_advice too
 from .fair import Cancelled, StopCheck, View, fair_hint
-from .judgement import Decision, accuracy, decide, judged_fields, luck_of
+from .judgement import Decision, ReviewedMove, accuracy, decide, judged_fields, luck_of
 from .stats import fraction
 
 
@@ -263,7 +263,7 @@ class Review:
         lucks = [r.luck for r in self.moves if r.luck is not None]
         return sum(lucks) if lucks else None
 
-    def rows(self) -> list[dict]:
+    def rows(self) -> list[ReviewedMove]:
         """One plain dict per move, the fields of :data:`ROW_FIELDS` (JSON and CSV)."""
         return [{"number": r.number, "move": r.move.token,
                  "winnable_before": r.winnable_before, "winnable_after": r.winnable_after,
@@ -310,7 +310,8 @@ def review_csv(review: Review) -> str:
     w = csv.writer(buf, lineterminator="\n")
     w.writerow(ROW_FIELDS)
     for row in review.rows():
-        w.writerow([_cell(row[k]) for k in ROW_FIELDS])
+        fields: Mapping[str, object] = row
+        w.writerow([_cell(fields[k]) for k in ROW_FIELDS])
     return buf.getvalue()
 
 

@@ -22,6 +22,7 @@ not taken back) left unmarked.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TypedDict
 
 from ..model.game import Status
 from ..model.moves import Move
@@ -106,7 +107,45 @@ def accuracy(decisions: list[Decision]) -> float | None:
     return sum(d.grade is None for d in choices) / len(choices)
 
 
-def judged_fields(d: Decision | None, luck: float | None) -> dict:
+class JudgedFields(TypedDict):
+    """A move judged as it could be seen then, as a review's row gives it
+    (:func:`judged_fields`): chances and points as shares and points of the advice's
+    moment, ``better`` a move's token, ``mark`` ``?!``, ``?``, ``??`` or empty, ``grade``
+    one of GRADES; None (``mark`` empty) where there is no decision."""
+    chance_played: float | None
+    chance_best: float | None
+    chance_lost: float | None
+    points_played: float | None
+    points_best: float | None
+    points_lost: float | None
+    better: str | None
+    followed: bool | None
+    mark: str
+    grade: str | None
+    luck: float | None
+
+
+class ReviewedMove(JudgedFields):
+    """A review's row (``analysis.hints.Review.rows``): ``analyze --json``'s ``moves``,
+    the page's END ``analysis.moves``; the fields of ``hints.ROW_FIELDS``."""
+    number: int
+    move: str
+    winnable_before: bool | None
+    winnable_after: bool | None
+    best_before: int | None
+    best_after: int | None
+    best_moves_before: int | None
+    best_moves_after: int | None
+    lost: int | None
+    exact_mark: str | None
+    share_before: float | None
+    share_after: float | None
+    share_best: float | None
+    verdict: str | None
+    taken_back: bool
+
+
+def judged_fields(d: Decision | None, luck: float | None) -> JudgedFields:
     """A decision and its luck as a review's row gives them (None where there is none:
     an undo, a move taken back)."""
     if d is None:

@@ -17,7 +17,7 @@ from ..model.layout import Layout
 from ..model.moves import Move
 from ..model.observed import Observed, ObservedGame, Start
 from ..model.position import Position
-from ..model.pysol import pysol_info
+from ..model.pysol import PysolInfo, pysol_info
 from ..model.scoring import Scheme
 from .stats import fraction, fractions
 
@@ -39,7 +39,7 @@ def _code(start: Start) -> str | None:
     return start.text
 
 
-def _pysol(start: Start) -> dict[str, object] | None:
+def _pysol(start: Start) -> PysolInfo | None:
     return pysol_info(start.deal, start.rules)
 
 

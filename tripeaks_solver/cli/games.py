@@ -21,7 +21,7 @@ from ..model.observed import (
     parse_observed,
     seen_help,
 )
-from ..model.pysol import pysol_info, pysol_title
+from ..model.pysol import PysolInfo, pysol_info, pysol_title
 from ..model.rules import Rules
 from ..model.scoring import Scheme
 from .common import (
@@ -58,7 +58,7 @@ class Typed:
         return self.start.text
 
     @property
-    def pysol(self) -> dict[str, object] | None:
+    def pysol(self) -> PysolInfo | None:
         """The ``pysol`` key of the JSON outputs (model.pysol.pysol_info)."""
         return pysol_info(self.start.deal, self.start.rules)
 

@@ -23,7 +23,7 @@ import random
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Protocol, overload
+from typing import TYPE_CHECKING, Protocol, TypedDict, overload
 
 from pysol_cards.cards import ms_rearrange
 from pysol_cards.random import LCRandom31, MTRandom
@@ -172,7 +172,14 @@ def pysol_games(rules: Rules) -> tuple[str, ...]:
     return OPEN_GAMES if rules.open else GAMES
 
 
-def pysol_info(deal: Dealt | None, rules: Rules) -> dict[str, object] | None:
+class PysolInfo(TypedDict):
+    """The ``pysol`` key of the JSON outputs (:func:`pysol_info`): the game number as
+    PySolFC shows it (``00000000000000123456``, ``ms42``) and its games under the rules."""
+    number: str
+    games: list[str]
+
+
+def pysol_info(deal: Dealt | None, rules: Rules) -> PysolInfo | None:
     """The ``pysol`` key of the JSON outputs: the PySolFC game number as PySolFC shows
     it and the games the answer covers (an empty list under other rules); None for a
     deal that is not PySolFC's."""

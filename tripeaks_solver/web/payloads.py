@@ -1,13 +1,17 @@
 """The JSON the server of ``serve`` sends, one TypedDict a payload (docs/web.md, The
 HTTP API, names each and its keys; tests/test_web_payloads.py checks the answers
 against them): mypy checks every key the functions that build them write. Plain
-dicts at run time: the JSON is the same as before they were typed."""
+dicts at run time: the JSON is the same as before they were typed. Three come from
+the modules that build them for the commands too: the peek's (games/turns.py), a
+review's row (analysis/judgement.py) and the ``pysol`` key (model/pysol.py)."""
 
 from __future__ import annotations
 
-from typing import Any, TypedDict
+from typing import TypedDict
 
+from ..analysis.judgement import ReviewedMove
 from ..games.turns import PeekData, PeekShow
+from ..model.pysol import PysolInfo
 
 
 class ErrorAnswer(TypedDict):
@@ -161,15 +165,15 @@ class ReviewRow(TypedDict):
     number: int
     move: str
     taken_back: bool
-    mark: Any
-    grade: Any
-    followed: Any
-    better: Any
-    loss: Any
-    chance_played: Any
-    chance_best: Any
-    points_lost: Any
-    luck: Any
+    mark: str
+    grade: str | None
+    followed: bool | None
+    better: str | None
+    loss: float | None
+    chance_played: float | None
+    chance_best: float | None
+    points_lost: float | None
+    luck: float | None
     exact_mark: str
     choices: int | None
     by_points: bool
@@ -184,10 +188,10 @@ class Costly(TypedDict):
     ply: int
     number: int
     move: str
-    better: Any
-    mark: Any
-    loss: Any
-    points_lost: Any
+    better: str | None
+    mark: str
+    loss: float | None
+    points_lost: float | None
 
 
 class LuckMove(TypedDict):
@@ -195,7 +199,7 @@ class LuckMove(TypedDict):
     ply: int
     number: int
     move: str
-    luck: Any
+    luck: float
 
 
 class Luck(TypedDict):
@@ -275,7 +279,7 @@ class EndAnalysis(TypedDict):
     accuracy: float | None
     bad_luck: int
     mistakes: int
-    moves: list[dict[str, Any]]
+    moves: list[ReviewedMove]
 
 
 class EndAnswer(TypedDict):
@@ -326,18 +330,19 @@ class Solved(TypedDict):
     line: str
     unknown: int
     rules: list[RulesVerdict]
-    pysol: dict[str, object] | None
+    pysol: PysolInfo | None
 
 
 PAYLOADS: tuple[type, ...] = (
     ErrorAnswer, ShareInfo, GameList, GameEntry, GameState, StartText, Cell, Need, Peek,
     PeekShow, MoveRow, ToldCard, AdviceAnswer, AdviceMove, Rather, ReviewAnswer, ReviewRow,
-    Costly, Luck, LuckMove, LostAt, BoardAnswer, EndAnswer, EndAnalysis, Solved,
-    RulesVerdict, Frame, ShareWon)
+    Costly, Luck, LuckMove, LostAt, BoardAnswer, EndAnswer, EndAnalysis, ReviewedMove,
+    Solved, PysolInfo, RulesVerdict, Frame, ShareWon)
 """Every payload, for the test that checks the answers and docs/web.md against them."""
 
 __all__ = ["PAYLOADS", "AdviceAnswer", "AdviceMove", "BoardAfter", "BoardAnswer", "Cell",
            "Costly", "EndAnalysis", "EndAnswer", "ErrorAnswer", "Frame", "GameEntry",
            "GameList", "GameState", "Judgement", "LostAt", "Luck", "LuckMove", "MoveRow",
-           "Need", "Peek", "PeekData", "PeekShow", "Rather", "ReviewAnswer", "ReviewRow",
-           "RulesVerdict", "ShareInfo", "ShareWon", "Solved", "StartText", "ToldCard"]
+           "Need", "Peek", "PeekData", "PeekShow", "PysolInfo", "Rather", "ReviewAnswer",
+           "ReviewRow", "ReviewedMove", "RulesVerdict", "ShareInfo", "ShareWon", "Solved",
+           "StartText", "ToldCard"]

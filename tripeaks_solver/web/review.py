@@ -172,17 +172,17 @@ def judge(start: Start, record: list[Observed], scoring: Scheme, samples: int, s
 
 def _luck(rows: list[ReviewRow], total: float | None) -> Luck | None:
     """The luck of the game: in all, and the cards that did the most harm and good."""
-    lucky = [r for r in rows if r["luck"] is not None]
+    lucky = [(r, luck) for r in rows if (luck := r["luck"]) is not None]
     if total is None or not lucky:
         return None
-    worst = min(lucky, key=lambda r: r["luck"])
-    best = max(lucky, key=lambda r: r["luck"])
+    worst = min(lucky, key=lambda pair: pair[1])
+    best = max(lucky, key=lambda pair: pair[1])
 
-    def said(r: ReviewRow) -> LuckMove:
-        return {"ply": r["ply"], "number": r["number"], "move": r["move"], "luck": r["luck"]}
+    def said(r: ReviewRow, luck: float) -> LuckMove:
+        return {"ply": r["ply"], "number": r["number"], "move": r["move"], "luck": luck}
 
-    return {"total": fraction(total), "worst": said(worst) if worst["luck"] < 0 else None,
-            "best": said(best) if best["luck"] > 0 else None}
+    return {"total": fraction(total), "worst": said(*worst) if worst[1] < 0 else None,
+            "best": said(*best) if best[1] > 0 else None}
 
 
 def _lost(review: Review, record: list[Observed], should_stop: StopCheck | None
