@@ -235,7 +235,7 @@ def fair_hint(view: View, samples: int = 1000, seed: int | None = None,
     rank fillings are no more than ``samples`` they are all solved and the shares are
     exact. ``with_now`` also rates the position itself (``share_now``). ``should_stop``
     is asked about every 0.05 s (at most 0.1 s apart); True stops the work (Cancelled)."""
-    check_scheme(scheme)
+    scheme = check_scheme(scheme)  # a caller's "app" as the enum
     if not 1 <= samples <= MAX_SAMPLES:
         raise InputError(f"samples must be 1 … {MAX_SAMPLES:,}, not {samples}")
     position = view.canonical()

@@ -105,7 +105,7 @@ def hint(start: Game | Position, scheme: Scheme = Scheme.APP, must_clear: bool =
     """Every legal move of the position with what is still reachable after it (with
     ``must_clear``, by the lines that clear the board only). ``should_stop`` is asked
     between two searches (Cancelled when it says stop)."""
-    check_scheme(scheme)
+    scheme = check_scheme(scheme)  # a caller's "app" as the enum
     position = _position(start)
     here = solve(position, scheme=scheme, must_clear=must_clear)
     rated = []
@@ -347,7 +347,7 @@ def analyze_game(start: Start, record: Iterable[Observed | Move | str], scheme: 
     IllegalMoveError at an illegal move, InputError for a bad token or an observation
     that contradicts what is known. ``judged`` False leaves the judgement of each
     moment out (the exact values alone: no mark, no chance)."""
-    check_scheme(scheme)
+    scheme = check_scheme(scheme)
     seed = 0 if seed is None else seed
     observed = ObservedGame(start)
     known = []  # what the player knew before each move
