@@ -24,6 +24,9 @@ def used_as_a_user_would() -> None:
     assert_type(tp.solve("TP1-C-AAAAAAB", tp.CLASSIC, scoring="original"), tp.Solution)
     assert_type(tp.solve(deal, scoring=Scheme.PYSOL).scheme, Scheme)  # the enum or its name
     assert_type(tp.hint(deal, scoring=Scheme.CARDS_LEFT, fair=True), tp.HintReport)
+    game = tp.Game(deal, tp.EASY)
+    assert_type(game.score_under("app") + game.score_under(Scheme.PYSOL), int)
+    assert_type(game.score_under(Scheme.CARDS_LEFT), tuple[int, int])
     assert_type(tp.hint("TP1-E-AAAAAAD", "8h d"), tp.HintReport)
     assert_type(tp.analyze(12345, ["8h", "d"]), tp.AnalysisReport)
     assert_type(tp.peek("TP1-E-AAAAAAD"), tp.PeekReport)
