@@ -32,7 +32,8 @@ from pathlib import Path
 from ..errors import InputError
 
 LANGUAGE_NAMES = {"en": "English", "vi": "Tiếng Việt", "sk": "Slovenčina"}
-"""Each language, named in its own words (as the page's switch names it)."""
+"""Each language, named in its own words (as the page's switch names it); the first is
+the language of the texts in the code (the catalogs' keys)."""
 LANGUAGES = tuple(LANGUAGE_NAMES)
 DOMAIN = "messages"
 LOCALE_DIR = Path(__file__).parent / "locale"

@@ -24,8 +24,9 @@
 // the choice in the cookie and shows the page again in that language.
 "use strict";
 
-// the language the server wrote in <html lang> until the catalog says it
-const I18N = { lang: document.documentElement.lang, messages: {}, pluralIndex: (n) => (n === 1 ? 0 : 1) };
+// `lang`: the catalog's (before it, and without it, the language of the keys: the
+// server's first, FACTS.languages[0])
+const I18N = { lang: undefined, messages: {}, pluralIndex: (n) => (n === 1 ? 0 : 1) };
 const LANG_COOKIE = "lang";
 function languageCodes() { return (FACTS.languages || []).map((l) => l.code); }
 
@@ -172,7 +173,8 @@ async function loadMessages() {
   } catch (err) {
     console.error("the page's words could not be loaded:", err);
   }
-  document.documentElement.lang = I18N.lang;
+  if (!I18N.lang) I18N.lang = languageCodes()[0];
+  if (I18N.lang) document.documentElement.lang = I18N.lang;
   languageSwitch();
   translatePage();
 }
