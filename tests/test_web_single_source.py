@@ -21,6 +21,12 @@ with warnings.catch_warnings():  # starlette's note on httpx's successor
     warnings.simplefilter("ignore")
     from starlette.testclient import TestClient
 
+from tripeaks_solver.analysis.judgement import (
+    BLUNDER,
+    DEFAULT_POINT_GRADES,
+    INACCURACY,
+    MISTAKE,
+)
 from tripeaks_solver.limits import MAX_ADVICE_SEED, PAGE_SAMPLES, REVIEW_SAMPLES
 from tripeaks_solver.model.cards import DECK_SIZE, RANKS, SUIT_SYMBOLS, SUITS
 from tripeaks_solver.model.dealing import WASTE_INDEX
@@ -191,7 +197,19 @@ def samples(name: str, text: str) -> list[Finding]:
     return out
 
 
-CHECKS = (ranks_and_suits, geometry, start_counts, languages, samples)
+def grades(name: str, text: str) -> list[Finding]:
+    """A grade's threshold (analysis/judgement.py: ``?!`` from 5 points of chance lost)
+    in a script's text about points."""
+    if not name.endswith(".js"):
+        return []
+    values = {round(100 * g) for g in (INACCURACY, MISTAKE, BLUNDER)}
+    values |= {round(g) for g in DEFAULT_POINT_GRADES}
+    return [(name, line, f"the grade {value} in a text (analysis/judgement.py)")
+            for line, s in split_js(text)[1] if "point" in s
+            for value in sorted(values) if number_at(s, value).search(s)]
+
+
+CHECKS = (ranks_and_suits, geometry, start_counts, languages, samples, grades)
 
 
 def scan(name: str, text: str) -> list[Finding]:
@@ -233,6 +251,9 @@ COPIES = [  # a copy each check must catch, as the page held them before FACTS
     (samples, "a.js", "if (samples > 5000) say(tooMany);"),
     (samples, "a.html", '<input id="samples" value="1000">'),
     (samples, "a.html", '<input id="seed" data-most="9223372036854775807">'),
+    (grades, "a.js", '_("an inaccuracy: 5 to 10 points of chance lost")'),
+    (grades, "a.js", "_('a blunder: every move had the same chance, 50 expected points or more lost')"),
+    (grades, "a.js", '_("{n} of {total} decisions within 5 points of chance of the advice")'),
 ]
 
 
@@ -248,6 +269,7 @@ def test_each_check_catches_a_copy_put_back(check, name, text):
     "const t = 1.28 + x28 + 2018;",
     "const re = /[-+*/%<>]/y; const s = \"http://www.w3.org/2000/svg\";",
     "// the English text as the key, as in Slovenčina",
+    '_("{n} points of chance lost"); const p = 50; _("in 5 moves");',
 ])
 def test_the_checks_leave_what_is_no_copy_alone(text):
     """Pixel values, longer numbers, comments, regular expressions: no false alarm."""
@@ -286,6 +308,11 @@ def test_facts_are_the_modules_own():
             (True, False): (29, True), (True, True): (28, False)}
     assert [lang["code"] for lang in got["languages"]] == list(LANGUAGES) == ["en", "vi", "sk"]
     assert {lang["code"]: lang["name"] for lang in got["languages"]} == LANGUAGE_NAMES
+    # the review's grades: ?! from 5 points of chance lost, ? from 10, ?? from 20; where
+    # every chance is the same, from 10, 25 and 50 expected points
+    assert got["marks"] == {"chance": [5, 10, 20], "points": [10, 25, 50]}
+    assert got["marks"]["chance"] == [round(100 * g) for g in (INACCURACY, MISTAKE, BLUNDER)]
+    assert got["marks"]["points"] == [round(g) for g in DEFAULT_POINT_GRADES]
     assert got["limits"] == {"default_samples": app.DEFAULT_SAMPLES,
                              "max_samples": advice.MAX_SAMPLES,
                              "max_seed": str(app.MAX_NUMBER)}

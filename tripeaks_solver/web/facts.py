@@ -2,7 +2,7 @@
 
 The page's scripts (web/static/*.js) hold no copy of a rule the Python side defines:
 the board's geometry, how a card is written, how many cards a player sees at the
-start, the languages and the advice's limits come from here (FACTS of docs/web.md),
+start, the languages, the advice's limits and the review's grades come from here (FACTS of docs/web.md),
 put in the page at its first paint (``<script type="application/json"
 id="page-facts">``, data the page reads, never runs) and served by ``GET /api/facts``.
 tests/test_web_single_source.py fails when a static file writes one of them again.
@@ -14,6 +14,7 @@ import json
 from functools import cache
 from itertools import product
 
+from ..analysis.judgement import BLUNDER, DEFAULT_POINT_GRADES, INACCURACY, MISTAKE
 from ..limits import MAX_ADVICE_SEED, PAGE_SAMPLES, REVIEW_SAMPLES
 from ..model.cards import DECK_SIZE, RANK_NAMES, RANKS, SUIT_SYMBOLS, SUITS, Card
 from ..model.dealing import STOCK_SIZE, WASTE_INDEX
@@ -55,6 +56,9 @@ def page_facts() -> PageFacts:
         # the seed as digits: a JavaScript number is exact only up to 2**53
         "limits": {"default_samples": REVIEW_SAMPLES, "max_samples": PAGE_SAMPLES,
                    "max_seed": str(MAX_ADVICE_SEED)},
+        # the review's grades, ?! ? ??: points of chance lost (of 100), expected points
+        "marks": {"chance": [round(100 * g) for g in (INACCURACY, MISTAKE, BLUNDER)],
+                  "points": [round(g) for g in DEFAULT_POINT_GRADES]},
     }
 
 

@@ -373,6 +373,13 @@ class PageLimits(TypedDict):
     max_seed: str
 
 
+class MarkGrades(TypedDict):
+    """FACTS' ``marks``: where the review's ``?!``, ``?`` and ``??`` begin
+    (analysis/judgement.py): points of chance lost, expected points lost."""
+    chance: list[int]
+    points: list[int]
+
+
 class PageFacts(TypedDict):
     """FACTS: ``GET /api/facts``, and in the page from its first paint."""
     geometry: Geometry
@@ -380,6 +387,7 @@ class PageFacts(TypedDict):
     starts: list[StartCount]
     languages: list[LanguageName]
     limits: PageLimits
+    marks: MarkGrades
 
 
 PAYLOADS: tuple[type, ...] = (
@@ -387,11 +395,11 @@ PAYLOADS: tuple[type, ...] = (
     PeekShow, MoveRow, ToldCard, AdviceAnswer, AdviceMove, Rather, ReviewAnswer, ReviewRow,
     Costly, Luck, LuckMove, LostAt, BoardAnswer, EndAnswer, EndAnalysis, Solved,
     RulesVerdict, Frame, ShareWon, PageFacts, Geometry, CardSyntax, StartCount, LanguageName,
-    PageLimits)
+    PageLimits, MarkGrades)
 """Every payload, for the test that checks the answers and docs/web.md against them."""
 
 __all__ = ["PAYLOADS", "AdviceAnswer", "AdviceMove", "BoardAfter", "BoardAnswer", "CardSyntax",
            "Cell", "Costly", "EndAnalysis", "EndAnswer", "ErrorAnswer", "Frame", "GameEntry",
            "GameList", "GameState", "Geometry", "Judgement", "LanguageName", "LostAt", "Luck",
-           "LuckMove", "MoveRow", "Need", "PageFacts", "PageLimits", "Peek", "PeekData",
+           "LuckMove", "MarkGrades", "MoveRow", "Need", "PageFacts", "PageLimits", "Peek", "PeekData",
            "PeekShow", "Rather", "ReviewAnswer", "ReviewRow", "RulesVerdict", "ShareInfo", "ShareWon", "Solved", "StartCount", "StartText", "ToldCard"]
