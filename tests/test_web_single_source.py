@@ -114,15 +114,22 @@ def lines_of(text: str, pattern: re.Pattern, name: str, what: str) -> list[Findi
 # --- the checks: each takes a file's name and text, and says each copy it finds ---------
 def ranks_and_suits(name: str, text: str) -> list[Finding]:
     """The rank string (or its run of letters, as a character class writes it), the suit
-    string, a suit's symbol outside a comment."""
+    string, a suit's symbol or the deck's size outside a comment."""
     out = lines_of(text, re.compile(re.escape(RANKS[RANKS.index("T"):])), name,
                    "the ranks (model/cards.py)")
     out += lines_of(text, re.compile(re.escape(SUITS)), name, "the suits (model/cards.py)")
-    symbol = re.compile(f"[{SUIT_SYMBOLS}]")
+    symbol, deck = re.compile(f"[{SUIT_SYMBOLS}]"), f"the deck's {DECK_SIZE} cards"
+    if name.endswith(".html"):
+        shown = re.sub(r"<!--.*?-->", "", text, flags=re.DOTALL)
+        out += lines_of(shown, number_at(shown, DECK_SIZE), name, deck)
     if not name.endswith(".js"):
         return out + lines_of(text, symbol, name, "a suit's symbol (model/cards.py)")
-    return out + [(name, line, "a suit's symbol (model/cards.py)")
-                  for line, string in split_js(text)[1] if symbol.search(string)]
+    code, strings = split_js(text)
+    out += lines_of(code, number_at(code, DECK_SIZE), name, deck)
+    return out + [(name, line, what) for line, string in strings
+                  for what, found in (("a suit's symbol (model/cards.py)", symbol.search(string)),
+                                      (deck, number_at(string, DECK_SIZE).search(string)))
+                  if found]
 
 
 def geometry(name: str, text: str) -> list[Finding]:
@@ -231,6 +238,9 @@ COPIES = [  # a copy each check must catch, as the page held them before FACTS
     (ranks_and_suits, "a.js", 'const SUITS = "cdhs";'),
     (ranks_and_suits, "a.js", 'const SUIT_SYMBOL = { c: "♣", d: "♦" };'),
     (ranks_and_suits, "a.html", "<span>♠</span>"),
+    (ranks_and_suits, "a.html", '<div role="group" aria-label="The 52 cards"></div>'),
+    (ranks_and_suits, "a.js", 'say(_("A layout of 52 cards"));'),
+    (ranks_and_suits, "a.js", "if (cards.length !== n && cards.length !== 52) x();"),
     (geometry, "a.js", "const ROWS = [[0, 3], [3, 9], [9, 18], [18, 28]];"),
     (geometry, "a.js", "const cover = new Array(28).fill(null);"),
     (geometry, "a.js", "if (place < 28) return row(place);"),

@@ -96,6 +96,7 @@ async function showStart() {
   $("#start-view").hidden = false;
   if (!$("#samples").value) $("#samples").value = String(FACTS.limits.default_samples);
   const grid = $("#pick-grid");
+  grid.setAttribute("aria-label", _("The {n} cards", { n: fmtNumber(FACTS.cards.deck_size) }));
   for (const t of deckTokens()) {
     grid.append(pickButton(t, { "data-pick": t, "aria-pressed": "false", onclick: () => pick(t) }));
   }
