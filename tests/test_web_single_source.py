@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import json
 import re
+import shutil
+import subprocess
 import warnings
 from itertools import product
 from pathlib import Path
@@ -28,7 +30,7 @@ from tripeaks_solver.analysis.judgement import (
     MISTAKE,
 )
 from tripeaks_solver.limits import MAX_ADVICE_SEED, PAGE_SAMPLES, REVIEW_SAMPLES
-from tripeaks_solver.model.cards import DECK_SIZE, RANKS, SUIT_SYMBOLS, SUITS
+from tripeaks_solver.model.cards import DECK_SIZE, RANKS, SUIT_SYMBOLS, SUITS, Card
 from tripeaks_solver.model.dealing import WASTE_INDEX
 from tripeaks_solver.model.geometry import COVERED_BY, ROWS, TABLEAU_SIZE, column_of
 from tripeaks_solver.model.i18n import LANGUAGE_NAMES, LANGUAGES
@@ -334,3 +336,31 @@ def test_the_page_holds_the_facts_from_its_first_paint():
     found = re.search(r'<script type="application/json" id="page-facts">(.*?)</script>', html)
     assert found and json.loads(found.group(1)) == json.loads(json.dumps(page_facts()))
     assert html.index('id="page-facts"') < html.index("</head>")
+
+
+NODE = shutil.which("node")
+
+
+@pytest.mark.skipif(NODE is None, reason="node is not installed (the browser tests type "
+                                         "cards too)")
+def test_the_page_reads_cards_and_keys_by_the_facts():
+    """cards.js and play.js, run by node on FACTS: a word typed as a card, a card shown,
+    the keys typed one by one as the rank they begin (``1`` then ``0``: T)."""
+    scripts = "\n".join((STATIC / name).read_text(encoding="utf-8")
+                        for name in ("facts.js", "i18n.js", "cards.js"))
+    play = (STATIC / "play.js").read_text(encoding="utf-8")
+    rank_keys = play[play.index("function rankKeys"):]
+    driver = ("globalThis.document = {addEventListener() {}}; globalThis.window = {};\n"
+              + scripts + "\n" + rank_keys + "\nObject.assign(FACTS, JSON.parse(process.argv[1]));\n"
+              "const words = ['10h', 'th', 'Th', 'AS', 'kc', '1h', 'A2h', 'h', '10', '9x', 'Jk'];\n"
+              "const keys = (typed) => [...typed].reduce((k, c) => rankKeys(k, c) || '', '');\n"
+              "console.log(JSON.stringify({tokens: words.map(cardToken),\n"
+              "  shown: ['Th', 'As', 'Jk', '??'].map(pretty), deck: deckTokens(),\n"
+              "  keys: ['10', '1', 'K', 'Q1', '0', '9'].map(keys)}));")
+    out = json.loads(subprocess.run([NODE, "-e", driver, json.dumps(page_facts())],
+                                    capture_output=True, text=True, timeout=60,
+                                    check=True).stdout)
+    assert out["tokens"] == ["Th", "Th", "Th", "As", "Kc", None, None, None, None, None, None]
+    assert out["shown"] == ["10♥", "A♠", "🃏", "??"]
+    assert out["deck"] == [Card(i).token for i in range(DECK_SIZE)]
+    assert out["keys"] == ["T", "1", "K", "1", "", "9"]
