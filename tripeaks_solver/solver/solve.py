@@ -156,7 +156,7 @@ class Solution:
             self.rules, source or code or "layout", code,
             None if code is None else self.deal.number,
             None if code is not None else self.deal.line(), kind="deal",
-            pysol=pysol_info(self.deal, self.rules), scoring=self.scheme,
+            pysol=pysol_info(self.deal, self.rules, self.scheme), scoring=self.scheme,
             must_clear=self.must_clear, winnable=self.winnable, min_draws=self.min_draws,
             best_score=self.best_score, best_moves=self.best_moves,
             max_removed=self.max_removed, states=self.states, seconds=round(self.seconds, 6),

@@ -73,7 +73,7 @@ def solve_page(text: str, scoring: str = "app", should_stop: StopCheck | None = 
     if isinstance(deal, Layout):
         return {**out, "pysol": None, "unknown": len(deal.unknown_places),
                 "rules": _shares(deal, should_stop)}
-    out["pysol"] = pysol_info(deal, Rules.named("easy"))
+    out["pysol"] = pysol_info(deal, Rules.named("easy"), scoring)
     for name in RULE_ORDER:
         if should_stop is not None and should_stop():
             raise Cancelled
