@@ -11,11 +11,16 @@ run is part of the key: it is not capped, since each further removal of a run ca
 change what the run's next removals score (2^⌊(k−1)/4⌋ grows without bound).
 
 A state is dropped when one of the same configuration and waste rank with as long a
-run and as good a score is in its layer (``_add``). No bound prunes: bounds on what a
-state can still score (the deal's longest runs, the peaks' thresholds, the stock) were
-measured to cost as much as they saved, the search visiting nearly every reachable state
-either way (docs/design.md). ``floor`` (the gain of a line the solver has, else −1) only
-decides whether the line found replaces that one.
+run and as good a score is in its layer (``_add``). An arrival from which no card can be
+removed can only draw (or, on the last layer, is stuck), and what follows a draw depends
+on neither the waste nor the run: it is no state of its own but goes straight to the
+next layer's entry of its configuration, which keeps the best score (``draw_move``
+remembers the removal for the line); an entry that cannot play either is carried on to
+the next layer (``_enter``). No bound prunes: bounds on what a state can still score
+(the deal's longest runs, the peaks' thresholds, the stock) were measured to cost as much
+as they saved, the search visiting nearly every reachable state either way
+(docs/design.md). ``floor`` (the gain of a line the solver has, else −1) only decides
+whether the line found replaces that one.
 """
 
 from __future__ import annotations
