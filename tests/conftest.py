@@ -28,6 +28,12 @@ for _name in ("LC_ALL", "LC_MESSAGES"):
     os.environ.pop(_name, None)
 os.environ["LANG"] = "C.UTF-8"
 
+# The tests start the tool some hundreds of times: with PYTHONDONTWRITEBYTECODE set (some
+# shells and containers set it), each start compiled the package's sources again (about
+# 0.1 s of CPU). The test run writes its bytecode (__pycache__, ignored by git).
+if os.environ.pop("PYTHONDONTWRITEBYTECODE", None) is not None:
+    sys.dont_write_bytecode = False
+
 _SETUP = ("from tripeaks_solver.model.dealing import Deal\n"
           "from tripeaks_solver.model.rules import EASY\n"
           "deal = Deal.from_number(0)\n")

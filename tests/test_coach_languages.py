@@ -119,7 +119,8 @@ def tripeaks(tmp: Path, *args: str, stdin: str = "") -> subprocess.CompletedProc
 
 @pytest.mark.parametrize(("lang", "said"), [
     ("vi", "chưa có ván để bắt đầu: dòng đầu tiên của đầu vào chuẩn"),
-    ("sk", "chýba začiatok hry: určuje ho prvý riadok štandardného vstupu"),
+    pytest.param("sk", "chýba začiatok hry: určuje ho prvý riadok štandardného vstupu",
+                 marks=pytest.mark.slow),  # the fast set: one language a test, in turn
 ])
 def test_the_terminal_s_errors_on_a_start_or_a_record_are_in_the_language(tmp_path, lang,
                                                                          said):
@@ -152,7 +153,7 @@ def test_the_terminal_s_errors_on_a_start_or_a_record_are_in_the_language(tmp_pa
 
 
 @pytest.mark.parametrize(("lang", "words"), [
-    ("vi", ["; hết cơ hội thắng sau nước đi 7;"]),
+    pytest.param("vi", ["; hết cơ hội thắng sau nước đi 7;"], marks=pytest.mark.slow),
     ("sk", ["; výhra stratená po ťahu 7;"]),
 ])
 def test_a_review_s_summary_names_the_win_it_lost(tmp_path, lang, words):
@@ -163,8 +164,9 @@ def test_a_review_s_summary_names_the_win_it_lost(tmp_path, lang, words):
     assert [w for w in words if w not in text] == [], text
 
 
-@pytest.mark.parametrize(("lang", "start"), [("vi", "  mã TP1-E-AAAAAAB  (luật Dễ, "),
-                                             ("sk", "  kód TP1-E-AAAAAAB  (pravidlá Ľahké, ")])
+@pytest.mark.parametrize(("lang", "start"), [
+    ("vi", "  mã TP1-E-AAAAAAB  (luật Dễ, "),
+    pytest.param("sk", "  kód TP1-E-AAAAAAB  (pravidlá Ľahké, ", marks=pytest.mark.slow)])
 def test_coach_list_names_the_start_s_kind_in_the_language(tmp_path, lang, start):
     r = tripeaks(tmp_path, "coach", "TP1-E-AAAAAAB", "--no-analysis", stdin="q\n")
     assert r.returncode == 0, r.stderr

@@ -227,6 +227,7 @@ def test_solve_text_says_when_no_line_clears(capsys) -> None:
     assert "line to" not in out
 
 
+@pytest.mark.slow  # a naive twin a move (the fast set keeps hint's text with must-clear)
 def test_hint_json_with_must_clear(capsys) -> None:
     before = ("draw", "draw")
     code, out, err = run(capsys, "hint", "TP1-E-AAAAABW", *before, "--scoring", "original",

@@ -273,7 +273,8 @@ def _twin_deal(position: Position, rnd: random.Random) -> Position:
 
 
 @pytest.mark.parametrize("spec", ("random", "greedy", "careful", "rollout:8", "fair:8", "pimc:3"))
-@pytest.mark.parametrize("rules", VARIANTS[:4], ids=lambda r: str(r))
+@pytest.mark.parametrize("rules", [pytest.param(r, marks=pytest.mark.slow) if i >= 2 else r
+                                   for i, r in enumerate(VARIANTS[:4])], ids=lambda r: str(r))
 def test_players_never_read_hidden_cards(spec, rules):
     rnd = random.Random(spec + str(rules))
     checked = 0

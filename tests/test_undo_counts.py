@@ -33,7 +33,7 @@ from tripeaks_solver.model.dealing import Deal
 from tripeaks_solver.model.game import Game, Status
 from tripeaks_solver.model.position import Position
 from tripeaks_solver.model.rules import CLASSIC, EASY, Rules
-from tripeaks_solver.model.scoring import SCHEMES
+from tripeaks_solver.model.scoring import RUN_SCHEMES, SCHEMES
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from cli_run import run
@@ -170,7 +170,9 @@ def test_many_records_with_undos(scheme):
                      scheme)
 
 
-@pytest.mark.parametrize("scheme", SCHEMES)
+# The run schemes' searches cost most: the slow set has them.
+@pytest.mark.parametrize("scheme", [pytest.param(s, marks=pytest.mark.slow)
+                                    if s in RUN_SCHEMES else s for s in SCHEMES])
 def test_the_commands_agree_with_replay(capsys, scheme):
     """hint's printed line replays (through ``replay``) to hint's best score and moves."""
     rng = random.Random(scheme)

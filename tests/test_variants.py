@@ -168,6 +168,7 @@ def test_app_and_cards_left_match_naive_many(rules: Rules, number: int) -> None:
     check_app_and_cards_left(number, rules)
 
 
+@pytest.mark.slow  # solves every deal of the default run again with the naive twin
 def test_what_the_naive_cross_checks_cover() -> None:
     """The default and slow runs together: 20+ deals for every single option (Easy and
     Classic), 10+ for every combination, the pinned lost deals, and no deal twice; the

@@ -257,8 +257,11 @@ def test_a_card_told_wrongly_is_corrected(tmp_path):
     state = c.post(f"/api/games/{name}/reveal",
                    json={"card": wrong.token, "at": state["at"]}).json()
     told = {t["card"]: t for t in state["told"]}
-    assert len(told) == 12 and told[wrong.token] == {"card": wrong.token, "place": 29, "ply": 1}
-    assert told[deal.cards[18].token]["ply"] == 0
+    # each named as the question that asked for it named it: the first card drawn
+    assert len(told) == 12 and told[wrong.token] == {"card": wrong.token, "place": 29,
+                                                     "name": "stock card 1", "ply": 1}
+    assert told[deal.cards[18].token] == {"card": deal.cards[18].token, "place": 18, "ply": 0,
+                                          "name": "the bottom row, 1st card from the left"}
     assert state["moves"] == [{"ply": 1, "number": 1, "move": "draw",
                                "shown": [wrong.token], "taken_back": False}]
     r = c.post(f"/api/games/{name}/correct", json={"told": wrong.token,
@@ -608,14 +611,17 @@ def test_solve_says_which_rules_a_code_names_and_none_for_a_layout(tmp_path):
 
 
 def test_the_start_form_is_given_the_bounds_the_server_holds_the_advice_to(tmp_path):
+    import json
     import re
 
     from tripeaks_solver.web.advice import MAX_SAMPLES, check_samples
     from tripeaks_solver.web.app import number
 
     html = client(tmp_path).get("/").text
-    most = dict(re.findall(r'<input id="(samples|seed)"[^>]*?data-most="([^"]*)"', html))
-    assert most == {"samples": str(MAX_SAMPLES), "seed": str(2**63 - 1)}
+    facts = json.loads(re.search(r'<script type="application/json" id="page-facts">(.*?)'
+                                 r'</script>', html).group(1))
+    assert facts["limits"]["max_samples"] == MAX_SAMPLES
+    assert facts["limits"]["max_seed"] == str(2**63 - 1)
     # the bounds are the ones the advice's checks stop at
     assert check_samples(MAX_SAMPLES) == MAX_SAMPLES and number(str(2**63 - 1), "seed")
     for samples, seed in ((MAX_SAMPLES + 1, None), (None, str(2**63))):

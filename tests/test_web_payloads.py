@@ -95,6 +95,7 @@ def met(tmp_path_factory: pytest.TempPathFactory) -> set[type]:
         return r.json()
 
     get(p.ShareInfo, "/api/share")
+    get(p.PageFacts, "/api/facts")
     # A game from the cards seen: cards asked, told, corrected, cancelled; a peek.
     deal = Deal.from_number(4)
     seen = " ".join(deal.cards[i].token for i in seen_places(EASY))

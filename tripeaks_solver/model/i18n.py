@@ -31,7 +31,10 @@ from pathlib import Path
 
 from ..errors import InputError
 
-LANGUAGES = ("en", "vi", "sk")
+LANGUAGE_NAMES = {"en": "English", "vi": "Tiếng Việt", "sk": "Slovenčina"}
+"""Each language, named in its own words (as the page's switch names it); the first is
+the language of the texts in the code (the catalogs' keys)."""
+LANGUAGES = tuple(LANGUAGE_NAMES)
 DOMAIN = "messages"
 LOCALE_DIR = Path(__file__).parent / "locale"
 # The order POSIX gives the variables naming the language of messages.
@@ -151,6 +154,6 @@ def percent(share: float | Decimal, decimals: int = 0) -> str:
     return format_percent(value, format=pattern, locale=current())
 
 
-__all__ = ["LANGUAGES", "N_", "_", "check_language", "current", "fill", "language_from_env",
+__all__ = ["LANGUAGES", "LANGUAGE_NAMES", "N_", "_", "check_language", "current", "fill", "language_from_env",
            "ngettext", "number", "percent", "pgettext", "set_language", "speaking",
            "translations"]

@@ -26,8 +26,9 @@ from ..errors import InputError
 from ..games.files import os_errno
 from ..limits import MAX_ADVICE_SEED, REVIEW_SAMPLES
 from ..model.i18n import N_, _, current
-from .advice import MAX_SAMPLES, check_samples
+from .advice import check_samples
 from .events import Events
+from .facts import facts_json, with_facts
 from .guard import (
     HEADERS,
     MAX_BODY,
@@ -102,13 +103,6 @@ async def body(request: Request) -> dict:
 MAX_NUMBER = MAX_ADVICE_SEED  # the largest whole number a request may carry (a seed)
 
 
-def with_bounds(html: str) -> str:
-    """The page with the bounds its start form checks (start.js reads them from the
-    samples and seed fields' ``data-most``) written in: the server's own, held once."""
-    return (html.replace('data-most="MAX_SAMPLES"', f'data-most="{MAX_SAMPLES}"', 1)
-            .replace('data-most="MAX_NUMBER"', f'data-most="{MAX_NUMBER}"', 1))
-
-
 def number(value, what: str, default: int | None = None) -> int | None:
     """``value`` as a whole number from 0 (``default`` when absent); ``what`` names it in
     the error: the page's field (its samples and seed, typed by the player, in the page's
@@ -181,10 +175,13 @@ def make_app(folder: Path, hosts: Callable[[], Iterable[str]] | None,
 
     async def page(request: Request) -> Response:
         html = (STATIC / "index.html").read_text(encoding="utf-8")
-        return HTMLResponse(page_html(with_bounds(html), current()), headers=HEADERS)
+        return HTMLResponse(page_html(with_facts(html), current()), headers=HEADERS)
 
     async def messages(request: Request) -> Response:
         return Response(catalog(current()), media_type="application/json", headers=HEADERS)
+
+    async def facts(request: Request) -> Response:
+        return Response(facts_json(), media_type="application/json", headers=HEADERS)
 
     async def list_games(request: Request) -> Response:
         return ok(GameList(folder=str(hub.folder), games=await work(hub.games)))
@@ -337,7 +334,7 @@ def make_app(folder: Path, hosts: Callable[[], Iterable[str]] | None,
 
     routes = [
         Route("/", page), Route("/play/{name}", page), Route("/solve", page),
-        Route("/api/messages", messages),
+        Route("/api/messages", messages), Route("/api/facts", facts),
         Route("/api/games", list_games), Route("/api/games", new_game, methods=["POST"]),
         Route("/api/games/{name}", state),
         Route("/api/games/{name}/events", game_events),

@@ -88,6 +88,7 @@ class ToldCard(TypedDict):
     """A card the player told: STATE's ``told``."""
     card: str
     place: int
+    name: str
     ply: int
 
 
@@ -329,15 +330,76 @@ class Solved(TypedDict):
     pysol: dict[str, object] | None
 
 
+class Geometry(TypedDict):
+    """FACTS' ``geometry``: the board as model/geometry.py writes it."""
+    tableau_size: int
+    rows: list[list[int]]
+    covered_by: list[list[int]]
+    columns: list[int]
+    width: int
+    stock_size: int
+
+
+class CardSyntax(TypedDict):
+    """FACTS' ``cards``: how a card is written (model/cards.py)."""
+    ranks: str
+    suits: str
+    rank_names: list[str]
+    suit_symbols: dict[str, str]
+    joker: str
+    joker_symbol: str
+    deck_size: int
+
+
+class StartCount(TypedDict):
+    """A line of FACTS' ``starts``: the cards a player sees at the start under the
+    variants that change them (model/observed.py's ``seen_places``)."""
+    open: bool
+    empty_waste: bool
+    count: int
+    waste: bool
+
+
+class LanguageName(TypedDict):
+    """A line of FACTS' ``languages``."""
+    code: str
+    name: str
+
+
+class PageLimits(TypedDict):
+    """FACTS' ``limits``: the advice's samples and seed (limits.py)."""
+    default_samples: int
+    max_samples: int
+    max_seed: str
+
+
+class MarkGrades(TypedDict):
+    """FACTS' ``marks``: where the review's ``?!``, ``?`` and ``??`` begin
+    (analysis/judgement.py): points of chance lost, expected points lost."""
+    chance: list[int]
+    points: list[int]
+
+
+class PageFacts(TypedDict):
+    """FACTS: ``GET /api/facts``, and in the page from its first paint."""
+    geometry: Geometry
+    cards: CardSyntax
+    starts: list[StartCount]
+    languages: list[LanguageName]
+    limits: PageLimits
+    marks: MarkGrades
+
+
 PAYLOADS: tuple[type, ...] = (
     ErrorAnswer, ShareInfo, GameList, GameEntry, GameState, StartText, Cell, Need, Peek,
     PeekShow, MoveRow, ToldCard, AdviceAnswer, AdviceMove, Rather, ReviewAnswer, ReviewRow,
     Costly, Luck, LuckMove, LostAt, BoardAnswer, EndAnswer, EndAnalysis, Solved,
-    RulesVerdict, Frame, ShareWon)
+    RulesVerdict, Frame, ShareWon, PageFacts, Geometry, CardSyntax, StartCount, LanguageName,
+    PageLimits, MarkGrades)
 """Every payload, for the test that checks the answers and docs/web.md against them."""
 
-__all__ = ["PAYLOADS", "AdviceAnswer", "AdviceMove", "BoardAfter", "BoardAnswer", "Cell",
-           "Costly", "EndAnalysis", "EndAnswer", "ErrorAnswer", "Frame", "GameEntry",
-           "GameList", "GameState", "Judgement", "LostAt", "Luck", "LuckMove", "MoveRow",
-           "Need", "Peek", "PeekData", "PeekShow", "Rather", "ReviewAnswer", "ReviewRow",
-           "RulesVerdict", "ShareInfo", "ShareWon", "Solved", "StartText", "ToldCard"]
+__all__ = ["PAYLOADS", "AdviceAnswer", "AdviceMove", "BoardAfter", "BoardAnswer", "CardSyntax",
+           "Cell", "Costly", "EndAnalysis", "EndAnswer", "ErrorAnswer", "Frame", "GameEntry",
+           "GameList", "GameState", "Geometry", "Judgement", "LanguageName", "LostAt", "Luck",
+           "LuckMove", "MarkGrades", "MoveRow", "Need", "PageFacts", "PageLimits", "Peek", "PeekData",
+           "PeekShow", "Rather", "ReviewAnswer", "ReviewRow", "RulesVerdict", "ShareInfo", "ShareWon", "Solved", "StartCount", "StartText", "ToldCard"]

@@ -22,7 +22,7 @@ from ..model.game import Game, Status
 from ..model.geometry import TABLEAU_SIZE
 from ..model.i18n import _
 from ..model.moves import move_numbers
-from ..model.observed import ObservedGame, Start
+from ..model.observed import ObservedGame, Start, name_place
 from .payloads import (
     BoardAfter,
     Cell,
@@ -84,10 +84,12 @@ def told_cards(game: ObservedGame) -> list[ToldCard]:
     for place, card in enumerate(game.knowledge.places):
         if card is None:
             continue
+        name = name_place(place, game.rules)  # as the server names a place it asks for
         if game.start.knowledge.places[place] is not None:
-            told.append({"card": card.token, "place": place, "ply": 0})
+            told.append({"card": card.token, "place": place, "name": name, "ply": 0})
         elif int(card) in first:
-            told.append({"card": card.token, "place": place, "ply": first[int(card)]})
+            told.append({"card": card.token, "place": place, "name": name,
+                         "ply": first[int(card)]})
     return sorted(told, key=lambda t: (t["ply"], t["place"]))
 
 

@@ -5,26 +5,29 @@
 // i18n.js (loaded first).
 "use strict";
 
-const RANKS = "A23456789TJQK";
-const SUITS = "cdhs";
-const SUIT_SYMBOL = { c: "♣", d: "♦", h: "♥", s: "♠" };
-const ROWS = [[0, 3], [3, 9], [9, 18], [18, 28]];
-const COVERED_BY = (() => {
-  const cover = new Array(28).fill(null).map(() => []);
-  for (let j = 0; j < 9; j++) cover[9 + j] = [18 + j, 19 + j];
-  for (let k = 0; k < 6; k++) {
-    const p = Math.floor(k / 2), i = k % 2;
-    cover[3 + k] = [9 + 3 * p + i, 10 + 3 * p + i];
-  }
-  for (let p = 0; p < 3; p++) cover[p] = [3 + 2 * p, 4 + 2 * p];
-  return cover;
-})();
-function column(p) {  // half-card units: the bottom row at 0, 2, ..., 18
-  if (!COVERED_BY[p].length) return 2 * (p - 18);
-  const [a, b] = COVERED_BY[p];
-  return (column(a) + column(b)) / 2;
+// The board and the cards as the server defines them (FACTS, facts.js): none written here.
+// A place's column, in half-card units (the bottom row at 0, 2, …), and its row.
+function column(p) { return FACTS.geometry.columns[p]; }
+function rowOf(p) { return FACTS.geometry.rows.findIndex(([a, b]) => a <= p && p < b); }
+// The 52 cards' tokens, suit by suit (the order of a picker).
+function deckTokens() {
+  const { ranks, suits } = FACTS.cards;
+  return [...suits].flatMap((s) => [...ranks].map((r) => r + s));
 }
-function rowOf(p) { return ROWS.findIndex(([a, b]) => a <= p && p < b); }
+function isJoker(token) { return token === FACTS.cards.joker; }
+// A card's rank as people write it ("10" for T) and its suit's symbol.
+function rankShown(token) {
+  const { ranks, rank_names: names } = FACTS.cards;
+  return isJoker(token) ? FACTS.cards.joker_symbol : names[ranks.indexOf(token[0])] || token[0];
+}
+function suitShown(token) { return isJoker(token) ? "" : FACTS.cards.suit_symbols[token[1]] || token.slice(1); }
+// A word typed as a card ("10h", "th", "Th"): its token ("Th"), or null.
+function cardToken(word) {
+  const { ranks, suits, rank_names: names } = FACTS.cards;
+  const head = word.slice(0, -1).toUpperCase(), suit = word.slice(-1).toLowerCase();
+  const at = names.includes(head) ? names.indexOf(head) : head.length === 1 ? ranks.indexOf(head) : -1;
+  return at >= 0 && suit.length === 1 && suits.includes(suit) ? ranks[at] + suit : null;
+}
 
 const $ = (sel) => document.querySelector(sel);
 function el(tag, attrs = {}, ...children) {
@@ -51,16 +54,14 @@ function svg(tag, attrs = {}, text) {
 function pretty(token) {
   if (token === "draw") return pgettext("move", "draw");
   if (token === "undo") return pgettext("move", "undo");
-  if (token === "Jk") return "🃏";
-  const rank = token[0] === "T" ? "10" : token[0];
-  return rank + (SUIT_SYMBOL[token[1]] || token.slice(1));
+  return rankShown(token) + suitShown(token);
 }
 // Cards and moves in a row: "8♥ draw 7♣".
 function prettyLine(tokens) { return tokens.map(pretty).join(" "); }
 let CARD_NAMES = null;
 // A card's name for screen readers and sentences: "jack of diamonds".
 function cardName(token) {
-  if (token === "Jk") return _("joker");
+  if (isJoker(token)) return _("joker");
   if (CARD_NAMES === null) CARD_NAMES = {
     "Ac": _("ace of clubs"), "2c": _("two of clubs"), "3c": _("three of clubs"),
     "4c": _("four of clubs"), "5c": _("five of clubs"), "6c": _("six of clubs"),
@@ -132,17 +133,6 @@ function scoringWord(s) {
   return { app: _("app scoring"), original: _("original scoring"),
     "cards-left": _("cards-left scoring") }[s] || s;
 }
-// A place of the deal as the player finds it (the server sends its number).
-function placeName(place, emptyWaste) {
-  if (place < 28) {
-    const row = rowOf(place), n = fmtNumber(place - ROWS[row][0] + 1);
-    if (row === 0) return _("the peaks, card {n} from the left", { n });  // as the app names them
-    if (row === ROWS.length - 1) return _("the bottom row, card {n} from the left", { n });
-    return _("row {row} from the top, card {n} from the left", { row: fmtNumber(row + 1), n });
-  }
-  const drawn = place - 28 + (emptyWaste ? 1 : 0);
-  return drawn === 0 ? _("the waste card") : _("stock card {n}", { n: fmtNumber(drawn) });
-}
 // A share as a whole percent that never says 100% (or 0%) unless it is exactly that.
 function percent(share) {
   let p = Math.round(100 * share);
@@ -201,10 +191,8 @@ async function api(path, body, quiet = false) {
 // A card's face; inside, the rank and suit are hidden from screen readers: the card is
 // named once, by its aria-label (or its button's).
 function cardFace(token, attrs = {}, tag = "span") {
-  const joker = token === "Jk";
   const red = token[1] === "h" || token[1] === "d";
-  const rank = joker ? "🃏" : token[0] === "T" ? "10" : token[0];
-  const suit = joker ? "" : SUIT_SYMBOL[token[1]];
+  const rank = rankShown(token), suit = suitShown(token);
   const label = attrs["aria-hidden"] ? null : attrs["aria-label"] || cardName(token);
   const node = el(tag, { class: `card face ${red ? "red" : "black"}`, title: pretty(token),
     ...(tag === "span" ? { role: "img" } : { type: "button" }), ...attrs, "aria-label": label },
@@ -260,14 +248,14 @@ function cardBack(attrs = {}) {
   return el("span", { class: "card back", role: "img", "aria-label": _("a face-down card"), ...attrs });
 }
 
-// The 28 places of the peaks, drawn into `box`; `view(p)` says what each shows.
+// The places of the peaks, drawn into `box`; `view(p)` says what each shows.
 function drawBoard(box, board, view) {
   box.replaceChildren();
   for (const cell of board) {
     if (cell.removed) continue;
     const p = cell.place;
     const node = view(cell);
-    node.style.left = `${(column(p) / 20) * 100}%`;
+    node.style.left = `${(column(p) / FACTS.geometry.width) * 100}%`;
     node.style.top = `${(rowOf(p) * 1.4 / 7) * 100}%`;
     node.style.zIndex = String(rowOf(p) + 1);
     box.append(node);

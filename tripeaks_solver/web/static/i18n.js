@@ -19,14 +19,16 @@
 // The catalog comes from the server (in the page, or /api/messages: the same compiled
 // catalogs as the terminal's texts), in the language the request speaks: the address's
 // ?lang= (kept in the cookie from then on), the `lang` cookie, the server's --lang, the
-// browser's Accept-Language. An element with `data-lang="vi"` (or "sk", "en") is a switch
-// (without one in the page, three small buttons are added to its header): a click keeps
+// browser's Accept-Language. The languages are the server's (FACTS.languages, facts.js):
+// the header's `.lang-switch` gets a button for each, `data-lang` its code; a click keeps
 // the choice in the cookie and shows the page again in that language.
 "use strict";
 
-const I18N = { lang: "en", messages: {}, pluralIndex: (n) => (n === 1 ? 0 : 1) };
+// `lang`: the catalog's (before it, and without it, the language of the keys: the
+// server's first, FACTS.languages[0])
+const I18N = { lang: undefined, messages: {}, pluralIndex: (n) => (n === 1 ? 0 : 1) };
 const LANG_COOKIE = "lang";
-const LANGUAGES = ["en", "vi", "sk"];
+function languageCodes() { return (FACTS.languages || []).map((l) => l.code); }
 
 function fillIn(text, vars) {
   if (!vars) return text;
@@ -159,20 +161,34 @@ async function loadMessages() {
   const asked = new URLSearchParams(window.location.search).get("lang");
   // An address's ?lang= is a choice too: kept, so that the links it follows and the
   // server's answers (errors, advice) speak it as well.
-  if (LANGUAGES.includes(asked)) keepLanguage(asked);
+  if (languageCodes().includes(asked)) keepLanguage(asked);
   try {
     if (inPage) {
       useCatalog(JSON.parse(inPage.textContent));
     } else {
-      const query = LANGUAGES.includes(asked) ? `?lang=${asked}` : "";
+      const query = languageCodes().includes(asked) ? `?lang=${asked}` : "";
       const response = await fetch(`/api/messages${query}`, { headers: { Accept: "application/json" } });
       if (response.ok) useCatalog(await response.json());
     }
   } catch (err) {
     console.error("the page's words could not be loaded:", err);
   }
-  document.documentElement.lang = I18N.lang;
+  if (!I18N.lang) I18N.lang = languageCodes()[0];
+  if (I18N.lang) document.documentElement.lang = I18N.lang;
+  languageSwitch();
   translatePage();
+}
+// The switch: a button for each language, named in its own words.
+function languageSwitch() {
+  for (const box of document.querySelectorAll(".lang-switch")) {
+    box.replaceChildren(...(FACTS.languages || []).map(({ code, name }) => {
+      const b = document.createElement("button");
+      Object.assign(b, { type: "button", lang: code, title: name, textContent: code.toUpperCase() });
+      b.dataset.lang = code;
+      b.setAttribute("aria-label", name);
+      return b;
+    }));
+  }
 }
 
 // The switch: the choice kept a year in the cookie the server reads, then the page shown
@@ -181,7 +197,7 @@ function keepLanguage(lang) {
   document.cookie = `${LANG_COOKIE}=${lang}; Path=/; Max-Age=31536000; SameSite=Strict`;
 }
 function chooseLanguage(lang) {
-  if (!LANGUAGES.includes(lang)) return;
+  if (!languageCodes().includes(lang)) return;
   keepLanguage(lang);
   const url = new URL(window.location.href);
   url.searchParams.delete("lang");

@@ -5,7 +5,7 @@
 "use strict";
 
 const game = {
-  name: null, state: null, advice: null, samples: 1000, seed: null, asked: 0,
+  name: null, state: null, advice: null, samples: null, seed: null, asked: 0,
   judged: null,  // the record judged (GET review), the latest to arrive
   reviewing: null,  // the line of the record whose board is shown (null: the game)
   correcting: undefined,  // undefined: closed; null: the cards told; a token: its picker
@@ -40,7 +40,7 @@ async function showPlay(name) {
   document.body.classList.add("play");
   game.name = name;
   const q = new URLSearchParams(location.search);
-  game.samples = Number(q.get("samples")) || 1000;
+  game.samples = Number(q.get("samples")) || FACTS.limits.default_samples;
   // the seed as its digits (up to 2⁶³: past 2⁵³ a JavaScript number would change it)
   game.seed = q.get("seed") !== null && q.get("seed") !== "" ? q.get("seed") : null;
   $("#record-name").textContent = _("The record: {file}", { file: name });
@@ -265,7 +265,7 @@ function showQuestion(state, peek) {
     peekLine.textContent = peekTaps(peek) + (peek.no_moves_message ? " " +
       _("After it no move is left: close the app's “No more valid moves” to read the card (undo still works).") : "");
   }
-  const place = placeName(need.place, state.empty_waste);
+  const place = need.name;  // worded by the server, as the terminal's coach says it
   let ask = need.move === "draw" ? _("Which card did you draw?")
     : _("After {card}: which card turned up at {place}?", { card: pretty(need.move), place });
   if (need.of > 1) {
@@ -275,8 +275,7 @@ function showQuestion(state, peek) {
   const known = new Set(state.known_cards);
   const grid = $("#reveal-grid");
   grid.replaceChildren();
-  for (const s of SUITS) for (const r of RANKS) {
-    const t = r + s;
+  for (const t of deckTokens()) {
     const seen = known.has(t);
     grid.append(pickButton(t, { disabled: seen, "data-reveal": seen ? null : t,
       "aria-label": seen ? _("{card}, told already", { card: cardName(t) }) : cardName(t),
@@ -307,7 +306,7 @@ function openCorrect(token = null) {
   }
 }
 function toldWhen(t, state) {
-  const place = placeName(t.place, state.empty_waste);
+  const place = t.name;
   if (t.ply === 0) return _("{card}: {place}, told at the start", { card: pretty(t.card), place });
   const row = state.moves[t.ply - 1];
   return _("{card}: {place}, told with move {n} ({move})",
@@ -331,14 +330,13 @@ function showCorrect(state) {
   }
   const known = new Set(state.known_cards);
   const grid = el("div", { class: "grid", role: "group", "aria-label": _("The cards not told yet") });
-  for (const s of SUITS) for (const r of RANKS) {
-    const t = r + s;
+  for (const t of deckTokens()) {
     if (known.has(t)) continue;
     grid.append(pickButton(t, { "data-correct-to": t, onclick: () => correct(told.card, t) }));
   }
   roving(grid);
   box.replaceChildren(el("h2", { text: _("Correct a card") }),
-    el("p", { text: _("You told {card} for {place}. Which card was it?", { card: pretty(told.card), place: placeName(told.place, state.empty_waste) }) }),
+    el("p", { text: _("You told {card} for {place}. Which card was it?", { card: pretty(told.card), place: told.name }) }),
     grid, el("button", { type: "button", onclick: () => openCorrect(null), text: _("Another card") }), " ", close);
 }
 async function correct(told, to) {
@@ -517,18 +515,26 @@ function onKey(ev) {
   if (k.length !== 1 || game.reviewing !== null) return;
   if (k === " " && ev.target.tagName === "BUTTON") return;  // the focused button's own
   const c = k.toUpperCase();
-  if (keys && SUITS.includes(k.toLowerCase())) {
+  if (keys && FACTS.cards.suits.includes(k.toLowerCase())) {
     const token = keys + k.toLowerCase();
     keys = "";
     if (state && state.need) send("reveal", { card: token });
     else send("move", { move: token });
     return;
   }
-  if (c === "1") { keys = "1"; return; }
-  if (keys === "1" && c === "0") { keys = "T"; return; }
-  if (RANKS.includes(c)) { keys = c; return; }
+  const rank = rankKeys(keys, c);
+  if (rank) { keys = rank; return; }
   keys = "";
   if (state && state.need) return;
   if (c === "D") send("move", { move: "draw" });
   else if (c === "U") send("move", { move: "undo" });
+}
+// The rank typed so far: a rank's letter (8, T, K), or its name as people write it,
+// digit by digit ("1" then "0": T); null when the key begins no rank.
+function rankKeys(keys, c) {
+  const { ranks, rank_names: names } = FACTS.cards;
+  const named = names.indexOf(keys + c);
+  if (keys && named >= 0) return ranks[named];
+  if (ranks.includes(c)) return c;
+  return names.some((n) => n.length > 1 && n.startsWith(c)) ? c : null;
 }

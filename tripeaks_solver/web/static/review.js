@@ -3,16 +3,24 @@
 // picture. Uses cards.js, i18n.js and play.js (the game shown).
 "use strict";
 
-// The judgement as it could be seen then (chance lost against the advice of the moment)
-const MARK_WORDS = () => ({
-  "?!": _("an inaccuracy: 5 to 10 points of chance lost"), "?": _("a mistake: 10 to 20 points of chance lost"),
-  "??": _("a blunder: 20 points of chance or more lost"),
-});
-const MARK_WORDS_POINTS = () => ({
-  "?!": _("an inaccuracy: every move had the same chance, 10 to 25 expected points lost"),
-  "?": _("a mistake: every move had the same chance, 25 to 50 expected points lost"),
-  "??": _("a blunder: every move had the same chance, 50 expected points or more lost"),
-});
+// The judgement as it could be seen then (chance lost against the advice of the moment),
+// its grades where the server's judgement sets them (FACTS.marks)
+const MARK_WORDS = () => {
+  const [a, b, c] = FACTS.marks.chance.map(fmtNumber);
+  return {
+    "?!": _("an inaccuracy: {low} to {high} points of chance lost", { low: a, high: b }),
+    "?": _("a mistake: {low} to {high} points of chance lost", { low: b, high: c }),
+    "??": _("a blunder: {least} points of chance or more lost", { least: c }),
+  };
+};
+const MARK_WORDS_POINTS = () => {
+  const [a, b, c] = FACTS.marks.points.map(fmtNumber);
+  return {
+    "?!": _("an inaccuracy: every move had the same chance, {low} to {high} expected points lost", { low: a, high: b }),
+    "?": _("a mistake: every move had the same chance, {low} to {high} expected points lost", { low: b, high: c }),
+    "??": _("a blunder: every move had the same chance, {least} expected points or more lost", { least: c }),
+  };
+};
 // in hindsight, every card known
 const EXACT_MARK_WORDS = () => ({
   "??": _("no win left after it"), "?": _("fewer points still reachable after it"), "!": _("the only move that kept the win"),
@@ -238,8 +246,8 @@ function summary(j) {
   const points = (n) => ngettext("{n} point", "{n} points", n, { n: fmtNumber(n) });
   if (!j.rows.length) return [_("No move was played.")];
   if (j.accuracy !== null) {
-    out.push(_("Accuracy {accuracy}: {n} of {total} decisions within 5 points of chance of the advice; {followed} followed it.", {
-      accuracy: percent(j.accuracy), n: fmtNumber(Math.round(j.accuracy * j.decisions)), total: fmtNumber(j.decisions), followed: fmtNumber(j.followed) }));
+    out.push(_("Accuracy {accuracy}: {n} of {total} decisions within {within} points of chance of the advice; {followed} followed it.", {
+      within: fmtNumber(FACTS.marks.chance[0]), accuracy: percent(j.accuracy), n: fmtNumber(Math.round(j.accuracy * j.decisions)), total: fmtNumber(j.decisions), followed: fmtNumber(j.followed) }));
   }
   if (j.costliest.length) {
     const c = j.costliest[0];
@@ -254,7 +262,8 @@ function summary(j) {
       out.push(_("Then: {moves}.", { moves: next.join("; ") }));
     }
   } else {
-    out.push(_("No decision is marked: every move kept its chance within 5 points of the advice's."));
+    out.push(_("No decision is marked: every move kept its chance within {within} points of the advice's.",
+      { within: fmtNumber(FACTS.marks.chance[0]) }));
   }
   if (j.luck) {
     out.push(_("Luck apart: the cards that turned up moved the chance by {luck} points in all.", { luck: signed(j.luck.total) }));

@@ -45,7 +45,7 @@ async function solveIt() {
     return;
   }
   const box = $("#verdicts");
-  box.replaceChildren(el("p", { text: solved.data.title === "layout" ? _("A layout of 52 cards") : solved.data.title }));
+  box.replaceChildren(el("p", { text: solved.data.title === "layout" ? _("A layout of {n} cards", { n: fmtNumber(FACTS.cards.deck_size) }) : solved.data.title }));
   if (solved.data.unknown) { showShares(box, solved.data); return; }
   solved.data.rules.forEach((r, i) => {
     const verdict = r.winnable

@@ -2,37 +2,40 @@
 // rules, and the saved games. Uses cards.js and i18n.js; app.js shows it.
 "use strict";
 
-function seenCount() {
+// The cards a player sees at the start under the variants ticked, as the server counts
+// them (FACTS.starts): how many, and whether the last is the waste card.
+function seenStart() {
   const open = document.querySelector('input[name=variant][value=open]').checked;
   const empty = document.querySelector('input[name=variant][value=empty-waste]').checked;
-  return (open ? 28 : 10) + (empty ? 0 : 1);
+  return FACTS.starts.find((s) => s.open === open && s.empty_waste === empty);
 }
+function seenCount() { return seenStart().count; }
 function startWords() {
   return $("#start-text").value.replace(/,/g, " ").split(/\s+/).filter(Boolean);
 }
+// The words typed as card tokens ("10h" as "Th"), or null when one is not a card.
 function startTokens() {
-  const words = startWords();
-  return words.every((w) => /^(10|[A2-9TJQK])[cdhs]$/i.test(w)) ? words : null;
-}
-function normal(word) {
-  const w = word.replace(/^10/, "T");
-  return w[0].toUpperCase() + w[1].toLowerCase();
+  const tokens = startWords().map(cardToken);
+  return tokens.every(Boolean) ? tokens : null;
 }
 // What to click, in words, under the variants ticked.
-function seenHelp(n) {
-  if (n === 11) return _("Click the 10 face-up cards left to right, then the waste card, as the app shows them; or paste the cards seen, a game code or a layout.");
-  if (n === 10) return _("Click the 10 face-up cards left to right as the app shows them; or paste the cards seen, a game code or a layout.");
-  if (n === 29) return _("Click the 28 peak cards row by row, left to right, then the waste card, as the app shows them; or paste the cards seen, a game code or a layout.");
-  return _("Click the 28 peak cards row by row, left to right, as the app shows them; or paste the cards seen, a game code or a layout.");
+function seenHelp(seen) {
+  const n = fmtNumber(seen.count - (seen.waste ? 1 : 0));  // the tableau's cards seen
+  if (!seen.open) {
+    return seen.waste ? _("Click the {n} face-up cards left to right, then the waste card, as the app shows them; or paste the cards seen, a game code or a layout.", { n })
+      : _("Click the {n} face-up cards left to right as the app shows them; or paste the cards seen, a game code or a layout.", { n });
+  }
+  return seen.waste ? _("Click the {n} peak cards row by row, left to right, then the waste card, as the app shows them; or paste the cards seen, a game code or a layout.", { n })
+    : _("Click the {n} peak cards row by row, left to right, as the app shows them; or paste the cards seen, a game code or a layout.", { n });
 }
 function renderPicker() {
-  const words = (startTokens() || []).map(normal);
-  const n = seenCount();
-  $("#seen-what").textContent = seenHelp(n);
+  const words = startTokens() || [];
+  const seen = seenStart(), n = seen.count;
+  $("#seen-what").textContent = seenHelp(seen);
   const picked = $("#picked");
   picked.replaceChildren();
   for (let i = 0; i < n; i++) {
-    const waste = i === n - 1 && n % 2 === 1;
+    const waste = seen.waste && i === n - 1;
     const name = waste ? _("the waste card") : _("card {n}", { n: fmtNumber(i + 1) });
     const slot = el("span", { class: `slot-small${waste ? " waste-slot" : ""}`, title: name });
     if (words[i]) slot.append(cardFace(words[i], { "aria-label": _("{place}: {card}", { place: name, card: cardName(words[i]) }) }));
@@ -46,7 +49,7 @@ function renderPicker() {
   }
 }
 function pick(token) {
-  const words = (startTokens() || []).map(normal);
+  const words = startTokens() || [];
   const at = words.indexOf(token);
   if (at >= 0) words.splice(at, 1);
   else if (words.length < seenCount()) words.push(token);
@@ -91,9 +94,10 @@ function listedRules(text) {
 }
 async function showStart() {
   $("#start-view").hidden = false;
+  if (!$("#samples").value) $("#samples").value = String(FACTS.limits.default_samples);
   const grid = $("#pick-grid");
-  for (const s of SUITS) for (const r of RANKS) {
-    const t = r + s;
+  grid.setAttribute("aria-label", _("The {n} cards", { n: fmtNumber(FACTS.cards.deck_size) }));
+  for (const t of deckTokens()) {
     grid.append(pickButton(t, { "data-pick": t, "aria-pressed": "false", onclick: () => pick(t) }));
   }
   roving(grid);
@@ -149,20 +153,20 @@ function startProblem() {
   const tokens = startTokens();
   if (!tokens) return null;  // a code, a layout: the server reads it
   const n = seenCount();
-  const cards = tokens.map(normal);
+  const cards = tokens;
   const twice = cards.find((c, i) => cards.indexOf(c) !== i);
   if (twice) return _("{card} is given twice: each card once.", { card: pretty(twice) });
-  if (cards.length !== n && cards.length !== 52) {
+  if (cards.length !== n && cards.length !== FACTS.cards.deck_size) {
     return ngettext("The start needs {want} cards; {n} is given.", "The start needs {want} cards; {n} are given.",
       cards.length, { want: fmtNumber(n), n: fmtNumber(cards.length) });
   }
   return null;
 }
 // The advice's fields, checked before a game is made for them (the server checks them
-// again on every advice), against the bounds the server wrote in the fields' data-most:
-// samples from 1, a seed from 0 (as digits: a JavaScript number is exact only up to 2⁵³).
+// again on every advice), against the server's bounds (FACTS.limits): samples from 1, a
+// seed from 0 (as digits: a JavaScript number is exact only up to 2⁵³).
 function adviceProblem(samples, seed) {
-  const mostSamples = Number($("#samples").dataset.most), mostSeed = BigInt($("#seed").dataset.most);
+  const mostSamples = FACTS.limits.max_samples, mostSeed = BigInt(FACTS.limits.max_seed);
   if (samples && !(/^\d+$/.test(samples) && Number(samples) >= 1 && Number(samples) <= mostSamples)) {
     return _("Samples: a whole number from 1 to {most}.", { most: fmtNumber(mostSamples) });
   }
@@ -173,7 +177,7 @@ function adviceProblem(samples, seed) {
 }
 async function start() {
   say("");
-  const samples = $("#samples").value.trim() || "1000";
+  const samples = $("#samples").value.trim() || String(FACTS.limits.default_samples);
   const seedTyped = $("#seed").value.trim();
   const problem = startProblem() || adviceProblem(samples, seedTyped);
   if (problem) { say(problem); return; }
