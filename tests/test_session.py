@@ -235,3 +235,42 @@ def test_a_fix_keeps_the_file_locked_and_whole(tmp_path: Path) -> None:
     again = CoachSession.resume(path)
     assert again.game.tokens == ["draw:4s", "draw:6c"]
     again.close()
+
+
+def _ended(status: Status) -> tuple[Deal, list[Move]]:
+    """A deal among the first 60 and moves that end it with ``status``, on the plain game:
+    a card whenever one plays (won), or a draw whenever one can (stuck)."""
+    for number in range(60):
+        deal, moves = Deal.from_number(number), []
+        game = Game(deal, EASY)
+        while game.status is Status.IN_PLAY:
+            cards = [Move.parse(c.token) for c in game.playable()]
+            draw = game.stock_left > 0
+            move = (Move.DRAW if draw else cards[0]) if status is Status.STUCK else \
+                (cards[0] if cards else Move.DRAW)
+            game.play(move)
+            moves.append(move)
+        if game.status is status:
+            return deal, moves
+    raise AssertionError(f"no deal ends {status}")
+
+
+@pytest.mark.parametrize("status", [Status.WON, Status.STUCK])
+def test_the_session_refuses_what_the_app_does_after_the_end(tmp_path: Path, status) -> None:
+    # The rule lives in the session that the page and the terminal share: a move after
+    # the end is refused, an undo too after a win (the app ends the game there).
+    deal, moves = _ended(status)
+    start = Start.of_deal("code", deal.code, deal, EASY)
+    session = CoachSession.new(start, "app", record=tmp_path / "game.txt", samples=20, seed=3)
+    for move in moves:
+        session.play(move.token)
+    assert session.status is status and session.pending is None
+    with pytest.raises(InputError, match=r"^the game is over \((won|stuck)\)$"):
+        session.play(Move.DRAW.token)
+    if status is Status.WON:
+        with pytest.raises(InputError, match="the app ends it there, with no undo"):
+            session.undo()
+    else:
+        session.undo()
+        assert session.status is Status.IN_PLAY
+    session.close()

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 
 from ..errors import IllegalMoveError, InputError
 from ..model.cards import Card
+from ..model.game import Status
 from ..model.i18n import _, ngettext
 from ..model.moves import Move
 from ..model.observed import Observed, ObservedGame, name_place
@@ -23,8 +24,16 @@ def _by_elimination() -> str:
 
 
 def app_refusal(game: ObservedGame, step: Observed, undo_limit: int) -> str | None:
-    """Why the app would refuse ``step`` where the game alone does not know it: a joker
-    in a game without one, more undos in a row than the app keeps moves."""
+    """Why the app would refuse ``step`` where the game alone does not know it: a move
+    after the game ended (an undo is still taken when stuck, none after a win: the app
+    ends the game there), a joker in a game without one, more undos in a row than the
+    app keeps moves."""
+    status = game.game.status
+    if status is Status.WON:
+        return (_("the game is won: the app ends it there, with no undo") if step.move.is_undo
+                else _("the game is over (won)"))
+    if status is Status.STUCK and not step.move.is_undo:
+        return _("the game is over (stuck)")
     card = step.move.card  # None: a draw or an undo
     cards = step.shown + (() if card is None else (card,))
     if not game.rules.joker and any(c.is_joker for c in cards):
