@@ -241,7 +241,7 @@ def _pysol_work(capacity: int) -> pysol.PysolWork:
         link=np.empty(capacity, dtype=np.int32), chain=np.empty(capacity, dtype=np.int32),
         first_of=np.zeros(n << shared.SHIFT, dtype=np.int32), found=np.zeros(1, dtype=np.int64),
         draw_g=np.full(n, pysol.NEG, dtype=np.int32), draw_from=np.empty(n, dtype=np.int32),
-        draw_list=np.empty(n, dtype=np.int32))
+        draw_list=np.empty(n, dtype=np.int32), draw_move=np.empty(n, dtype=np.int8))
 
 
 PYSOL_CAPACITY = 1 << 20  # states (21 bytes each); doubled when a search needs more
