@@ -37,7 +37,7 @@ STATIC = ROOT / "tripeaks_solver" / "web" / "static"
 TRANSLATED = ("vi", "sk")
 PLACEHOLDER = re.compile(r"\{(\w+)\}")
 # Texts that are the same in every language: no word in them to translate.
-INVARIANT_WORDS = {"TriPeaks", "TP1"}
+INVARIANT_WORDS = {"TriPeaks", "TP1", "PySolFC"}  # names
 # English words a Vietnamese or Slovak text never holds (outside commands, options and
 # card tokens, which stay as they are typed).
 ENGLISH = re.compile(r"\b(the|and|of|with|card|cards|move|moves|score|peek|rules|"

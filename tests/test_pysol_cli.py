@@ -82,6 +82,24 @@ def test_solve_runs_pysolfcs_rules_unless_told(capsys) -> None:
     assert all(r["pysol"] is None for r in json.loads(out))
 
 
+def test_under_pysolfcs_scoring_the_answer_covers_its_scored_game_alone(capsys) -> None:
+    # "Three Peaks" keeps no PySolFC score: a best PySolFC score is the Scored game's.
+    assert pysol_games(EASY, "pysol") == ("Three Peaks (Scored)",)
+    assert pysol_games(EASY.with_options(open=True), "pysol") == ("Three Peaks (Scored/Open)",)
+    assert pysol_games(EASY, "app") == GAMES and pysol_games(CLASSIC, "pysol") == ()
+    code, out, err = run(capsys, "solve", "pysol:617", "--scoring", "pysol")
+    assert code == 0, err
+    assert out.splitlines()[1] == "PySolFC game ms617: Three Peaks (Scored)"
+    for command in (["solve", "pysol:617", "--no-solution"], ["hint", "pysol:617"],
+                    ["analyze", "pysol:617", "d", "--samples", "10", "--seed", "1"]):
+        code, out, err = run(capsys, *command, "--scoring", "pysol", "--json")
+        assert code == 0, err
+        data = json.loads(out)
+        data = data[0] if isinstance(data, list) else data
+        assert data["pysol"] == {"number": "ms617", "games": ["Three Peaks (Scored)"]}
+    assert tp.solve("pysol:617", optimal=False).to_dict()["pysol"]["games"] == list(GAMES)
+
+
 def test_text_says_which_pysolfc_games(capsys) -> None:
     code, out, err = run(capsys, "solve", "pysol:617")
     assert code == 0, err

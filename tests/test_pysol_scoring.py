@@ -176,6 +176,35 @@ def test_positions_against_the_twin(deal: Deal, rules: Rules, game: Game) -> Non
             assert sol.steps()[-1].score == want and len(sol.moves) > 0
 
 
+def _late_positions(count: int, seed: int) -> list[tuple[Deal, Rules, Game]]:
+    """Positions late in the stock (2–8 cards left), where the search's last layers,
+    its entries that can only draw again and its stuck ends decide."""
+    rng = random.Random(seed)
+    out = []
+    while len(out) < count:
+        rules = rng.choice([EASY, CLASSIC, EASY.with_options(draw_when_stuck=True)])
+        game = Game(Deal.from_number(rng.randrange(10**6)), rules)
+        left = rng.randrange(2, 9)
+        while game.status is Status.IN_PLAY and game.stock_left > left:
+            game.play(rng.choice(Position.of(game).legal_moves()))
+        if game.status is Status.IN_PLAY:
+            out.append((game.deal, rules, game))
+    return out
+
+
+@pytest.mark.parametrize("deal,rules,game", _late_positions(24, 54))
+def test_late_positions_against_the_twin(deal: Deal, rules: Rules, game: Game) -> None:
+    start = start_of(game, game.score_under("pysol"))
+    for must_clear in (False, True):
+        want = naive_pysol_best(deal, rules, start, must_clear)
+        sol = solve(Position.of(game), scheme="pysol", must_clear=must_clear)
+        if want is None:
+            assert not sol.winnable
+            continue
+        assert sol.best_score == want, (deal.code, rules, game.history, must_clear)
+        assert (sol.steps()[-1].score if sol.moves else game.score_under("pysol")) == want
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("deal,rules,game", _positions(60, 52))
 def test_more_positions_against_the_twin(deal: Deal, rules: Rules, game: Game) -> None:

@@ -115,7 +115,6 @@ def _play_with_planted_moves(c, deal: Deal, most: int = 3) -> tuple[dict, dict, 
     return review, planted, name
 
 
-@pytest.mark.slow  # whole games with their reviews: the fast set has the browser's twin
 def test_planted_bad_moves_are_marked_and_the_advice_never(tmp_path, capsys):
     total = 0
     for number in (11, 4, 27, 40):

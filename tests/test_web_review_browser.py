@@ -3,7 +3,7 @@ games played in headless Chromium, each with bad moves planted (a bar 0.15 or mo
 below the advice's), their move lists' marks, better moves, advice followed and chance
 lost read off the page and compared with analyze's rows for the same record and seed;
 the summary names the costliest move by its number; the chart's points take the
-keyboard. One game in the fast set, the other two in the slow set."""
+keyboard. In the slow set: a game takes a browser about 20 s."""
 
 from __future__ import annotations
 
@@ -109,11 +109,8 @@ def judged_alike(server, browser, number: int, seed: int) -> int:  # noqa: F811 
     return len(player.planted)
 
 
+@pytest.mark.slow  # about 20 s a game (the fast set has analyze's own planted moves)
 def test_the_page_and_analyze_judge_alike(server, browser):  # noqa: F811 - fixtures
-    assert judged_alike(server, browser, 11, 5) >= 1
-
-
-@pytest.mark.slow
-def test_the_page_and_analyze_judge_alike_on_two_more_games(server, browser):  # noqa: F811
-    # Each game takes a browser about 18 s: the fast set plays one.
-    assert judged_alike(server, browser, 27, 8) + judged_alike(server, browser, 40, 2) >= 2
+    planted = [judged_alike(server, browser, number, seed)
+               for number, seed in ((11, 5), (27, 8), (40, 2))]
+    assert sum(planted) >= 3

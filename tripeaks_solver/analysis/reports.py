@@ -39,8 +39,8 @@ def _code(start: Start) -> str | None:
     return start.text
 
 
-def _pysol(start: Start) -> PysolInfo | None:
-    return pysol_info(start.deal, start.rules)
+def _pysol(start: Start, scheme: Scheme) -> PysolInfo | None:
+    return pysol_info(start.deal, start.rules, scheme)
 
 
 def _deal(start: Start) -> int | None:
@@ -113,7 +113,7 @@ class HintReport:
         if start.kind == "layout":  # fair: only the cards the player knows
             layout = self.knowledge.line() if self.fair else start.text
         out: dict[str, Any]  # JSON values
-        out = {"code": _code(start), "deal": _deal(start), "pysol": _pysol(start),
+        out = {"code": _code(start), "deal": _deal(start), "pysol": _pysol(start, self.scheme),
                "layout": layout,
                "seen": start.text if start.kind == "seen" else None,
                "rules": position.rules.name, "variant": position.rules.variant,
@@ -192,7 +192,7 @@ class AnalysisReport:
         """The object ``analyze --json`` prints."""
         start, review, fair = self.start, self.review, self.fair
         out: dict[str, Any]  # JSON values
-        out = {"code": _code(start), "deal": _deal(start), "pysol": _pysol(start),
+        out = {"code": _code(start), "deal": _deal(start), "pysol": _pysol(start, self.scheme),
                "layout": start.text if start.kind == "layout" else None,
                "seen": start.text if start.kind == "seen" else None,
                "rules": start.rules.name, "variant": start.rules.variant,
@@ -242,7 +242,7 @@ class PeekReport:
         start, plan, best, rules = self.start, self.plan, self.best, self.start.rules
         moves = sum(len(e.moves) for e in plan.excursions)
         code = _code(start)
-        out = {"code": code, "deal": _deal(start), "pysol": _pysol(start),
+        out = {"code": code, "deal": _deal(start), "pysol": _pysol(start, self.scheme),
                "layout": start.text if start.kind == "layout" else None,
                "rules": rules.name, "variant": rules.variant, "scoring": str(self.scheme),
                "undo_limit": self.undo_limit, "seed": plan.seed,

@@ -173,7 +173,7 @@ def _run(term: Terminal, continued: bool, analysis: bool, peek: bool) -> None:
              _("Recording to {file}  (coach --record FILE continues it)", file=session.path),
              _("{rules}, {scoring}", rules=rules_name(session.rules),
                scoring=scoring_name(session.scoring)))
-    pysol = pysol_line(session.game.start.deal, session.rules)
+    pysol = pysol_line(session.game.start.deal, session.rules, session.scoring)
     if pysol:  # a PySolFC game (pysol:N): which of its games this is
         term.say(pysol)
     if not session.exact:

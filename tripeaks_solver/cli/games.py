@@ -60,7 +60,7 @@ class Typed:
     @property
     def pysol(self) -> PysolInfo | None:
         """The ``pysol`` key of the JSON outputs (model.pysol.pysol_info)."""
-        return pysol_info(self.start.deal, self.start.rules)
+        return pysol_info(self.start.deal, self.start.rules, self.scoring)
 
     def title(self, game: ObservedGame | None = None) -> str:
         """``TP1-E-AAAAAAD  (deal 3, Easy rules)``, ``game seen in an app  (Easy rules,
@@ -68,7 +68,7 @@ class Typed:
         from ..games.turns import rules_name
 
         rules = rules_name(self.start.rules)
-        games = pysol_title(self.start.deal, self.start.rules)
+        games = pysol_title(self.start.deal, self.start.rules, self.scoring)
         if games is not None:
             return _("{code}  ({games}; {rules})", code=self.start.text, games=games,
                      rules=rules)

@@ -233,7 +233,7 @@ def _solve_deal(job: _Job, optimal: bool, scoring: Scheme, no_solution: bool,
     if as_json:
         return [s.to_dict(job.source, not no_solution) for s in sols]
     click.echo(f"{job.code}  (deal {job.number})" if job.code else job.source)
-    pysol = pysol_line(job.deal, job.rule_sets[0])
+    pysol = pysol_line(job.deal, job.rule_sets[0], scoring)
     if pysol:
         click.echo(pysol)
     click.echo(deal_picture(job.deal, job.rule_sets[0]))

@@ -11,11 +11,16 @@ run is part of the key: it is not capped, since each further removal of a run ca
 change what the run's next removals score (2^⌊(k−1)/4⌋ grows without bound).
 
 A state is dropped when one of the same configuration and waste rank with as long a
-run and as good a score is in its layer (``_add``). No bound prunes: bounds on what a
-state can still score (the deal's longest runs, the peaks' thresholds, the stock) were
-measured to cost as much as they saved, the search visiting nearly every reachable state
-either way (docs/design.md). ``floor`` (the gain of a line the solver has, else −1) only
-decides whether the line found replaces that one.
+run and as good a score is in its layer (``_add``). An arrival from which no card can be
+removed can only draw (or, on the last layer, is stuck), and what follows a draw depends
+on neither the waste nor the run: it is no state of its own but goes straight to the
+next layer's entry of its configuration, which keeps the best score (``draw_move``
+remembers the removal for the line); an entry that cannot play either is carried on to
+the next layer (``_enter``). No bound prunes: bounds on what a state can still score
+(the deal's longest runs, the peaks' thresholds, the stock) were measured to cost as much
+as they saved, the search visiting nearly every reachable state either way
+(docs/design.md). ``floor`` (the gain of a line the solver has, else −1) only decides
+whether the line found replaces that one.
 """
 
 from __future__ import annotations
@@ -32,6 +37,7 @@ from .shared import DRAW, _lowest_position, _may_draw, _positions_on, _reverse
 NEG = -(1 << 30)
 RUN_BITS = 5  # a state's key: (config << 4 | rank) << RUN_BITS | run (run ≤ 28): 24 bits
 EMPTY = -1
+NO_MOVE = -1  # PysolWork.draw_move: the draw is made from draw_from itself
 
 
 class PysolGoal(NamedTuple):
@@ -48,7 +54,8 @@ class PysolWork(NamedTuple):
     ``first_of`` each (configuration, rank) code's first state in the layer (index + 1,
     0 none; all 0 between calls), ``found`` the states found, and the best entries of
     the next layer per configuration (``draw_g``, ``draw_from``, kept at NEG between
-    calls; ``draw_list``)."""
+    calls; ``draw_list``; ``draw_move``: the removal made from ``draw_from`` just before
+    the draw, or NO_MOVE)."""
 
     key: np.ndarray
     g: np.ndarray
@@ -61,6 +68,7 @@ class PysolWork(NamedTuple):
     draw_g: np.ndarray
     draw_from: np.ndarray
     draw_list: np.ndarray
+    draw_move: np.ndarray
 
 
 @njit(cache=True, inline="always")
@@ -106,6 +114,52 @@ def _add(work, head, state, parent_move):
 
 
 @njit(cache=True)
+def _enter(board, cards, fits, work, head, layer):
+    """The layer's entries, ``layer`` = (stock index s ≥ 1, configurations entering):
+    the best draw into each configuration. An entry with a card to play is a state
+    (``_add``); one without can only draw again (or, on the last layer, is stuck), so
+    below the last layer it is only recorded, for the line, and enters the next layer
+    with the same score. A draw made right after a removal (``draw_move``) records
+    that removal's state too. Returns (ok, the configurations kept as entries of the
+    next layer, first in ``draw_list``); ok is False when the work space is full."""
+    s, n_draws = layer
+    r = np.int64(cards.stock[s - 1])
+    last = s == cards.stock.shape[0]
+    kept = 0
+    ok = True
+    for e in range(n_draws):
+        c = np.int64(work.draw_list[e])
+        carry = not last and board.available[c] & fits[r] == 0
+        if ok:
+            key = (c << 4 | r) << RUN_BITS
+            g = np.int64(work.draw_g[c])
+            at = np.int64(work.draw_from[c])
+            n = work.found[0]
+            via = work.draw_move[c] != NO_MOVE
+            if n + via + carry > work.key.shape[0]:
+                ok = False
+            else:
+                if via:
+                    work.key[n], work.g[n] = key, g
+                    work.parent[n], work.move[n] = at, work.draw_move[c]
+                    at, n = n, n + 1
+                if carry:
+                    work.key[n], work.g[n] = key, g
+                    work.parent[n], work.move[n] = at, DRAW
+                    work.draw_from[c], work.draw_move[c] = n, NO_MOVE
+                    n += 1
+                work.found[0] = n
+                if not carry:
+                    ok = _add(work, head, (key, g, np.int64(board.removed[c])), (at, DRAW))
+        if carry and ok:
+            work.draw_list[kept] = c
+            kept += 1
+        else:
+            work.draw_g[c] = NEG
+    return ok, kept
+
+
+@njit(cache=True)
 def _pysol_optimal(board, cards, rules, goal, work, path):
     """The most PySolFC points still to be earned from the start position over complete
     games (won or stuck; won only with ``rules.must_clear``), if more than
@@ -132,15 +186,7 @@ def _pysol_optimal(board, cards, rules, goal, work, path):
             ok = _add(work, head, (key, np.int64(0), np.int64(board.removed[c])),
                       (EMPTY, DRAW))
         else:
-            r = np.int64(cards.stock[s - 1])
-            for e in range(n_draws):
-                c = np.int64(work.draw_list[e])
-                if ok:
-                    ok = _add(work, head, ((c << 4 | r) << RUN_BITS, np.int64(work.draw_g[c]),
-                                           np.int64(board.removed[c])),
-                              (np.int64(work.draw_from[c]), DRAW))
-                work.draw_g[c] = NEG
-            n_draws = 0
+            ok, n_draws = _enter(board, cards, fits, work, head, (s, n_draws))
         for m in range(TABLEAU + 1):
             idx = head[m]
             while idx != EMPTY and ok:
@@ -167,7 +213,7 @@ def _pysol_optimal(board, cards, rules, goal, work, path):
                         work.draw_list[n_draws] = c
                         n_draws += 1
                     work.draw_g[c] = g
-                    work.draw_from[c] = here
+                    work.draw_from[c], work.draw_move[c] = here, NO_MOVE
                 peaks = np.int64(board.peaks[c])
                 while cand != 0 and ok:
                     p = _lowest_position(cand)
@@ -177,7 +223,20 @@ def _pysol_optimal(board, cards, rules, goal, work, path):
                     g2 = g + _points(run + 1, peaks2, peaks2 > peaks)
                     if c2 == board.full_id:
                         g2 += PYSOL_STOCK_POINTS * (stock_len - s)
-                    key2 = (c2 << 4 | np.int64(cards.tableau[p])) << RUN_BITS | (run + 1)
+                    r2 = np.int64(cards.tableau[p])
+                    if c2 != board.full_id and board.available[c2] & fits[r2] == 0:
+                        if s == stock_len:  # stuck: a state only if the best end
+                            if rules.must_clear or g2 <= best:
+                                continue
+                        else:  # it can only draw: no state, the next layer's entry
+                            if g2 > work.draw_g[c2]:
+                                if work.draw_g[c2] == NEG:
+                                    work.draw_list[n_draws] = c2
+                                    n_draws += 1
+                                work.draw_g[c2] = g2
+                                work.draw_from[c2], work.draw_move[c2] = here, p
+                            continue
+                    key2 = (c2 << 4 | r2) << RUN_BITS | (run + 1)
                     ok = _add(work, head, (key2, g2, np.int64(m + 1)), (here, np.int64(p)))
         # Leave first_of empty for the next layer (and the next call).
         for e in range(layer_first, work.found[0]):

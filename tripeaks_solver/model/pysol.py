@@ -30,6 +30,7 @@ from pysol_cards.random import LCRandom31, MTRandom
 
 from ..errors import InputError, quoted
 from .i18n import _
+from .scoring import Scheme
 
 if TYPE_CHECKING:
     from .rules import Rules
@@ -163,13 +164,22 @@ GAMES = ("Three Peaks", "Three Peaks (Scored)")
 OPEN_GAMES = ("Three Peaks (Open)", "Three Peaks (Scored/Open)")
 
 
-def pysol_games(rules: Rules) -> tuple[str, ...]:
+def pysol_games(rules: Rules, scheme: Scheme | None = None) -> tuple[str, ...]:
     """PySolFC's games whose rules ``rules`` are: K and A adjacent (Easy), one card
     starting the waste, draws at any time, one pass through the stock; its Open games
-    with ``open``; none under other rules."""
+    with ``open``; none under other rules. Under PySolFC's scoring (``scheme`` "pysol")
+    only its Scored game: the other keeps no such score."""
     if not rules.wrap or rules.empty_waste or rules.joker or rules.draw_when_stuck:
         return ()
-    return OPEN_GAMES if rules.open else GAMES
+    games = OPEN_GAMES if rules.open else GAMES
+    return games[1:] if scheme == Scheme.PYSOL else games
+
+
+def _games_words(games: tuple[str, ...]) -> str:
+    # "Three Peaks and Three Peaks (Scored)", or the one game
+    if len(games) == 1:
+        return games[0]
+    return _("{first} and {second}", first=games[0], second=games[1])
 
 
 class PysolInfo(TypedDict):
@@ -179,37 +189,38 @@ class PysolInfo(TypedDict):
     games: list[str]
 
 
-def pysol_info(deal: Dealt | None, rules: Rules) -> PysolInfo | None:
+def pysol_info(deal: Dealt | None, rules: Rules,
+               scheme: Scheme | None = None) -> PysolInfo | None:
     """The ``pysol`` key of the JSON outputs: the PySolFC game number as PySolFC shows
     it and the games the answer covers (an empty list under other rules); None for a
     deal that is not PySolFC's."""
     if deal is None or deal.pysol is None:
         return None
-    return {"number": deal.pysol, "games": list(pysol_games(rules))}
+    return {"number": deal.pysol, "games": list(pysol_games(rules, scheme))}
 
 
-def pysol_title(deal: Dealt | None, rules: Rules) -> str | None:
+def pysol_title(deal: Dealt | None, rules: Rules, scheme: Scheme | None = None) -> str | None:
     """``PySolFC: Three Peaks and Three Peaks (Scored)``, for the title of a game; None
     for a deal that is not PySolFC's."""
     if deal is None or deal.pysol is None:
         return None
-    games = pysol_games(rules)
+    games = pysol_games(rules, scheme)
     if not games:
         return _("not PySolFC's rules")
-    return _("PySolFC: {first} and {second}", first=games[0], second=games[1])
+    return _("PySolFC: {games}", games=_games_words(games))
 
 
-def pysol_line(deal: Dealt | None, rules: Rules) -> str | None:
-    """``PySolFC game 00000000000000123456: Three Peaks and Three Peaks (Scored)``, for
-    text outputs; None for a deal that is not PySolFC's."""
+def pysol_line(deal: Dealt | None, rules: Rules, scheme: Scheme | None = None) -> str | None:
+    """``PySolFC game 00000000000000123456: Three Peaks and Three Peaks (Scored)`` (the
+    Scored game alone under ``scheme`` "pysol"), for text outputs; None for a deal that
+    is not PySolFC's."""
     if deal is None or deal.pysol is None:
         return None
-    games = pysol_games(rules)
+    games = pysol_games(rules, scheme)
     if not games:
         return _("PySolFC game {number}: these rules are not those of PySolFC's Three Peaks "
                  "(Easy, one waste card, draws at any time)", number=deal.pysol)
-    return _("PySolFC game {number}: {first} and {second}", number=deal.pysol,
-             first=games[0], second=games[1])
+    return _("PySolFC game {number}: {games}", number=deal.pysol, games=_games_words(games))
 
 
 def parse_pysol(text: str) -> PysolGame:

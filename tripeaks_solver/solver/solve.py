@@ -157,7 +157,7 @@ class Solution:
             self.rules, source or code or "layout", code,
             None if code is None else self.deal.number,
             None if code is not None else self.deal.line(), kind="deal",
-            pysol=pysol_info(self.deal, self.rules), scoring=str(self.scheme),
+            pysol=pysol_info(self.deal, self.rules, self.scheme), scoring=str(self.scheme),
             must_clear=self.must_clear, winnable=self.winnable, min_draws=self.min_draws,
             best_score=self.best_score, best_moves=self.best_moves,
             max_removed=self.max_removed, states=self.states, seconds=round(self.seconds, 6),
@@ -242,7 +242,7 @@ def _pysol_work(capacity: int) -> pysol.PysolWork:
         link=np.empty(capacity, dtype=np.int32), chain=np.empty(capacity, dtype=np.int32),
         first_of=np.zeros(n << shared.SHIFT, dtype=np.int32), found=np.zeros(1, dtype=np.int64),
         draw_g=np.full(n, pysol.NEG, dtype=np.int32), draw_from=np.empty(n, dtype=np.int32),
-        draw_list=np.empty(n, dtype=np.int32))
+        draw_list=np.empty(n, dtype=np.int32), draw_move=np.empty(n, dtype=np.int8))
 
 
 PYSOL_CAPACITY = 1 << 20  # states (21 bytes each); doubled when a search needs more

@@ -75,7 +75,7 @@ def solve_page(text: str, scoring: Scheme | str = Scheme.APP,
     if isinstance(deal, Layout):
         return {**out, "pysol": None, "unknown": len(deal.unknown_places),
                 "rules": _shares(deal, should_stop)}
-    out["pysol"] = pysol_info(deal, Rules.named("easy"))
+    out["pysol"] = pysol_info(deal, Rules.named("easy"), scheme)
     for name in RULE_ORDER:
         if should_stop is not None and should_stop():
             raise Cancelled
