@@ -90,8 +90,7 @@ def test_under_pysolfcs_scoring_the_answer_covers_its_scored_game_alone(capsys) 
     code, out, err = run(capsys, "solve", "pysol:617", "--scoring", "pysol")
     assert code == 0, err
     assert out.splitlines()[1] == "PySolFC game ms617: Three Peaks (Scored)"
-    for command in (["solve", "pysol:617", "--no-solution"], ["hint", "pysol:617"],
-                    ["analyze", "pysol:617", "d", "--samples", "10", "--seed", "1"]):
+    for command in (["solve", "pysol:617", "--no-solution"], ["hint", "pysol:617"]):
         code, out, err = run(capsys, *command, "--scoring", "pysol", "--json")
         assert code == 0, err
         data = json.loads(out)

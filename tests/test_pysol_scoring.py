@@ -160,7 +160,7 @@ def _positions(count: int, seed: int) -> list[tuple[Deal, Rules, Game]]:
     return out
 
 
-@pytest.mark.parametrize("deal,rules,game", _positions(16, 51))
+@pytest.mark.parametrize("deal,rules,game", _positions(8, 51))  # 60 more in the slow set
 def test_positions_against_the_twin(deal: Deal, rules: Rules, game: Game) -> None:
     start = start_of(game, game.score_under("pysol"))
     for must_clear in (False, True):
