@@ -38,19 +38,29 @@ _SETUP = ("from tripeaks_solver.model.dealing import Deal\n"
           "from tripeaks_solver.model.rules import EASY\n"
           "deal = Deal.from_number(0)\n")
 
-# The two halves take about as long: the optimum's search and sweep, and the rest. The
-# pimc player comes last, since its kernel calls the optimum's: by then the other
-# process has usually cached it, and it is loaded rather than compiled again.
+# The two halves take about as long: the optimum's search and sweep (app and PySolFC
+# scoring), and the rest (the peek's last). The pimc player comes after the optimum's
+# kernels are in use: by then the other process has usually cached them, and they are
+# loaded rather than compiled again. A kernel missing here is compiled by every worker
+# and command that needs it at once, on a fresh checkout.
 _HALVES = (
     ("from tripeaks_solver.solver.solve import warm_up\n"
-     "warm_up()\n"),
+     "warm_up()\n"
+     "warm_up('pysol')\n"),
     ("from tripeaks_solver.analysis import difficulty, players\n"
      "from tripeaks_solver.solver.solve import solve\n"
      "solve(deal, EASY, scheme='original')\n"
      "solve(deal, EASY, optimal=False)\n"
      "difficulty.difficulty(deal, EASY, games=10)\n"
      "for who in ('greedy', 'rollout:2', 'fair:2', 'pimc:2'):\n"
-     "    players.play(deal, who, EASY)\n"),
+     "    players.play(deal, who, EASY)\n"
+     # the peek's: its plan (kernels/reveal.py) and its cheapest step (kernels/peek.py)
+     "from tripeaks_solver.analysis.peek import cheapest_step, plan_peek\n"
+     "from tripeaks_solver.model.game import Game\n"
+     "from tripeaks_solver.model.layout import Layout\n"
+     "known = Layout.of_deal(deal, Game(deal, EASY).visible_places())\n"
+     "plan_peek(deal, EASY, known)\n"
+     "cheapest_step(known, EASY, (), ())\n"),
 )
 
 
