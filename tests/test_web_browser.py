@@ -1014,6 +1014,19 @@ def test_the_start_form_refuses_samples_and_seeds_the_advice_would_refuse(server
 
 
 # --- beside the phone -------------------------------------------------------------------
+def draw_seen_in_the_other_tab(driver, player: Player, here: str, there: str) -> list:
+    """Draw in the window ``here``; the window ``there`` asks the card within a second.
+    The cards the draw turned up (the player's game, drawn too)."""
+    driver.switch_to.window(here)
+    new = player._play("draw")
+    click(driver, "[data-action=draw]")
+    assert wait_settled(driver) == "question"
+    driver.switch_to.window(there)
+    WebDriverWait(driver, 1.0, poll_frequency=0.02).until(
+        lambda d: d.find_element(By.ID, "question").is_displayed())
+    return new
+
+
 def open_in_two_windows(driver, url: str) -> tuple[str, str]:
     """``url`` in this window and in a second one, both settled: their handles."""
     first = driver.current_window_handle
@@ -1035,13 +1048,7 @@ def test_two_tabs_of_a_game_stay_in_step(server, browser):
     a, b = open_in_two_windows(browser, browser.current_url)
     try:
         # B draws: A asks the card within a second
-        browser.switch_to.window(b)
-        new = player._play("draw")
-        click(browser, "[data-action=draw]")
-        assert wait_settled(browser) == "question"
-        browser.switch_to.window(a)
-        WebDriverWait(browser, 1.0, poll_frequency=0.02).until(
-            lambda d: d.find_element(By.ID, "question").is_displayed())
+        new = draw_seen_in_the_other_tab(browser, player, b, a)
         # A answers: B shows the card said within a second
         for card in new:
             player.pick(card.token)
@@ -1052,13 +1059,7 @@ def test_two_tabs_of_a_game_stay_in_step(server, browser):
             and not d.find_element(By.ID, "question").is_displayed())
         assert "changed in another tab" in browser.find_element(By.ID, "note").text
         # A draws again, B shows the question; B's stream closed: A answers, B is stale
-        browser.switch_to.window(a)
-        new = player._play("draw")
-        click(browser, "[data-action=draw]")
-        assert wait_settled(browser) == "question"
-        browser.switch_to.window(b)
-        WebDriverWait(browser, 1.0, poll_frequency=0.02).until(
-            lambda d: d.find_element(By.ID, "question").is_displayed())
+        new = draw_seen_in_the_other_tab(browser, player, a, b)
         browser.execute_script("game.live.close()")
         browser.switch_to.window(a)
         for card in new:
