@@ -229,6 +229,8 @@ def _pysol_optimal(board, cards, rules, goal, work, path):
                             if rules.must_clear or g2 <= best:
                                 continue
                         else:  # it can only draw: no state, the next layer's entry
+                            # (as the draw above, written out: the same lines as an
+                            # inlined helper made the search 2.5 times slower, measured)
                             if g2 > work.draw_g[c2]:
                                 if work.draw_g[c2] == NEG:
                                     work.draw_list[n_draws] = c2
