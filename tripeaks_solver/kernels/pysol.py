@@ -6,21 +6,23 @@ run): a removal's points depend on the run's length and the peaks empty after it
 function of the configuration), the win's on the stock index. So the search goes
 forward, layer by layer (a layer is one stock index, its states in order of cards
 removed: every removal adds one, every draw opens the next layer), keeping for each
-state the best score so far with which a line reaches it and the state it came from. The
-run is part of the key: it is not capped, since each further removal of a run can still
-change what the run's next removals score (2^⌊(k−1)/4⌋ grows without bound).
+state the best score so far with which a line reaches it and the record it came from.
+The run is part of the key: it is not capped, since each further removal of a run can
+still change what the run's next removals score (2^⌊(k−1)/4⌋ grows without bound).
 
-A state is dropped when one of the same configuration and waste rank with as long a
-run and as good a score is in its layer (``_add``). An arrival from which no card can be
-removed can only draw (or, on the last layer, is stuck), and what follows a draw depends
-on neither the waste nor the run: it is no state of its own but goes straight to the
-next layer's entry of its configuration, which keeps the best score (``draw_move``
-remembers the removal for the line); an entry that cannot play either is carried on to
-the next layer (``_enter``). No bound prunes: bounds on what a state can still score
-(the deal's longest runs, the peaks' thresholds, the stock) were measured to cost as much
-as they saved, the search visiting nearly every reachable state either way
+A state is beaten by one of the same configuration and waste rank with as long a run
+and as good a score on its layer or, when a draw is always allowed, on an earlier one
+(proved at ``_pysol_optimal``). A draw scores nothing and what follows it depends on
+neither the waste nor the run, so the best draw into each configuration is kept
+pending from layer to layer (``draw_g``) until a better one comes, and enters each
+later layer where it has a card to play; an arrival with no card to play is no state.
+No bound prunes: bounds on what a state can still score were measured to cut little
 (docs/design.md). ``floor`` (the gain of a line the solver has, else −1) only decides
 whether the line found replaces that one.
+
+The search is one function with no call in its loops: numba counts the references of
+the arrays a call receives with atomic instructions, which took half the time when
+states were added by a function (measured with perf).
 """
 
 from __future__ import annotations
@@ -32,12 +34,22 @@ import numpy as np
 from ..model.geometry import TABLEAU_SIZE as TABLEAU
 from ..model.scoring import PYSOL_PEAK_POINTS, PYSOL_RUN_STEP, PYSOL_STOCK_POINTS
 from .jit import njit
-from .shared import DRAW, _lowest_position, _may_draw, _positions_on, _reverse
+from .shared import DRAW, _lowest_position, _may_draw, _positions_on, _prefetch, _reverse
 
 NEG = -(1 << 30)
-RUN_BITS = 5  # a state's key: (config << 4 | rank) << RUN_BITS | run (run ≤ 28): 24 bits
+RUN_BITS = 5  # a run ≤ 28
+CODE_BITS = 19  # a (configuration << 4 | rank) code: configuration ids < 2^15
+RUN_MASK = (1 << RUN_BITS) - 1
+CODE_MASK = (1 << CODE_BITS) - 1
+LAYER_SHIFT = CODE_BITS + RUN_BITS  # a record's key: (layer << 19 | code) << 5 | run
+# A chain link (first_of, chain; 0: none): g << LINK_G | run << LINK_RUN | record + 1.
+LINK_RUN, LINK_G = 24, 29
+INDEX_MASK = (1 << LINK_RUN) - 1
 EMPTY = -1
 NO_MOVE = -1  # PysolWork.draw_move: the draw is made from draw_from itself
+# The arrivals waiting to be added (PysolWork.arrivals), one row each:
+KEY, G, PARENT, MOVE, BUCKET = 0, 1, 2, 3, 4
+BATCH = 32  # arrivals added at once (see _pysol_optimal)
 
 
 class PysolGoal(NamedTuple):
@@ -48,14 +60,14 @@ class PysolGoal(NamedTuple):
 
 
 class PysolWork(NamedTuple):
-    """Work space: the states found (``key``, score so far ``g``, ``parent`` state,
-    the ``move`` that led there, ``link`` to the next state with as many cards removed),
-    ``chain`` to the next state of the layer with the same configuration and waste rank,
-    ``first_of`` each (configuration, rank) code's first state in the layer (index + 1,
-    0 none; all 0 between calls), ``found`` the states found, and the best entries of
-    the next layer per configuration (``draw_g``, ``draw_from``, kept at NEG between
-    calls; ``draw_list``; ``draw_move``: the removal made from ``draw_from`` just before
-    the draw, or NO_MOVE)."""
+    """Work space. The records (``key``, score so far ``g``, ``parent`` record, the
+    ``move`` from it, ``link`` to the next state of the layer with as many cards
+    removed; ``found`` how many); for each (configuration, rank) code the states not
+    beaten, a chain of links from ``first_of[code]`` through ``chain`` (all 0 between
+    calls); ``arrivals`` waiting to be added; the best draw pending into each
+    configuration (``draw_g``, NEG between calls; from record ``draw_from`` after the
+    removal ``draw_move`` or NO_MOVE; ``draw_since``, the first layer it enters) and
+    the configurations with one (``draw_list``)."""
 
     key: np.ndarray
     g: np.ndarray
@@ -65,8 +77,10 @@ class PysolWork(NamedTuple):
     chain: np.ndarray
     first_of: np.ndarray
     found: np.ndarray
+    arrivals: np.ndarray
     draw_g: np.ndarray
     draw_from: np.ndarray
+    draw_since: np.ndarray
     draw_list: np.ndarray
     draw_move: np.ndarray
 
@@ -82,81 +96,55 @@ def _points(run, peaks_after, cleared):
 
 
 @njit(cache=True)
-def _add(work, head, state, parent_move):
-    """Record ``state`` = (key, g, bucket) reached from ``parent_move`` = (index, move)
-    in this layer, unless a state of its configuration and waste rank with as long a
-    run and as good a score is there already (what is ahead of it is then no better:
-    every line from it is a line from that one, each removal scoring as much or more);
-    those it beats in turn are marked dead (g = NEG). Returns False when the work space
-    is full."""
-    key, g, bucket = state
-    code = key >> RUN_BITS
-    run = key & ((1 << RUN_BITS) - 1)
-    e = work.first_of[code] - 1
-    while e >= 0:
-        other = work.key[e] & ((1 << RUN_BITS) - 1)
-        if other >= run and work.g[e] >= g:
-            return True
-        if other <= run and work.g[e] <= g:
-            work.g[e] = NEG
-        e = work.chain[e] - 1
-    n = work.found[0]
-    if n == work.key.shape[0]:
-        return False
-    work.key[n], work.g[n] = key, g
-    work.parent[n], work.move[n] = parent_move
-    work.chain[n] = work.first_of[code]
-    work.first_of[code] = n + 1
-    work.link[n] = head[bucket]
-    head[bucket] = n
-    work.found[0] = n + 1
-    return True
-
-
-@njit(cache=True)
-def _enter(board, cards, fits, work, head, layer):
-    """The layer's entries, ``layer`` = (stock index s ≥ 1, configurations entering):
-    the best draw into each configuration. An entry with a card to play is a state
-    (``_add``); one without can only draw again (or, on the last layer, is stuck), so
-    below the last layer it is only recorded, for the line, and enters the next layer
-    with the same score. A draw made right after a removal (``draw_move``) records
-    that removal's state too. Returns (ok, the configurations kept as entries of the
-    next layer, first in ``draw_list``); ok is False when the work space is full."""
-    s, n_draws = layer
+def _enter(board, cards, rules, work, tables, layer):
+    """The entries of ``layer`` = (stock index s ≥ 1, configurations with a draw
+    pending, whether states are compared across layers), each the best draw into its
+    configuration, with waste card s − 1 and no run: put among the arrivals where it
+    has a card to play (or s is the last layer), unless an entry of the same score and
+    waste rank came on an earlier layer (``tables`` = (fits, same_before):
+    same_before[s] is the last layer before s entered with that rank), which beats it
+    across layers. A draw made right after a removal (``draw_move``) records that
+    removal's state first. The draws that may be made again stay pending: across
+    layers all (a line may draw again and again), else those with nothing to play.
+    Returns (ok, pending, arrivals); ok is False when the work space is full."""
+    s, n_draws, across = layer
+    fits, same_before = tables
+    key_of, arrivals = work.key, work.arrivals
+    draw_g, draw_from, draw_move = work.draw_g, work.draw_from, work.draw_move
+    draw_since, draw_list = work.draw_since, work.draw_list
     r = np.int64(cards.stock[s - 1])
     last = s == cards.stock.shape[0]
     kept = 0
-    ok = True
+    n_arr = 0
+    n = work.found[0]
     for e in range(n_draws):
-        c = np.int64(work.draw_list[e])
-        carry = not last and board.available[c] & fits[r] == 0
-        if ok:
-            key = (c << 4 | r) << RUN_BITS
-            g = np.int64(work.draw_g[c])
-            at = np.int64(work.draw_from[c])
-            n = work.found[0]
-            via = work.draw_move[c] != NO_MOVE
-            if n + via + carry > work.key.shape[0]:
-                ok = False
-            else:
-                if via:
-                    work.key[n], work.g[n] = key, g
-                    work.parent[n], work.move[n] = at, work.draw_move[c]
-                    at, n = n, n + 1
-                if carry:
-                    work.key[n], work.g[n] = key, g
-                    work.parent[n], work.move[n] = at, DRAW
-                    work.draw_from[c], work.draw_move[c] = n, NO_MOVE
-                    n += 1
-                work.found[0] = n
-                if not carry:
-                    ok = _add(work, head, (key, g, np.int64(board.removed[c])), (at, DRAW))
-        if carry and ok:
-            work.draw_list[kept] = c
+        c = np.int64(draw_list[e])
+        cand = board.available[c] & fits[r]
+        met = across and not last and same_before[s] >= draw_since[c]
+        if (cand != 0 or last) and not met:
+            at = np.int64(draw_from[c])
+            if draw_move[c] != NO_MOVE:  # the removal's state, on at's layer
+                if n == key_of.shape[0]:
+                    return False, n_draws, n_arr
+                key_of[n] = (key_of[at] >> LAYER_SHIFT) << LAYER_SHIFT
+                work.g[n], work.parent[n], work.move[n] = draw_g[c], at, draw_move[c]
+                draw_from[c], draw_move[c] = n, NO_MOVE
+                at = n
+                n += 1
+            arrivals[n_arr, KEY] = (np.int64(s) << CODE_BITS | c << 4 | r) << RUN_BITS
+            _prefetch(work.first_of, c << 4 | r)
+            arrivals[n_arr, G] = draw_g[c]
+            arrivals[n_arr, PARENT] = at
+            arrivals[n_arr, MOVE] = DRAW
+            arrivals[n_arr, BUCKET] = board.removed[c]
+            n_arr += 1
+        if not last and _may_draw(rules, cand):
+            draw_list[kept] = c
             kept += 1
         else:
-            work.draw_g[c] = NEG
-    return ok, kept
+            draw_g[c] = NEG
+    work.found[0] = n
+    return True, kept, n_arr
 
 
 @njit(cache=True)
@@ -165,95 +153,192 @@ def _pysol_optimal(board, cards, rules, goal, work, path):
     games (won or stuck; won only with ``rules.must_clear``), if more than
     ``goal.floor``. Returns (best_gain, states, line_length, overflow): best_gain is
     ``goal.floor`` and the line empty when no game beats it; overflow is True when the
-    work space was too small (nothing else is then meaningful)."""
+    work space was too small (nothing else is then meaningful).
+
+    Dominance across layers (sound when a draw is always allowed): a state B on layer
+    s is beaten by a state A on layer s′ < s with the same configuration and waste
+    rank, as long a run and as good a score. Every line from B, up to its first draw,
+    can be played from A, each removal scoring as much or more (a run's factor grows
+    with the run) and a win scoring more stock points; where B's line then draws card
+    s, A draws the cards s′ … s in a row (a draw scores nothing) and stands on the
+    same layer entry with at least B's score. That is why a draw stays pending from
+    layer to layer whatever becomes of the entries on the way: they may be beaten. A
+    stuck end is never beaten from an earlier layer: below the last layer every state
+    has a card to play (an arrival with none only draws; so does the start then), and
+    the same configuration and waste rank have the same cards to play. Under
+    draw-when-stuck a state with a card to play may not draw, and states are compared
+    within their layer only."""
+    key_of, g_of, parent_of, move_of = work.key, work.g, work.parent, work.move
+    link_of, chain, first_of, arrivals = work.link, work.chain, work.first_of, work.arrivals
+    draw_g, draw_from, draw_move = work.draw_g, work.draw_from, work.draw_move
+    draw_since, draw_list = work.draw_since, work.draw_list
+    capacity = key_of.shape[0]
     stock_len = cards.stock.shape[0]
     fits = _positions_on(cards, rules)
     head = np.full(TABLEAU + 1, EMPTY, dtype=np.int64)
+    same_before = np.full(stock_len + 1, -1, dtype=np.int64)
+    for s in range(2, stock_len + 1):
+        for t in range(s - 1, 0, -1):
+            if cards.stock[t - 1] == cards.stock[s - 1]:
+                same_before[s] = t
+                break
     best = np.int64(goal.floor)
     best_at = EMPTY
-    work.found[0] = 0
-    n_draws = 0
-    ok = True
+    across = not rules.draw_when_stuck
     s0 = cards.drawn
+    # The start: an arrival when it has a card to play (or is on the last layer), else
+    # a record only, for the line through its draw.
+    c0 = np.int64(cards.config)
+    cand0 = board.available[c0] & fits[cards.waste]
+    key_of[0] = ((np.int64(s0) << CODE_BITS | c0 << 4 | cards.waste) << RUN_BITS) | cards.run
+    g_of[0], parent_of[0], move_of[0] = 0, EMPTY, DRAW
+    n_rec = 0
+    n_arr = 0
+    if cand0 != 0 or s0 == stock_len:
+        arrivals[0, KEY], arrivals[0, G], arrivals[0, PARENT] = key_of[0], 0, EMPTY
+        arrivals[0, MOVE], arrivals[0, BUCKET] = DRAW, board.removed[c0]
+        n_arr = 1
+    else:
+        n_rec = 1
+    n_draws = 0
+    if s0 < stock_len and _may_draw(rules, cand0):
+        draw_list[0], draw_g[c0], draw_from[c0], draw_move[c0] = c0, 0, 0, NO_MOVE
+        draw_since[c0] = s0 + 1
+        n_draws = 1
+    ok = True
     for s in range(s0, stock_len + 1):
-        layer_first = work.found[0]
+        layer_first = n_rec
         for m in range(TABLEAU + 1):
             head[m] = EMPTY
-        # The layer's entries: the start, or the best arrival by a draw at each config.
-        if s == s0:
-            c = np.int64(cards.config)
-            key = (c << 4 | cards.waste) << RUN_BITS | cards.run
-            ok = _add(work, head, (key, np.int64(0), np.int64(board.removed[c])),
-                      (EMPTY, DRAW))
-        else:
-            ok, n_draws = _enter(board, cards, fits, work, head, (s, n_draws))
-        for m in range(TABLEAU + 1):
-            idx = head[m]
-            while idx != EMPTY and ok:
-                key = work.key[idx]
-                g = np.int64(work.g[idx])
-                here = idx
-                idx = work.link[idx]
-                if g == NEG:  # beaten by a state found after it
+        if s > s0:
+            work.found[0] = n_rec
+            ok, n_draws, n_arr = _enter(board, cards, rules, work, (fits, same_before),
+                                        (s, n_draws, across))
+            n_rec = work.found[0]
+        m = -1  # the bucket walked (cards removed), idx its next state
+        idx = EMPTY
+        while ok:
+            # Add the arrivals, unless beaten each a state of the layer: a batch at a
+            # time, read into cache since they came (_prefetch), and all before the
+            # next bucket (those of bucket m go into m + 1).
+            for a in range(n_arr if n_arr >= BATCH or idx == EMPTY else 0):
+                key = arrivals[a, KEY]
+                g = arrivals[a, G]
+                code = (key >> RUN_BITS) & CODE_MASK
+                run = key & RUN_MASK
+                before = -1
+                link = first_of[code]
+                while link != 0:
+                    other_g = link >> LINK_G
+                    other_run = (link >> LINK_RUN) & RUN_MASK
+                    if other_run >= run and other_g >= g:
+                        break
+                    e = (link & INDEX_MASK) - 1
+                    after = chain[e]
+                    if other_run <= run and other_g <= g:  # beaten by this one
+                        g_of[e] = NEG
+                        if before < 0:
+                            first_of[code] = after
+                        else:
+                            chain[before] = after
+                    else:
+                        before = e
+                    link = after
+                if link != 0:  # beaten
                     continue
-                run = key & ((1 << RUN_BITS) - 1)
-                r = (key >> RUN_BITS) & 15
-                c = key >> (RUN_BITS + 4)
-                if c == board.full_id:
-                    if g > best:
-                        best, best_at = g, here
-                    continue
-                cand = board.available[c] & fits[r]
-                if cand == 0 and s == stock_len:  # stuck
-                    if not rules.must_clear and g > best:
-                        best, best_at = g, here
-                    continue
-                if s < stock_len and _may_draw(rules, cand) and g > work.draw_g[c]:
-                    if work.draw_g[c] == NEG:
-                        work.draw_list[n_draws] = c
-                        n_draws += 1
-                    work.draw_g[c] = g
-                    work.draw_from[c], work.draw_move[c] = here, NO_MOVE
-                peaks = np.int64(board.peaks[c])
-                while cand != 0 and ok:
-                    p = _lowest_position(cand)
-                    cand &= cand - 1
-                    c2 = np.int64(board.next_id[c, p])
-                    peaks2 = np.int64(board.peaks[c2])
-                    g2 = g + _points(run + 1, peaks2, peaks2 > peaks)
-                    if c2 == board.full_id:
-                        g2 += PYSOL_STOCK_POINTS * (stock_len - s)
-                    r2 = np.int64(cards.tableau[p])
-                    if c2 != board.full_id and board.available[c2] & fits[r2] == 0:
-                        if s == stock_len:  # stuck: a state only if the best end
-                            if rules.must_clear or g2 <= best:
-                                continue
-                        else:  # it can only draw: no state, the next layer's entry
-                            # (as the draw above, written out: the same lines as an
-                            # inlined helper made the search 2.5 times slower, measured)
-                            if g2 > work.draw_g[c2]:
-                                if work.draw_g[c2] == NEG:
-                                    work.draw_list[n_draws] = c2
-                                    n_draws += 1
-                                work.draw_g[c2] = g2
-                                work.draw_from[c2], work.draw_move[c2] = here, p
-                            continue
-                    key2 = (c2 << 4 | r2) << RUN_BITS | (run + 1)
-                    ok = _add(work, head, (key2, g2, np.int64(m + 1)), (here, np.int64(p)))
-        # Leave first_of empty for the next layer (and the next call).
-        for e in range(layer_first, work.found[0]):
-            work.first_of[work.key[e] >> RUN_BITS] = 0
+                if n_rec == capacity:
+                    ok = False
+                    break
+                key_of[n_rec], g_of[n_rec] = key, g
+                parent_of[n_rec], move_of[n_rec] = arrivals[a, PARENT], arrivals[a, MOVE]
+                chain[n_rec] = first_of[code]
+                first_of[code] = g << LINK_G | run << LINK_RUN | (n_rec + 1)
+                bucket = arrivals[a, BUCKET]
+                link_of[n_rec] = head[bucket]
+                head[bucket] = n_rec
+                n_rec += 1
+            if n_arr >= BATCH or idx == EMPTY:
+                n_arr = 0
+            if not ok:
+                break
+            # The next state, in order of cards removed.
+            while idx == EMPTY and m < TABLEAU:
+                m += 1
+                idx = head[m]
+            if idx == EMPTY:
+                break
+            here = idx
+            idx = link_of[here]
+            if idx != EMPTY:  # the next state's moves, read while this one's are made
+                _prefetch(board.next_id, (np.int64(key_of[idx]) >> (RUN_BITS + 4))
+                          & ((1 << (CODE_BITS - 4)) - 1))
+            g = np.int64(g_of[here])
+            if g == NEG:  # beaten by a state found after it
+                continue
+            key = np.int64(key_of[here])
+            run = key & RUN_MASK
+            r = (key >> RUN_BITS) & 15
+            c = (key >> (RUN_BITS + 4)) & ((1 << (CODE_BITS - 4)) - 1)
+            if c == board.full_id:
+                if g > best:
+                    best, best_at = g, here
+                continue
+            cand = board.available[c] & fits[r]
+            if cand == 0:  # stuck (on the last layer: below it no state is)
+                if not rules.must_clear and g > best:
+                    best, best_at = g, here
+                continue
+            peaks = np.int64(board.peaks[c])
+            while cand != 0:
+                p = _lowest_position(cand)
+                cand &= cand - 1
+                c2 = np.int64(board.next_id[c, p])
+                peaks2 = np.int64(board.peaks[c2])
+                g2 = g + _points(run + 1, peaks2, peaks2 > peaks)
+                r2 = np.int64(cards.tableau[p])
+                if c2 == board.full_id:
+                    g2 += PYSOL_STOCK_POINTS * (stock_len - s)
+                else:
+                    cand2 = board.available[c2] & fits[r2]
+                    # The arrival's draw, offered whether or not it becomes a state.
+                    if s < stock_len and g2 > draw_g[c2] and _may_draw(rules, cand2):
+                        if draw_g[c2] == NEG:
+                            draw_list[n_draws] = c2
+                            n_draws += 1
+                        draw_g[c2], draw_from[c2], draw_move[c2] = g2, here, p
+                        draw_since[c2] = s + 1
+                    if cand2 == 0 and (s < stock_len or rules.must_clear or g2 <= best):
+                        continue  # it only draws, or is a stuck end no better
+                arrivals[n_arr, KEY] = ((np.int64(s) << CODE_BITS | c2 << 4 | r2)
+                                        << RUN_BITS) | (run + 1)
+                _prefetch(first_of, c2 << 4 | r2)
+                arrivals[n_arr, G], arrivals[n_arr, PARENT] = g2, here
+                arrivals[n_arr, MOVE], arrivals[n_arr, BUCKET] = p, m + 1
+                n_arr += 1
+        if not across:  # each layer on its own: leave first_of empty for the next
+            for e in range(layer_first, n_rec):
+                first_of[(key_of[e] >> RUN_BITS) & CODE_MASK] = 0
         if not ok:
             break
+    if across:  # leave first_of empty for the next call
+        for e in range(n_rec):
+            first_of[(key_of[e] >> RUN_BITS) & CODE_MASK] = 0
     for e in range(n_draws):
-        work.draw_g[work.draw_list[e]] = NEG
+        draw_g[draw_list[e]] = NEG
+    work.found[0] = n_rec
     if not ok:
-        return best, work.found[0], 0, True
+        return best, n_rec, 0, True
     length = 0
     e = best_at
-    while e != EMPTY and work.parent[e] != EMPTY:
-        path[length] = work.move[e]
-        length += 1
-        e = work.parent[e]
+    while e != EMPTY and parent_of[e] != EMPTY:
+        q = parent_of[e]
+        if move_of[e] == DRAW:  # a draw from q's layer into e's, or several in a row
+            for _ in range((key_of[e] >> LAYER_SHIFT) - (key_of[q] >> LAYER_SHIFT)):
+                path[length] = DRAW
+                length += 1
+        else:
+            path[length] = move_of[e]
+            length += 1
+        e = q
     _reverse(path, length)
-    return best, work.found[0], length, False
+    return best, n_rec, length, False

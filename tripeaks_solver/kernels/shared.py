@@ -83,7 +83,10 @@ from typing import NamedTuple
 
 import numba
 import numpy as np
+from llvmlite import ir
+from numba.core import cgutils, types
 from numba.cpython.unsafe.numbers import leading_zeros, trailing_zeros
+from numba.extending import intrinsic
 
 from ..model.geometry import TABLEAU_SIZE as TABLEAU
 from ..model.scoring import MOVE_COST, PEAK_BONUS, START_SCORE
@@ -193,6 +196,31 @@ else:
 def _may_draw(rules, can_remove):
     # The one place the kernels decide whether a draw is allowed (the stock aside).
     return not (rules.draw_when_stuck and can_remove != 0)
+
+
+# A hint to bring array[index] (a 2-D array's row) into cache before it is read: the
+# PySolFC search reads its tables at random and waits on memory (docs/design.md). It
+# changes nothing but the time; as plain Python it does nothing.
+if numba.config.DISABLE_JIT:  # type: ignore[attr-defined]
+    def _prefetch(array, index):
+        pass
+else:
+    @intrinsic
+    def _prefetch(typingctx, array, index):
+        def codegen(context, builder, signature, args):
+            array_type = signature.args[0]
+            view = context.make_array(array_type)(context, builder, args[0])
+            at = [args[1]] + [context.get_constant(types.intp, 0)] * (array_type.ndim - 1)
+            item = cgutils.get_item_pointer(context, builder, array_type, view, at,
+                                            wraparound=False)
+            byte_pointer = ir.IntType(8).as_pointer()
+            hint = cgutils.get_or_insert_function(
+                builder.module, ir.FunctionType(ir.VoidType(), [byte_pointer] + [ir.IntType(32)] * 3),
+                "llvm.prefetch.p0")
+            i32 = ir.IntType(32)  # a read, kept in every cache level, of data
+            builder.call(hint, [builder.bitcast(item, byte_pointer), i32(0), i32(3), i32(1)])
+            return context.get_dummy_value()
+        return types.void(array, index), codegen
 
 
 @njit(cache=True, inline="always")

@@ -239,10 +239,12 @@ def _pysol_work(capacity: int) -> pysol.PysolWork:
     return pysol.PysolWork(
         key=np.empty(capacity, dtype=np.int32), g=np.empty(capacity, dtype=np.int32),
         parent=np.empty(capacity, dtype=np.int32), move=np.empty(capacity, dtype=np.int8),
-        link=np.empty(capacity, dtype=np.int32), chain=np.empty(capacity, dtype=np.int32),
-        first_of=np.zeros(n << shared.SHIFT, dtype=np.int32), found=np.zeros(1, dtype=np.int64),
+        link=np.empty(capacity, dtype=np.int32), chain=np.empty(capacity, dtype=np.int64),
+        first_of=np.zeros(n << shared.SHIFT, dtype=np.int64), found=np.zeros(1, dtype=np.int64),
+        arrivals=np.empty((n + TABLEAU_SIZE + 1, 5), dtype=np.int64),
         draw_g=np.full(n, pysol.NEG, dtype=np.int32), draw_from=np.empty(n, dtype=np.int32),
-        draw_list=np.empty(n, dtype=np.int32), draw_move=np.empty(n, dtype=np.int8))
+        draw_since=np.empty(n, dtype=np.int32), draw_list=np.empty(n, dtype=np.int32),
+        draw_move=np.empty(n, dtype=np.int8))
 
 
 PYSOL_CAPACITY = 1 << 20  # states (21 bytes each); doubled when a search needs more
