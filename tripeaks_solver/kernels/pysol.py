@@ -7,22 +7,23 @@ function of the configuration), the win's on the stock index. So the search goes
 forward, layer by layer (a layer is one stock index, its states in order of cards
 removed: every removal adds one, every draw opens the next layer), keeping for each
 state the best score so far with which a line reaches it and the record it came from.
-The run is part of the key: it is not capped, since each further removal of a run can
-still change what the run's next removals score (2^⌊(k−1)/4⌋ grows without bound).
+The run is part of the state: it is not capped, since each further removal of a run
+can still change what the run's next removals score (2^⌊(k−1)/4⌋ grows without bound).
 
-A state is beaten by one of the same configuration and waste rank with as long a run
-and as good a score on its layer or, when a draw is always allowed, on an earlier one
-(proved at ``_pysol_optimal``). A draw scores nothing and what follows it depends on
-neither the waste nor the run, so the best draw into each configuration is kept
-pending from layer to layer (``draw_g``) until a better one comes, and enters each
-later layer where it has a card to play; an arrival with no card to play is no state.
-No bound prunes: bounds on what a state can still score were measured to cut little
-(docs/design.md). ``floor`` (the gain of a line the solver has, else −1) only decides
-whether the line found replaces that one.
+A state is dropped when the last state kept with its configuration and waste rank, on
+its layer or (when a draw is always allowed) an earlier one, has as long a run and as
+good a score (proved at ``_pysol_optimal``). A draw scores nothing and what follows it
+depends on neither the waste nor the run, so the best draw into each configuration
+stays pending from layer to layer (``draw_g``) until a better one comes, and enters
+each later layer where it has a card to play; an arrival with no card to play is no
+state. A win is left exactly when the search meets the full configuration (what drops
+a state can make its removals too), so no other search is needed. No bound prunes:
+bounds on what a state can still score were measured to cut little (docs/design.md).
 
-The search is one function with no call in its loops: numba counts the references of
-the arrays a call receives with atomic instructions, which took half the time when
-states were added by a function (measured with perf).
+The search is one function with no call in its loops (numba counts the references of
+the arrays a call receives with atomic instructions: that took half the time when
+states were added by a function), and it brings the tables it reads at random into
+cache ahead of use (``_prefetch``): measured with perf, docs/design.md.
 """
 
 from __future__ import annotations
@@ -41,41 +42,33 @@ RUN_BITS = 5  # a run ≤ 28
 CODE_BITS = 19  # a (configuration << 4 | rank) code: configuration ids < 2^15
 RUN_MASK = (1 << RUN_BITS) - 1
 CODE_MASK = (1 << CODE_BITS) - 1
+CONFIG_MASK = (1 << (CODE_BITS - 4)) - 1
 LAYER_SHIFT = CODE_BITS + RUN_BITS  # a record's key: (layer << 19 | code) << 5 | run
-# A chain link (first_of, chain; 0: none): g << LINK_G | run << LINK_RUN | record + 1.
-LINK_RUN, LINK_G = 24, 29
-INDEX_MASK = (1 << LINK_RUN) - 1
 EMPTY = -1
 NO_MOVE = -1  # PysolWork.draw_move: the draw is made from draw_from itself
 # The arrivals waiting to be added (PysolWork.arrivals), one row each:
 KEY, G, PARENT, MOVE, BUCKET = 0, 1, 2, 3, 4
-BATCH = 32  # arrivals added at once (see _pysol_optimal)
-
-
-class PysolGoal(NamedTuple):
-    """``floor``: the gain of a line the caller has (−1: none); the search reports a line
-    only when it beats it."""
-
-    floor: int
+BATCH = 32  # arrivals added at once, their kept states read into cache meanwhile
+IN_RANGE = -1  # an arrival's bucket when it is the next one's range of records
+AHEAD = 4  # states: how far ahead of its turn a state's moves are read into cache
 
 
 class PysolWork(NamedTuple):
     """Work space. The records (``key``, score so far ``g``, ``parent`` record, the
-    ``move`` from it, ``link`` to the next state of the layer with as many cards
-    removed; ``found`` how many); for each (configuration, rank) code the states not
-    beaten, a chain of links from ``first_of[code]`` through ``chain`` (all 0 between
-    calls); ``arrivals`` waiting to be added; the best draw pending into each
-    configuration (``draw_g``, NEG between calls; from record ``draw_from`` after the
-    removal ``draw_move`` or NO_MOVE; ``draw_since``, the first layer it enters) and
-    the configurations with one (``draw_list``)."""
+    ``move`` from it; ``link`` to the next entry of the layer with as many cards
+    removed; ``found`` how many); ``kept``, for each (configuration, rank) code the
+    last state kept, as (g + 1) << RUN_BITS | run (0: none; all 0 between calls);
+    ``arrivals`` waiting to be added; the best draw pending into each configuration
+    (``draw_g``, NEG between calls; from record ``draw_from`` after the removal
+    ``draw_move`` or NO_MOVE; ``draw_since``, the first layer it enters) and the
+    configurations with one (``draw_list``)."""
 
     key: np.ndarray
     g: np.ndarray
     parent: np.ndarray
     move: np.ndarray
     link: np.ndarray
-    chain: np.ndarray
-    first_of: np.ndarray
+    kept: np.ndarray
     found: np.ndarray
     arrivals: np.ndarray
     draw_g: np.ndarray
@@ -100,13 +93,13 @@ def _enter(board, cards, rules, work, tables, layer):
     """The entries of ``layer`` = (stock index s ≥ 1, configurations with a draw
     pending, whether states are compared across layers), each the best draw into its
     configuration, with waste card s − 1 and no run: put among the arrivals where it
-    has a card to play (or s is the last layer), unless an entry of the same score and
-    waste rank came on an earlier layer (``tables`` = (fits, same_before):
-    same_before[s] is the last layer before s entered with that rank), which beats it
-    across layers. A draw made right after a removal (``draw_move``) records that
-    removal's state first. The draws that may be made again stay pending: across
-    layers all (a line may draw again and again), else those with nothing to play.
-    Returns (ok, pending, arrivals); ok is False when the work space is full."""
+    has a card to play (or s is the last layer), unless the same draw entered on an
+    earlier layer with the same waste rank (``tables`` = (fits, same_before):
+    same_before[s] is the last layer before s with that rank), which beats it across
+    layers. A draw made right after a removal (``draw_move``) records that removal's
+    state first. The draws that may be made again stay pending: across layers all (a
+    line may draw again and again), else those with nothing to play. Returns (ok,
+    pending, arrivals); ok is False when the work space is full."""
     s, n_draws, across = layer
     fits, same_before = tables
     key_of, arrivals = work.key, work.arrivals
@@ -114,7 +107,7 @@ def _enter(board, cards, rules, work, tables, layer):
     draw_since, draw_list = work.draw_since, work.draw_list
     r = np.int64(cards.stock[s - 1])
     last = s == cards.stock.shape[0]
-    kept = 0
+    still = 0
     n_arr = 0
     n = work.found[0]
     for e in range(n_draws):
@@ -132,44 +125,47 @@ def _enter(board, cards, rules, work, tables, layer):
                 at = n
                 n += 1
             arrivals[n_arr, KEY] = (np.int64(s) << CODE_BITS | c << 4 | r) << RUN_BITS
-            _prefetch(work.first_of, c << 4 | r)
+            _prefetch(work.kept, c << 4 | r)
             arrivals[n_arr, G] = draw_g[c]
             arrivals[n_arr, PARENT] = at
             arrivals[n_arr, MOVE] = DRAW
             arrivals[n_arr, BUCKET] = board.removed[c]
             n_arr += 1
         if not last and _may_draw(rules, cand):
-            draw_list[kept] = c
-            kept += 1
+            draw_list[still] = c
+            still += 1
         else:
             draw_g[c] = NEG
     work.found[0] = n
-    return True, kept, n_arr
+    return True, still, n_arr
 
 
 @njit(cache=True)
-def _pysol_optimal(board, cards, rules, goal, work, path):
+def _pysol_optimal(board, cards, rules, work, path):
     """The most PySolFC points still to be earned from the start position over complete
-    games (won or stuck; won only with ``rules.must_clear``), if more than
-    ``goal.floor``. Returns (best_gain, states, line_length, overflow): best_gain is
-    ``goal.floor`` and the line empty when no game beats it; overflow is True when the
-    work space was too small (nothing else is then meaningful).
+    games (won or stuck; won only with ``rules.must_clear``) and a line to them. Returns
+    (best_gain, states, line_length, won, overflow): won is whether a win is left;
+    best_gain is −1 and the line empty when no game counts (``must_clear`` and no win);
+    overflow is True when the work space was too small (nothing else is then
+    meaningful).
 
     Dominance across layers (sound when a draw is always allowed): a state B on layer
-    s is beaten by a state A on layer s′ < s with the same configuration and waste
+    s is beaten by a state A on layer s′ ≤ s with the same configuration and waste
     rank, as long a run and as good a score. Every line from B, up to its first draw,
     can be played from A, each removal scoring as much or more (a run's factor grows
-    with the run) and a win scoring more stock points; where B's line then draws card
-    s, A draws the cards s′ … s in a row (a draw scores nothing) and stands on the
-    same layer entry with at least B's score. That is why a draw stays pending from
-    layer to layer whatever becomes of the entries on the way: they may be beaten. A
-    stuck end is never beaten from an earlier layer: below the last layer every state
-    has a card to play (an arrival with none only draws; so does the start then), and
-    the same configuration and waste rank have the same cards to play. Under
-    draw-when-stuck a state with a card to play may not draw, and states are compared
-    within their layer only."""
+    with the run) and a win scoring as many stock points or more; where B's line then
+    draws card s, A draws the cards s′ … s in a row (a draw scores nothing) and stands
+    on the same layer entry with at least B's score. That is why a draw stays pending
+    from layer to layer whatever becomes of the entries on the way: they may be
+    beaten. A stuck end is never beaten from an earlier layer: below the last layer
+    every state has a card to play (an arrival with none only draws; so does the
+    start then), and the same configuration and waste rank have the same cards to
+    play. Under draw-when-stuck a state with a card to play may not draw, and states
+    are compared within their layer only. Only the last state kept of each
+    configuration and waste rank is compared with (``kept``): a fuller record of
+    those not beaten pruned more states but took longer."""
     key_of, g_of, parent_of, move_of = work.key, work.g, work.parent, work.move
-    link_of, chain, first_of, arrivals = work.link, work.chain, work.first_of, work.arrivals
+    link_of, kept, arrivals = work.link, work.kept, work.arrivals
     draw_g, draw_from, draw_move = work.draw_g, work.draw_from, work.draw_move
     draw_since, draw_list = work.draw_since, work.draw_list
     capacity = key_of.shape[0]
@@ -182,8 +178,9 @@ def _pysol_optimal(board, cards, rules, goal, work, path):
             if cards.stock[t - 1] == cards.stock[s - 1]:
                 same_before[s] = t
                 break
-    best = np.int64(goal.floor)
+    best = np.int64(-1)
     best_at = EMPTY
+    won = False
     across = not rules.draw_when_stuck
     s0 = cards.drawn
     # The start: an arrival when it has a card to play (or is on the last layer), else
@@ -215,119 +212,107 @@ def _pysol_optimal(board, cards, rules, goal, work, path):
             ok, n_draws, n_arr = _enter(board, cards, rules, work, (fits, same_before),
                                         (s, n_draws, across))
             n_rec = work.found[0]
-        m = -1  # the bucket walked (cards removed), idx its next state
-        idx = EMPTY
-        while ok:
-            # Add the arrivals, unless beaten each a state of the layer: a batch at a
-            # time, read into cache since they came (_prefetch), and all before the
-            # next bucket (those of bucket m go into m + 1).
-            for a in range(n_arr if n_arr >= BATCH or idx == EMPTY else 0):
-                key = arrivals[a, KEY]
-                g = arrivals[a, G]
-                code = (key >> RUN_BITS) & CODE_MASK
-                run = key & RUN_MASK
-                before = -1
-                link = first_of[code]
-                while link != 0:
-                    other_g = link >> LINK_G
-                    other_run = (link >> LINK_RUN) & RUN_MASK
-                    if other_run >= run and other_g >= g:
+        # Bucket m's states (m cards removed) are its entries, listed from head[m],
+        # and the arrivals from bucket m − 1's states, the records lo … hi − 1.
+        lo = hi = n_rec
+        for m in range(-1, TABLEAU + 1):
+            idx = head[m] if m >= 0 else EMPTY
+            i = lo
+            next_lo = n_rec
+            while ok:
+                done = idx == EMPTY and i >= hi
+                # Add the arrivals (first the entries), each a state of the layer
+                # unless beaten: a batch at a time, all before the next bucket.
+                for a in range(n_arr if n_arr >= BATCH or done else 0):
+                    key = arrivals[a, KEY]
+                    g = arrivals[a, G]
+                    code = (key >> RUN_BITS) & CODE_MASK
+                    run = key & RUN_MASK
+                    other = np.int64(kept[code])
+                    if other >> RUN_BITS > g and other & RUN_MASK >= run:
+                        continue  # beaten
+                    if n_rec == capacity:
+                        ok = False
                         break
-                    e = (link & INDEX_MASK) - 1
-                    after = chain[e]
-                    if other_run <= run and other_g <= g:  # beaten by this one
-                        g_of[e] = NEG
-                        if before < 0:
-                            first_of[code] = after
-                        else:
-                            chain[before] = after
-                    else:
-                        before = e
-                    link = after
-                if link != 0:  # beaten
-                    continue
-                if n_rec == capacity:
-                    ok = False
+                    key_of[n_rec], g_of[n_rec] = key, g
+                    parent_of[n_rec], move_of[n_rec] = arrivals[a, PARENT], arrivals[a, MOVE]
+                    kept[code] = (g + 1) << RUN_BITS | run
+                    bucket = arrivals[a, BUCKET]
+                    if bucket != IN_RANGE:
+                        link_of[n_rec] = head[bucket]
+                        head[bucket] = n_rec
+                    n_rec += 1
+                if n_arr >= BATCH or done:
+                    n_arr = 0
+                if done or not ok:
                     break
-                key_of[n_rec], g_of[n_rec] = key, g
-                parent_of[n_rec], move_of[n_rec] = arrivals[a, PARENT], arrivals[a, MOVE]
-                chain[n_rec] = first_of[code]
-                first_of[code] = g << LINK_G | run << LINK_RUN | (n_rec + 1)
-                bucket = arrivals[a, BUCKET]
-                link_of[n_rec] = head[bucket]
-                head[bucket] = n_rec
-                n_rec += 1
-            if n_arr >= BATCH or idx == EMPTY:
-                n_arr = 0
-            if not ok:
-                break
-            # The next state, in order of cards removed.
-            while idx == EMPTY and m < TABLEAU:
-                m += 1
-                idx = head[m]
-            if idx == EMPTY:
-                break
-            here = idx
-            idx = link_of[here]
-            if idx != EMPTY:  # the next state's moves, read while this one's are made
-                _prefetch(board.next_id, (np.int64(key_of[idx]) >> (RUN_BITS + 4))
-                          & ((1 << (CODE_BITS - 4)) - 1))
-            g = np.int64(g_of[here])
-            if g == NEG:  # beaten by a state found after it
-                continue
-            key = np.int64(key_of[here])
-            run = key & RUN_MASK
-            r = (key >> RUN_BITS) & 15
-            c = (key >> (RUN_BITS + 4)) & ((1 << (CODE_BITS - 4)) - 1)
-            if c == board.full_id:
-                if g > best:
-                    best, best_at = g, here
-                continue
-            cand = board.available[c] & fits[r]
-            if cand == 0:  # stuck (on the last layer: below it no state is)
-                if not rules.must_clear and g > best:
-                    best, best_at = g, here
-                continue
-            peaks = np.int64(board.peaks[c])
-            while cand != 0:
-                p = _lowest_position(cand)
-                cand &= cand - 1
-                c2 = np.int64(board.next_id[c, p])
-                peaks2 = np.int64(board.peaks[c2])
-                g2 = g + _points(run + 1, peaks2, peaks2 > peaks)
-                r2 = np.int64(cards.tableau[p])
-                if c2 == board.full_id:
-                    g2 += PYSOL_STOCK_POINTS * (stock_len - s)
+                if idx != EMPTY:
+                    here = idx
+                    idx = link_of[here]
+                    ahead = idx
                 else:
-                    cand2 = board.available[c2] & fits[r2]
-                    # The arrival's draw, offered whether or not it becomes a state.
-                    if s < stock_len and g2 > draw_g[c2] and _may_draw(rules, cand2):
-                        if draw_g[c2] == NEG:
-                            draw_list[n_draws] = c2
-                            n_draws += 1
-                        draw_g[c2], draw_from[c2], draw_move[c2] = g2, here, p
-                        draw_since[c2] = s + 1
-                    if cand2 == 0 and (s < stock_len or rules.must_clear or g2 <= best):
-                        continue  # it only draws, or is a stuck end no better
-                arrivals[n_arr, KEY] = ((np.int64(s) << CODE_BITS | c2 << 4 | r2)
-                                        << RUN_BITS) | (run + 1)
-                _prefetch(first_of, c2 << 4 | r2)
-                arrivals[n_arr, G], arrivals[n_arr, PARENT] = g2, here
-                arrivals[n_arr, MOVE], arrivals[n_arr, BUCKET] = p, m + 1
-                n_arr += 1
-        if not across:  # each layer on its own: leave first_of empty for the next
+                    here = i
+                    i += 1
+                    ahead = i + AHEAD if i + AHEAD < hi else EMPTY
+                if ahead != EMPTY:
+                    _prefetch(board.next_id,
+                              (np.int64(key_of[ahead]) >> (RUN_BITS + 4)) & CONFIG_MASK)
+                g = np.int64(g_of[here])
+                key = np.int64(key_of[here])
+                run = key & RUN_MASK
+                r = (key >> RUN_BITS) & 15
+                c = (key >> (RUN_BITS + 4)) & CONFIG_MASK
+                if c == board.full_id:
+                    won = True
+                    if g > best:
+                        best, best_at = g, here
+                    continue
+                cand = board.available[c] & fits[r]
+                if cand == 0:  # stuck (on the last layer: below it no state is)
+                    if not rules.must_clear and g > best:
+                        best, best_at = g, here
+                    continue
+                peaks = np.int64(board.peaks[c])
+                while cand != 0:
+                    p = _lowest_position(cand)
+                    cand &= cand - 1
+                    c2 = np.int64(board.next_id[c, p])
+                    peaks2 = np.int64(board.peaks[c2])
+                    g2 = g + _points(run + 1, peaks2, peaks2 > peaks)
+                    r2 = np.int64(cards.tableau[p])
+                    if c2 == board.full_id:
+                        g2 += PYSOL_STOCK_POINTS * (stock_len - s)
+                    else:
+                        cand2 = board.available[c2] & fits[r2]
+                        # The arrival's draw, offered whether or not it becomes a state.
+                        if s < stock_len and g2 > draw_g[c2] and _may_draw(rules, cand2):
+                            if draw_g[c2] == NEG:
+                                draw_list[n_draws] = c2
+                                n_draws += 1
+                            draw_g[c2], draw_from[c2], draw_move[c2] = g2, here, p
+                            draw_since[c2] = s + 1
+                        if cand2 == 0 and (s < stock_len or rules.must_clear or g2 <= best):
+                            continue  # it only draws, or is a stuck end no better
+                    arrivals[n_arr, KEY] = ((np.int64(s) << CODE_BITS | c2 << 4 | r2)
+                                            << RUN_BITS) | (run + 1)
+                    _prefetch(kept, c2 << 4 | r2)
+                    arrivals[n_arr, G], arrivals[n_arr, PARENT] = g2, here
+                    arrivals[n_arr, MOVE], arrivals[n_arr, BUCKET] = p, IN_RANGE
+                    n_arr += 1
+            if m >= 0:
+                lo, hi = next_lo, n_rec
+        if not across:  # each layer on its own: leave ``kept`` empty for the next
             for e in range(layer_first, n_rec):
-                first_of[(key_of[e] >> RUN_BITS) & CODE_MASK] = 0
+                kept[(key_of[e] >> RUN_BITS) & CODE_MASK] = 0
         if not ok:
             break
-    if across:  # leave first_of empty for the next call
-        for e in range(n_rec):
-            first_of[(key_of[e] >> RUN_BITS) & CODE_MASK] = 0
+    if across:  # leave ``kept`` empty for the next call
+        kept[:] = 0
     for e in range(n_draws):
         draw_g[draw_list[e]] = NEG
     work.found[0] = n_rec
     if not ok:
-        return best, n_rec, 0, True
+        return best, n_rec, 0, won, True
     length = 0
     e = best_at
     while e != EMPTY and parent_of[e] != EMPTY:
@@ -341,4 +326,4 @@ def _pysol_optimal(board, cards, rules, goal, work, path):
             length += 1
         e = q
     _reverse(path, length)
-    return best, n_rec, length, False
+    return best, n_rec, length, won, False

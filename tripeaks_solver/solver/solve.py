@@ -239,51 +239,34 @@ def _pysol_work(capacity: int) -> pysol.PysolWork:
     return pysol.PysolWork(
         key=np.empty(capacity, dtype=np.int32), g=np.empty(capacity, dtype=np.int32),
         parent=np.empty(capacity, dtype=np.int32), move=np.empty(capacity, dtype=np.int8),
-        link=np.empty(capacity, dtype=np.int32), chain=np.empty(capacity, dtype=np.int64),
-        first_of=np.zeros(n << shared.SHIFT, dtype=np.int64), found=np.zeros(1, dtype=np.int64),
+        link=np.empty(capacity, dtype=np.int32),
+        kept=np.zeros(n << shared.SHIFT, dtype=np.int32), found=np.zeros(1, dtype=np.int64),
         arrivals=np.empty((n + TABLEAU_SIZE + 1, 5), dtype=np.int64),
         draw_g=np.full(n, pysol.NEG, dtype=np.int32), draw_from=np.empty(n, dtype=np.int32),
         draw_since=np.empty(n, dtype=np.int32), draw_list=np.empty(n, dtype=np.int32),
         draw_move=np.empty(n, dtype=np.int8))
 
 
-PYSOL_CAPACITY = 1 << 20  # states (21 bytes each); doubled when a search needs more
+PYSOL_CAPACITY = 1 << 20  # records (17 bytes each); doubled when a search needs more
 PYSOL_MOST = 1 << 23
 _pysol_capacity = [PYSOL_CAPACITY]
 
 
-def _pysol_best(position: Position, bd: shared.Board, cards: shared.Cards,
-                masks: shared.RuleMasks, path: np.ndarray) -> tuple[int | None, int, int, int]:
-    """(fewest draws of a win or None, gain, states, line length) of the best pysol line
-    from ``position``: the app's optimum first (whether a win is left, and a first line),
-    then the search for a better line."""
-    min_draws, states, _, _, seed = optimum._optimal(bd, cards, masks, shared.Goal(False, 0),
-                                                     scratch(), path)
-    if masks.must_clear and min_draws < 0:  # no line clears the board
-        return None, 0, int(states), 0
-    floor = -1
-    if seed:
-        game = position.game()
-        for m in _line(position, path, seed):
-            game.play(m)
-        floor = game.pysol - position.score_under(Scheme.PYSOL)
-    kept = path.copy()
+def _pysol_best(bd: shared.Board, cards: shared.Cards, masks: shared.RuleMasks,
+                path: np.ndarray) -> tuple[bool, int, int, int]:
+    """(whether a win is left, gain, states, line length) of the best pysol line from the
+    position ``cards`` describes: one search answers both."""
     capacity = _pysol_capacity[0]
     while True:
-        gain, more, length, overflow = pysol._pysol_optimal(
-            bd, cards, masks, pysol.PysolGoal(floor), _pysol_work(capacity), path)
+        gain, states, length, won, overflow = pysol._pysol_optimal(
+            bd, cards, masks, _pysol_work(capacity), path)
         if not overflow:
-            break
+            return bool(won), int(gain), int(states), int(length)
         if capacity >= PYSOL_MOST:
             raise RuntimeError("the pysol search needs more states than it can hold")
         _pysol_work.cache_clear()  # one work space at a time, kept as large as needed
         capacity *= 2
         _pysol_capacity[0] = capacity
-    if length == 0 and int(gain) == floor and seed:
-        path[:seed] = kept[:seed]
-        length = seed
-    return (int(min_draws) if min_draws >= 0 else None, int(gain), int(states + more),
-            int(length))
 
 
 def board() -> shared.Board:
@@ -379,13 +362,12 @@ def solve(start: Deal | Game | Position, rules: Rules | None = None, optimal: bo
     if (not optimal or must_clear) and floor == optimum.NO_WIN:  # lost under looser rules
         return solution(False, None, None, None, 0, 0)
     if scheme == Scheme.PYSOL and optimal:
-        min_draws, gain, states, length = _pysol_best(
-            position, bd, cards, masks._replace(must_clear=must_clear), path)
-        if min_draws is None and must_clear:
+        won, gain, states, length = _pysol_best(bd, cards,
+                                                masks._replace(must_clear=must_clear), path)
+        if must_clear and not won:
             return solution(False, None, None, None, states, 0)
-        return solution(min_draws is not None, None,
-                        int(position.score_under(Scheme.PYSOL)) + gain,
-                        TABLEAU_SIZE if min_draws is not None else None, states, length)
+        return solution(won, None, int(position.score_under(Scheme.PYSOL)) + gain,
+                        TABLEAU_SIZE if won else None, states, length)
     if not optimal or scheme in RUN_SCHEMES or must_clear:
         found, length, states = win._dfs(bd, cards, masks, len(cards.stock), ws, path)
     if not optimal:
