@@ -35,7 +35,7 @@ import numpy as np
 from ..model.geometry import TABLEAU_SIZE as TABLEAU
 from ..model.scoring import PYSOL_PEAK_POINTS, PYSOL_RUN_STEP, PYSOL_STOCK_POINTS
 from .jit import njit
-from .shared import DRAW, _lowest_position, _may_draw, _positions_on, _prefetch, _reverse
+from .shared import DRAW, RANKS, _lowest_position, _may_draw, _positions_on, _prefetch, _reverse
 
 NEG = -(1 << 30)
 RUN_BITS = 5  # a run ≤ 28
@@ -51,6 +51,10 @@ KEY, G, PARENT, MOVE, BUCKET = 0, 1, 2, 3, 4
 BATCH = 32  # arrivals added at once, their kept states read into cache meanwhile
 IN_RANGE = -1  # an arrival's bucket when it is the next one's range of records
 AHEAD = 4  # states: how far ahead of its turn a state's moves are read into cache
+# A pending draw (PysolWork.pending): config | first layer it enters << SINCE_SHIFT |
+# the ranks on which the configuration has a card to play << PLAYS_SHIFT.
+SINCE_SHIFT, PLAYS_SHIFT = 16, 24
+SINCE_MASK = 0xFF << SINCE_SHIFT
 
 
 class PysolWork(NamedTuple):
@@ -60,8 +64,8 @@ class PysolWork(NamedTuple):
     last state kept, as (g + 1) << RUN_BITS | run (0: none; all 0 between calls);
     ``arrivals`` waiting to be added; the best draw pending into each configuration
     (``draw_g``, NEG between calls; from record ``draw_from`` after the removal
-    ``draw_move`` or NO_MOVE; ``draw_since``, the first layer it enters) and the
-    configurations with one (``draw_list``)."""
+    ``draw_move`` or NO_MOVE), the configurations with one (``pending``, as above) and
+    where each is in that list (``pending_at``)."""
 
     key: np.ndarray
     g: np.ndarray
@@ -73,8 +77,8 @@ class PysolWork(NamedTuple):
     arrivals: np.ndarray
     draw_g: np.ndarray
     draw_from: np.ndarray
-    draw_since: np.ndarray
-    draw_list: np.ndarray
+    pending: np.ndarray
+    pending_at: np.ndarray
     draw_move: np.ndarray
 
 
@@ -86,6 +90,16 @@ def _points(run, peaks_after, cleared):
     if cleared:
         gain += PYSOL_PEAK_POINTS * i
     return gain
+
+
+@njit(cache=True, inline="always")
+def _plays(available, fits):
+    # The ranks on which a configuration with these cards available has one to play.
+    plays = np.int64(0)
+    for rank in range(RANKS):
+        if available & fits[rank] != 0:
+            plays |= np.int64(1) << rank
+    return plays
 
 
 @njit(cache=True)
@@ -104,22 +118,23 @@ def _enter(board, cards, rules, work, tables, layer):
     fits, same_before = tables
     key_of, arrivals = work.key, work.arrivals
     draw_g, draw_from, draw_move = work.draw_g, work.draw_from, work.draw_move
-    draw_since, draw_list = work.draw_since, work.draw_list
+    pending, pending_at = work.pending, work.pending_at
     r = np.int64(cards.stock[s - 1])
     last = s == cards.stock.shape[0]
     still = 0
     n_arr = 0
     n = work.found[0]
     for e in range(n_draws):
-        c = np.int64(draw_list[e])
-        cand = board.available[c] & fits[r]
-        met = across and not last and same_before[s] >= draw_since[c]
-        if (cand != 0 or last) and not met:
+        draw = pending[e]
+        c = draw & CONFIG_MASK
+        can = (draw >> (PLAYS_SHIFT + r)) & 1
+        since = (draw & SINCE_MASK) >> SINCE_SHIFT
+        if (can or last) and not (across and not last and same_before[s] >= since):
             at = np.int64(draw_from[c])
             if draw_move[c] != NO_MOVE:  # the removal's state, on at's layer
                 if n == key_of.shape[0]:
                     return False, n_draws, n_arr
-                key_of[n] = (key_of[at] >> LAYER_SHIFT) << LAYER_SHIFT
+                key_of[n] = (since - 1) << LAYER_SHIFT
                 work.g[n], work.parent[n], work.move[n] = draw_g[c], at, draw_move[c]
                 draw_from[c], draw_move[c] = n, NO_MOVE
                 at = n
@@ -131,8 +146,10 @@ def _enter(board, cards, rules, work, tables, layer):
             arrivals[n_arr, MOVE] = DRAW
             arrivals[n_arr, BUCKET] = board.removed[c]
             n_arr += 1
-        if not last and _may_draw(rules, cand):
-            draw_list[still] = c
+        if not last and _may_draw(rules, can):
+            if still != e:
+                pending[still] = draw
+                pending_at[c] = still
             still += 1
         else:
             draw_g[c] = NEG
@@ -167,7 +184,7 @@ def _pysol_optimal(board, cards, rules, work, path):
     key_of, g_of, parent_of, move_of = work.key, work.g, work.parent, work.move
     link_of, kept, arrivals = work.link, work.kept, work.arrivals
     draw_g, draw_from, draw_move = work.draw_g, work.draw_from, work.draw_move
-    draw_since, draw_list = work.draw_since, work.draw_list
+    pending, pending_at = work.pending, work.pending_at
     capacity = key_of.shape[0]
     stock_len = cards.stock.shape[0]
     fits = _positions_on(cards, rules)
@@ -199,8 +216,10 @@ def _pysol_optimal(board, cards, rules, work, path):
         n_rec = 1
     n_draws = 0
     if s0 < stock_len and _may_draw(rules, cand0):
-        draw_list[0], draw_g[c0], draw_from[c0], draw_move[c0] = c0, 0, 0, NO_MOVE
-        draw_since[c0] = s0 + 1
+        draw_g[c0], draw_from[c0], draw_move[c0] = 0, 0, NO_MOVE
+        pending[0] = (c0 | (s0 + 1) << SINCE_SHIFT
+                      | _plays(board.available[c0], fits) << PLAYS_SHIFT)
+        pending_at[c0] = 0
         n_draws = 1
     ok = True
     for s in range(s0, stock_len + 1):
@@ -283,14 +302,20 @@ def _pysol_optimal(board, cards, rules, work, path):
                     if c2 == board.full_id:
                         g2 += PYSOL_STOCK_POINTS * (stock_len - s)
                     else:
-                        cand2 = board.available[c2] & fits[r2]
+                        available2 = board.available[c2]
+                        cand2 = available2 & fits[r2]
                         # The arrival's draw, offered whether or not it becomes a state.
                         if s < stock_len and g2 > draw_g[c2] and _may_draw(rules, cand2):
+                            since = (s + 1) << SINCE_SHIFT
                             if draw_g[c2] == NEG:
-                                draw_list[n_draws] = c2
+                                pending[n_draws] = (c2 | since
+                                                    | _plays(available2, fits) << PLAYS_SHIFT)
+                                pending_at[c2] = n_draws
                                 n_draws += 1
+                            else:
+                                k = pending_at[c2]
+                                pending[k] = pending[k] & ~SINCE_MASK | since
                             draw_g[c2], draw_from[c2], draw_move[c2] = g2, here, p
-                            draw_since[c2] = s + 1
                         if cand2 == 0 and (s < stock_len or rules.must_clear or g2 <= best):
                             continue  # it only draws, or is a stuck end no better
                     arrivals[n_arr, KEY] = ((np.int64(s) << CODE_BITS | c2 << 4 | r2)
@@ -309,7 +334,7 @@ def _pysol_optimal(board, cards, rules, work, path):
     if across:  # leave ``kept`` empty for the next call
         kept[:] = 0
     for e in range(n_draws):
-        draw_g[draw_list[e]] = NEG
+        draw_g[pending[e] & CONFIG_MASK] = NEG
     work.found[0] = n_rec
     if not ok:
         return best, n_rec, 0, won, True
