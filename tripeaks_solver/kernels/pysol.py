@@ -46,8 +46,8 @@ CONFIG_MASK = (1 << (CODE_BITS - 4)) - 1
 LAYER_SHIFT = CODE_BITS + RUN_BITS  # a record's key: (layer << 19 | code) << 5 | run
 EMPTY = -1
 NO_MOVE = -1  # PysolWork.draw_move: the draw is made from draw_from itself
-# The arrivals waiting to be added (PysolWork.arrivals), one row each:
-KEY, G, PARENT, MOVE, BUCKET = 0, 1, 2, 3, 4
+# The arrivals waiting to be added (PysolWork.arrivals), two words each: the state,
+# g << 32 | key, and how it came, (parent + 1) << 16 | (bucket + 1) << 8 | move.
 BATCH = 32  # arrivals added at once, their kept states read into cache meanwhile
 IN_RANGE = -1  # an arrival's bucket when it is the next one's range of records
 AHEAD = 4  # states: how far ahead of its turn a state's moves are read into cache
@@ -139,12 +139,10 @@ def _enter(board, cards, rules, work, tables, layer):
                 draw_from[c], draw_move[c] = n, NO_MOVE
                 at = n
                 n += 1
-            arrivals[n_arr, KEY] = (np.int64(s) << CODE_BITS | c << 4 | r) << RUN_BITS
+            arrivals[n_arr, 0] = (np.int64(draw_g[c]) << 32
+                                  | (np.int64(s) << CODE_BITS | c << 4 | r) << RUN_BITS)
+            arrivals[n_arr, 1] = (at + 1) << 16 | (board.removed[c] + 1) << 8 | DRAW
             _prefetch(work.kept, c << 4 | r)
-            arrivals[n_arr, G] = draw_g[c]
-            arrivals[n_arr, PARENT] = at
-            arrivals[n_arr, MOVE] = DRAW
-            arrivals[n_arr, BUCKET] = board.removed[c]
             n_arr += 1
         if not last and _may_draw(rules, can):
             if still != e:
@@ -209,8 +207,8 @@ def _pysol_optimal(board, cards, rules, work, path):
     n_rec = 0
     n_arr = 0
     if cand0 != 0 or s0 == stock_len:
-        arrivals[0, KEY], arrivals[0, G], arrivals[0, PARENT] = key_of[0], 0, EMPTY
-        arrivals[0, MOVE], arrivals[0, BUCKET] = DRAW, board.removed[c0]
+        arrivals[0, 0] = key_of[0]
+        arrivals[0, 1] = (EMPTY + 1) << 16 | (board.removed[c0] + 1) << 8 | DRAW
         n_arr = 1
     else:
         n_rec = 1
@@ -243,8 +241,8 @@ def _pysol_optimal(board, cards, rules, work, path):
                 # Add the arrivals (first the entries), each a state of the layer
                 # unless beaten: a batch at a time, all before the next bucket.
                 for a in range(n_arr if n_arr >= BATCH or done else 0):
-                    key = arrivals[a, KEY]
-                    g = arrivals[a, G]
+                    key = arrivals[a, 0] & 0xFFFFFFFF
+                    g = arrivals[a, 0] >> 32
                     code = (key >> RUN_BITS) & CODE_MASK
                     run = key & RUN_MASK
                     other = np.int64(kept[code])
@@ -254,9 +252,10 @@ def _pysol_optimal(board, cards, rules, work, path):
                         ok = False
                         break
                     key_of[n_rec], g_of[n_rec] = key, g
-                    parent_of[n_rec], move_of[n_rec] = arrivals[a, PARENT], arrivals[a, MOVE]
+                    came = arrivals[a, 1]
+                    parent_of[n_rec], move_of[n_rec] = (came >> 16) - 1, came & 0xFF
                     kept[code] = (g + 1) << RUN_BITS | run
-                    bucket = arrivals[a, BUCKET]
+                    bucket = ((came >> 8) & 0xFF) - 1
                     if bucket != IN_RANGE:
                         link_of[n_rec] = head[bucket]
                         head[bucket] = n_rec
@@ -318,11 +317,10 @@ def _pysol_optimal(board, cards, rules, work, path):
                             draw_g[c2], draw_from[c2], draw_move[c2] = g2, here, p
                         if cand2 == 0 and (s < stock_len or rules.must_clear or g2 <= best):
                             continue  # it only draws, or is a stuck end no better
-                    arrivals[n_arr, KEY] = ((np.int64(s) << CODE_BITS | c2 << 4 | r2)
-                                            << RUN_BITS) | (run + 1)
+                    arrivals[n_arr, 0] = g2 << 32 | ((np.int64(s) << CODE_BITS | c2 << 4 | r2)
+                                                     << RUN_BITS) | (run + 1)
+                    arrivals[n_arr, 1] = (here + 1) << 16 | (IN_RANGE + 1) << 8 | p
                     _prefetch(kept, c2 << 4 | r2)
-                    arrivals[n_arr, G], arrivals[n_arr, PARENT] = g2, here
-                    arrivals[n_arr, MOVE], arrivals[n_arr, BUCKET] = p, IN_RANGE
                     n_arr += 1
             if m >= 0:
                 lo, hi = next_lo, n_rec

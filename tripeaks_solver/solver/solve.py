@@ -241,7 +241,7 @@ def _pysol_work(capacity: int) -> pysol.PysolWork:
         parent=np.empty(capacity, dtype=np.int32), move=np.empty(capacity, dtype=np.int8),
         link=np.empty(capacity, dtype=np.int32),
         kept=np.zeros(n << shared.SHIFT, dtype=np.int32), found=np.zeros(1, dtype=np.int64),
-        arrivals=np.empty((n + TABLEAU_SIZE + 1, 5), dtype=np.int64),
+        arrivals=np.empty((n + TABLEAU_SIZE + 1, 2), dtype=np.int64),
         draw_g=np.full(n, pysol.NEG, dtype=np.int32), draw_from=np.empty(n, dtype=np.int32),
         draw_move=np.empty(n, dtype=np.int8), pending=np.empty(n, dtype=np.int64),
         pending_at=np.empty(n, dtype=np.int32))
