@@ -107,13 +107,15 @@ def _enter(board, cards, rules, work, tables, layer):
     """The entries of ``layer`` = (stock index s ≥ 1, configurations with a draw
     pending, whether states are compared across layers), each the best draw into its
     configuration, with waste card s − 1 and no run: put among the arrivals where it
-    has a card to play (or s is the last layer), unless the same draw entered on an
-    earlier layer with the same waste rank (``tables`` = (fits, same_before):
-    same_before[s] is the last layer before s with that rank), which beats it across
-    layers. A draw made right after a removal (``draw_move``) records that removal's
-    state first. The draws that may be made again stay pending: across layers all (a
-    line may draw again and again), else those with nothing to play. Returns (ok,
-    pending, arrivals); ok is False when the work space is full."""
+    has a card to play, unless the same draw entered on an earlier layer with the same
+    waste rank (``tables`` = (fits, same_before): same_before[s] is the last layer
+    before s with that rank), which beats it across layers. On the last layer an entry
+    with nothing to play is a stuck end: only those better than every one before it
+    become states (the best among them is all that counts). A draw made right after a
+    removal (``draw_move``) records that removal's state first. The draws that may be
+    made again stay pending: across layers all (a line may draw again and again), else
+    those with nothing to play. Returns (ok, pending, arrivals); ok is False when the
+    work space is full."""
     s, n_draws, across = layer
     fits, same_before = tables
     key_of, arrivals = work.key, work.arrivals
@@ -124,12 +126,19 @@ def _enter(board, cards, rules, work, tables, layer):
     still = 0
     n_arr = 0
     n = work.found[0]
+    stuck_best = NEG
     for e in range(n_draws):
         draw = pending[e]
         c = draw & CONFIG_MASK
         can = (draw >> (PLAYS_SHIFT + r)) & 1
         since = (draw & SINCE_MASK) >> SINCE_SHIFT
-        if (can or last) and not (across and not last and same_before[s] >= since):
+        if can:
+            enter = not (across and same_before[s] >= since)
+        else:
+            enter = last and not rules.must_clear and draw_g[c] > stuck_best
+            if enter:
+                stuck_best = draw_g[c]
+        if enter:
             at = np.int64(draw_from[c])
             if draw_move[c] != NO_MOVE:  # the removal's state, on at's layer
                 if n == key_of.shape[0]:
