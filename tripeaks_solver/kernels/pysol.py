@@ -46,6 +46,7 @@ CONFIG_MASK = (1 << (CODE_BITS - 4)) - 1
 LAYER_SHIFT = CODE_BITS + RUN_BITS  # a record's key: (layer << 19 | code) << 5 | run
 EMPTY = -1
 NO_MOVE = -1  # PysolWork.draw_move: the draw is made from draw_from itself
+AFTER = DRAW + 1  # a record's move AFTER + p: the removal p, then draws, from its parent
 # The arrivals waiting to be added (PysolWork.arrivals), two words each: the state,
 # g << 32 | key, and how it came, (parent + 1) << 16 | (bucket + 1) << 8 | move.
 BATCH = 32  # arrivals added at once, their kept states read into cache meanwhile
@@ -114,8 +115,7 @@ def _enter(board, cards, rules, work, tables, layer):
     become states (the best among them is all that counts). A draw made right after a
     removal (``draw_move``) records that removal's state first. The draws that may be
     made again stay pending: across layers all (a line may draw again and again), else
-    those with nothing to play. Returns (ok, pending, arrivals); ok is False when the
-    work space is full."""
+    those with nothing to play. Returns (pending, arrivals)."""
     s, n_draws, across = layer
     fits, same_before = tables
     key_of, arrivals = work.key, work.arrivals
@@ -125,7 +125,6 @@ def _enter(board, cards, rules, work, tables, layer):
     last = s == cards.stock.shape[0]
     still = 0
     n_arr = 0
-    n = work.found[0]
     stuck_best = NEG
     for e in range(n_draws):
         draw = pending[e]
@@ -139,18 +138,12 @@ def _enter(board, cards, rules, work, tables, layer):
             if enter:
                 stuck_best = draw_g[c]
         if enter:
-            at = np.int64(draw_from[c])
-            if draw_move[c] != NO_MOVE:  # the removal's state, on at's layer
-                if n == key_of.shape[0]:
-                    return False, n_draws, n_arr
-                key_of[n] = (since - 1) << LAYER_SHIFT
-                work.g[n], work.parent[n], work.move[n] = draw_g[c], at, draw_move[c]
-                draw_from[c], draw_move[c] = n, NO_MOVE
-                at = n
-                n += 1
+            # From record draw_from, the removal draw_move if any, then the draws.
+            move = DRAW if draw_move[c] == NO_MOVE else AFTER + draw_move[c]
             arrivals[n_arr, 0] = (np.int64(draw_g[c]) << 32
                                   | (np.int64(s) << CODE_BITS | c << 4 | r) << RUN_BITS)
-            arrivals[n_arr, 1] = (at + 1) << 16 | (board.removed[c] + 1) << 8 | DRAW
+            arrivals[n_arr, 1] = ((np.int64(draw_from[c]) + 1) << 16
+                                  | (board.removed[c] + 1) << 8 | move)
             _prefetch(work.kept, c << 4 | r)
             n_arr += 1
         if not last and _may_draw(rules, can):
@@ -160,8 +153,7 @@ def _enter(board, cards, rules, work, tables, layer):
             still += 1
         else:
             draw_g[c] = NEG
-    work.found[0] = n
-    return True, still, n_arr
+    return still, n_arr
 
 
 @njit(cache=True)
@@ -234,10 +226,8 @@ def _pysol_optimal(board, cards, rules, work, path):
         for m in range(TABLEAU + 1):
             head[m] = EMPTY
         if s > s0:
-            work.found[0] = n_rec
-            ok, n_draws, n_arr = _enter(board, cards, rules, work, (fits, same_before),
-                                        (s, n_draws, across))
-            n_rec = work.found[0]
+            n_draws, n_arr = _enter(board, cards, rules, work, (fits, same_before),
+                                    (s, n_draws, across))
         # Bucket m's states (m cards removed) are its entries, listed from head[m],
         # and the arrivals from bucket m − 1's states, the records lo … hi − 1.
         lo = hi = n_rec
@@ -349,12 +339,13 @@ def _pysol_optimal(board, cards, rules, work, path):
     e = best_at
     while e != EMPTY and parent_of[e] != EMPTY:
         q = parent_of[e]
-        if move_of[e] == DRAW:  # a draw from q's layer into e's, or several in a row
+        move = move_of[e]
+        if move >= DRAW:  # draws from q's layer (after a removal) into e's
             for _ in range((key_of[e] >> LAYER_SHIFT) - (key_of[q] >> LAYER_SHIFT)):
                 path[length] = DRAW
                 length += 1
-        else:
-            path[length] = move_of[e]
+        if move != DRAW:
+            path[length] = move - AFTER if move >= AFTER else move
             length += 1
         e = q
     _reverse(path, length)
