@@ -108,17 +108,20 @@ def _enter(board, cards, rules, work, tables, layer):
     """The entries of ``layer`` = (stock index s ≥ 1, configurations with a draw
     pending, whether states are compared across layers), each the best draw into its
     configuration, with waste card s − 1 and no run: put among the arrivals where it
-    has a card to play, unless the same draw entered on an earlier layer with the same
-    waste rank (``tables`` = (fits, same_before): same_before[s] is the last layer
-    before s with that rank), which beats it across layers. On the last layer an entry
+    has a card to play, unless across layers every card it could play could be played
+    by the same draw on an earlier layer (``tables`` = (fits, cover): cover[a, s], the
+    positions whose cards go on the stock cards of layers a … s − 1): each of its
+    removals is then beaten by that one, made on an earlier layer with as good a
+    score. On the last layer an entry
     with nothing to play is a stuck end: only those better than every one before it
-    become states (the best among them is all that counts). A draw made right after a
-    removal (``draw_move``) records that removal's state first. The draws that may be
+    become states (the best among them is all that counts). An entry's record says
+    where its draws came from: ``draw_from``, after the removal ``draw_move`` if any
+    (move AFTER + p), the draws counted by the layers between. The draws that may be
     made again stay pending: across layers all (a line may draw again and again), else
     those with nothing to play. Returns (pending, arrivals)."""
     s, n_draws, across = layer
-    fits, same_before = tables
-    key_of, arrivals = work.key, work.arrivals
+    fits, cover = tables
+    arrivals = work.arrivals
     draw_g, draw_from, draw_move = work.draw_g, work.draw_from, work.draw_move
     pending, pending_at = work.pending, work.pending_at
     r = np.int64(cards.stock[s - 1])
@@ -132,7 +135,7 @@ def _enter(board, cards, rules, work, tables, layer):
         can = (draw >> (PLAYS_SHIFT + r)) & 1
         since = (draw & SINCE_MASK) >> SINCE_SHIFT
         if can:
-            enter = not (across and same_before[s] >= since)
+            enter = not (across and board.available[c] & fits[r] & ~cover[since, s] == 0)
         else:
             enter = last and not rules.must_clear and draw_g[c] > stuck_best
             if enter:
@@ -143,7 +146,7 @@ def _enter(board, cards, rules, work, tables, layer):
             arrivals[n_arr, 0] = (np.int64(draw_g[c]) << 32
                                   | (np.int64(s) << CODE_BITS | c << 4 | r) << RUN_BITS)
             arrivals[n_arr, 1] = ((np.int64(draw_from[c]) + 1) << 16
-                                  | (board.removed[c] + 1) << 8 | move)
+                                  | (np.int64(board.removed[c]) + 1) << 8 | move)
             _prefetch(work.kept, c << 4 | r)
             n_arr += 1
         if not last and _may_draw(rules, can):
@@ -188,12 +191,10 @@ def _pysol_optimal(board, cards, rules, work, path):
     stock_len = cards.stock.shape[0]
     fits = _positions_on(cards, rules)
     head = np.full(TABLEAU + 1, EMPTY, dtype=np.int64)
-    same_before = np.full(stock_len + 1, -1, dtype=np.int64)
-    for s in range(2, stock_len + 1):
-        for t in range(s - 1, 0, -1):
-            if cards.stock[t - 1] == cards.stock[s - 1]:
-                same_before[s] = t
-                break
+    cover = np.zeros((stock_len + 2, stock_len + 1), dtype=np.int64)
+    for a in range(1, stock_len + 1):
+        for t in range(a + 1, stock_len + 1):
+            cover[a, t] = cover[a, t - 1] | fits[np.int64(cards.stock[t - 2])]
     best = np.int64(-1)
     best_at = EMPTY
     won = False
@@ -209,7 +210,7 @@ def _pysol_optimal(board, cards, rules, work, path):
     n_arr = 0
     if cand0 != 0 or s0 == stock_len:
         arrivals[0, 0] = key_of[0]
-        arrivals[0, 1] = (EMPTY + 1) << 16 | (board.removed[c0] + 1) << 8 | DRAW
+        arrivals[0, 1] = (EMPTY + 1) << 16 | (np.int64(board.removed[c0]) + 1) << 8 | DRAW
         n_arr = 1
     else:
         n_rec = 1
@@ -226,7 +227,7 @@ def _pysol_optimal(board, cards, rules, work, path):
         for m in range(TABLEAU + 1):
             head[m] = EMPTY
         if s > s0:
-            n_draws, n_arr = _enter(board, cards, rules, work, (fits, same_before),
+            n_draws, n_arr = _enter(board, cards, rules, work, (fits, cover),
                                     (s, n_draws, across))
         # Bucket m's states (m cards removed) are its entries, listed from head[m],
         # and the arrivals from bucket m − 1's states, the records lo … hi − 1.
@@ -264,11 +265,11 @@ def _pysol_optimal(board, cards, rules, work, path):
                 if done or not ok:
                     break
                 if idx != EMPTY:
-                    here = idx
+                    here = np.int64(idx)
                     idx = link_of[here]
                     ahead = idx
                 else:
-                    here = i
+                    here = np.int64(i)
                     i += 1
                     ahead = i + AHEAD if i + AHEAD < hi else EMPTY
                 if ahead != EMPTY:
