@@ -46,8 +46,8 @@ def main() -> None:
                 seconds, states = _time(deal, scheme)
                 if scheme not in fastest or seconds < fastest[scheme][0]:
                     fastest[scheme] = (seconds, states)
-        for scheme in rows:
-            rows[scheme].append(fastest[scheme])
+        for scheme, times in rows.items():
+            times.append(fastest[scheme])
     print(f"PySolFC games 1 … {args.games}, Easy, fastest of {args.repeat}, CPU ms a deal")
     print(f"{'scheme':8} {'mean':>8} {'median':>8} {'max':>8} {'states':>9}")
     for scheme, r in rows.items():

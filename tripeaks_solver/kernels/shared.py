@@ -84,6 +84,7 @@ from typing import NamedTuple
 import numba
 import numpy as np
 from llvmlite import ir
+from llvmlite.binding import llvm_version_info
 from numba.core import cgutils, types
 from numba.cpython.unsafe.numbers import leading_zeros, trailing_zeros
 from numba.extending import intrinsic
@@ -201,6 +202,8 @@ def _may_draw(rules, can_remove):
 # A hint to bring array[index] (a 2-D array's row) into cache before it is read: the
 # PySolFC search reads its tables at random and waits on memory (docs/design.md). It
 # changes nothing but the time; as plain Python it does nothing.
+# LLVM names the intrinsic after its pointer type: opaque from LLVM 15 on (numba ≥ 0.61).
+PREFETCH = "llvm.prefetch.p0" if llvm_version_info[0] >= 15 else "llvm.prefetch.p0i8"
 if numba.config.DISABLE_JIT:  # type: ignore[attr-defined]
     def _prefetch(array, index):
         pass
@@ -216,7 +219,7 @@ else:
             byte_pointer = ir.IntType(8).as_pointer()
             hint = cgutils.get_or_insert_function(
                 builder.module, ir.FunctionType(ir.VoidType(), [byte_pointer] + [ir.IntType(32)] * 3),
-                "llvm.prefetch.p0")
+                PREFETCH)
             i32 = ir.IntType(32)  # a read, kept in every cache level, of data
             builder.call(hint, [builder.bitcast(item, byte_pointer), i32(0), i32(3), i32(1)])
             return context.get_dummy_value()
