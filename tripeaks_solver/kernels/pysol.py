@@ -112,13 +112,13 @@ def _enter(board, cards, rules, work, tables, layer):
     by the same draw on an earlier layer (``tables`` = (fits, cover): cover[a, s], the
     positions whose cards go on the stock cards of layers a … s − 1): each of its
     removals is then beaten by that one, made on an earlier layer with as good a
-    score. On the last layer an entry
-    with nothing to play is a stuck end: only those better than every one before it
-    become states (the best among them is all that counts). An entry's record says
-    where its draws came from: ``draw_from``, after the removal ``draw_move`` if any
-    (move AFTER + p), the draws counted by the layers between. The draws that may be
-    made again stay pending: across layers all (a line may draw again and again), else
-    those with nothing to play. Returns (pending, arrivals)."""
+    score. On the last layer an entry with nothing to play is a stuck end: only those
+    better than every one before it become states (the best among them is all that
+    counts). An entry's record says where its draws came from: ``draw_from``, after
+    the removal ``draw_move`` if any (move AFTER + p), the draws counted by the layers
+    between. The draws that may be made again stay pending: across layers all (a line
+    may draw again and again), else those with nothing to play. Returns (pending,
+    arrivals)."""
     s, n_draws, across = layer
     fits, cover = tables
     arrivals = work.arrivals
