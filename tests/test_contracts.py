@@ -41,8 +41,8 @@ def test_a_scheme_is_the_name_a_user_types() -> None:
     assert json.dumps([Scheme.CARDS_LEFT]) == '["cards-left"]' and f"{Scheme.APP}" == "app"
     # The API takes the enum or its name alike; what it gives back holds plain strings.
     by_name = tp.solve("TP1-E-AAAAAAD", scoring="original")
-    by_enum = tp.solve("TP1-E-AAAAAAD", scoring=Scheme.ORIGINAL)
-    assert by_name.scheme is by_enum.scheme is Scheme.ORIGINAL
+    by_enum = tp.solve("TP1-E-AAAAAAD", scoring=tp.Scheme.ORIGINAL)  # at the top level too
+    assert by_name.scheme is by_enum.scheme is Scheme.ORIGINAL and tp.Scheme is Scheme
     assert by_name.best_score == by_enum.best_score and by_name.moves == by_enum.moves
     out = by_enum.to_dict()
     assert type(out["scoring"]) is str and out["scoring"] == "original"

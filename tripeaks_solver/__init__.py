@@ -24,6 +24,7 @@ if TYPE_CHECKING:  # what a type checker reads for the names loaded on first use
     from .model.layout import Layout
     from .model.moves import Move
     from .model.rules import CLASSIC, EASY, Rules
+    from .model.scoring import Scheme
     from .solver.solve import Solution
 
 # Loaded on first use (PEP 562): the console entry point (console.py) must start
@@ -34,7 +35,7 @@ _HOMES = {"Card": "model.cards", "parse_card": "model.cards", "parse_cards": "mo
           "Deal": "model.dealing", "IllegalMoveError": "errors", "InputError": "errors",
           "TriPeaksError": "errors", "Game": "model.game", "Status": "model.game", "CLASSIC": "model.rules",
           "EASY": "model.rules", "Rules": "model.rules", "Layout": "model.layout",
-          "Move": "model.moves",
+          "Move": "model.moves", "Scheme": "model.scoring",
           # the API (api.py) and its results
           "solve": "api", "hint": "api", "analyze": "api", "play": "api", "peek": "api",
           "win_probability": "api", "difficulty": "api",
@@ -61,6 +62,7 @@ __all__ = [
     "PeekReport",
     "PlayResult",
     "Rules",
+    "Scheme",
     "Solution",
     "Status",
     "TriPeaksError",

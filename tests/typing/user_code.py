@@ -23,6 +23,7 @@ def used_as_a_user_would() -> None:
     assert_type(solution.rules, tp.Rules)
     assert_type(tp.solve("TP1-C-AAAAAAB", tp.CLASSIC, scoring="original"), tp.Solution)
     assert_type(tp.solve(deal, scoring=Scheme.PYSOL).scheme, Scheme)  # the enum or its name
+    assert_type(tp.solve(deal, scoring=tp.Scheme.APP).scheme, tp.Scheme)  # at the top too
     assert_type(tp.hint(deal, scoring=Scheme.CARDS_LEFT, fair=True), tp.HintReport)
     game = tp.Game(deal, tp.EASY)
     assert_type(game.score_under("app") + game.score_under(Scheme.PYSOL), int)
