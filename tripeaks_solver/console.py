@@ -46,3 +46,7 @@ def main() -> None:
         if _caught:
             interrupted(starting=not loaded)
         raise
+    finally:
+        # The command is over, and Python shuts down (its threads, its exit handlers): a
+        # Ctrl-C there would raise in them and print a traceback. It ends the process.
+        signal.signal(signal.SIGINT, signal.SIG_DFL)
